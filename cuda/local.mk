@@ -1,0 +1,38 @@
+# cuda/local.mk: CUDA kernels, compiled by nvcc into src/libspate.a.
+#
+# To add a kernel file: put cuda/NAME.cu in CUDA_SRCS; its object
+# cuda/NAME.o is built by the .cu.o rule below.  Automake does not track
+# header dependencies for nvcc: list the headers a .cu includes in
+# CUDA_HEADER_DEPS.
+
+CUDA_SRCS = cuda/swe_cuda.cu
+CUDA_HEADER_DEPS = \
+	$(top_srcdir)/src/hostdevice.h \
+	$(top_srcdir)/src/spate.h \
+	$(top_srcdir)/src/swe.h \
+	$(top_srcdir)/src/swe_kern.h \
+	$(top_srcdir)/src/swe_step.h
+# Always distributed, so `make dist` works on a machine without nvcc.
+EXTRA_DIST += $(CUDA_SRCS)
+
+AM_NVCCFLAGS = -std=c++17 -O3 -arch=$(NVCC_ARCH) \
+	-I$(top_srcdir)/src -I$(top_builddir) -DHAVE_CONFIG_H \
+	$(SPATE_PRECISION_CPPFLAGS)
+NVCC_COMPILE = $(NVCC) $(AM_NVCCFLAGS) $(NVCCFLAGS)
+
+AM_V_NVCC = $(am__v_NVCC_@AM_V@)
+am__v_NVCC_ = $(am__v_NVCC_@AM_DEFAULT_V@)
+am__v_NVCC_0 = @echo "  NVCC    " $@;
+am__v_NVCC_1 =
+
+SUFFIXES += .cu
+.cu.o:
+	@$(MKDIR_P) $(@D)
+	$(AM_V_NVCC)$(NVCC_COMPILE) -c -o $@ $<
+
+if HAVE_CUDA
+CUDA_OBJS = $(CUDA_SRCS:.cu=.o)
+src_libspate_a_LIBADD += $(CUDA_OBJS)
+$(CUDA_OBJS): $(CUDA_HEADER_DEPS) config.h
+MOSTLYCLEANFILES += $(CUDA_OBJS)
+endif

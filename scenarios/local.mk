@@ -1,0 +1,10 @@
+# scenarios/local.mk: scenario files, installed in $(pkgdatadir)/scenarios
+# (scenariosdir, set in Makefile.am).  Add a new scenario to this list.
+
+dist_scenarios_DATA = \
+	scenarios/circular_dambreak.conf \
+	scenarios/bumps_dambreak.conf \
+	scenarios/lake_at_rest.conf \
+	scenarios/dambreak1d_wet.conf \
+	scenarios/dambreak1d_dry.conf \
+	scenarios/smooth_wave.conf

@@ -1,0 +1,32 @@
+# src/local.mk: the host library and the spate program.
+#
+# To add a C file: append it to src_libspate_a_SOURCES (or, for a file that
+# needs an optional library, inside `if HAVE_GDAL` / HAVE_NETCDF / HAVE_MPI /
+# HAVE_CUDA / HAVE_NCCL below).  Headers go in noinst_HEADERS.
+
+noinst_LIBRARIES += src/libspate.a
+src_libspate_a_SOURCES = \
+	src/util.c \
+	src/params.c \
+	src/setup.c \
+	src/diag.c \
+	src/swe_cpu.c \
+	src/swe_bc.c \
+	src/backend.c \
+	src/swe.c \
+	src/output.c \
+	src/bench.c
+noinst_HEADERS += \
+	src/hostdevice.h \
+	src/spate.h \
+	src/swe.h \
+	src/swe_kern.h \
+	src/swe_step.h \
+	src/swe_run.h \
+	src/output.h
+# CUDA objects (cuda/local.mk) join the library through LIBADD.
+src_libspate_a_LIBADD =
+
+bin_PROGRAMS += src/spate
+src_spate_SOURCES = src/main.c
+src_spate_LDADD = $(LDADD)

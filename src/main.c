@@ -1,0 +1,227 @@
+/* main.c: the spate command line. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spate.h"
+#include "swe.h"
+#include "swe_run.h"
+#include "output.h"
+
+#ifndef SPATE_PKGDATADIR
+#define SPATE_PKGDATADIR "/usr/local/share/spate"
+#endif
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+enum { EXIT_USAGE = 1, EXIT_RUNTIME = 2 };
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: spate COMMAND [ARGS]\n"
+"\n"
+"spate simulates floods with the 2D shallow-water equations (Kurganov-Petrova\n"
+"2007 central-upwind scheme) on the CPU or a CUDA GPU.\n"
+"\n"
+"Commands:\n"
+"  run SCENARIO [OPTIONS]   run a scenario file (INI; see spate-scenario(5))\n"
+"  devices                  list the CPU and each CUDA GPU with name and memory\n"
+"  bench [OPTIONS]          time full RK2 steps of the circular dam break\n"
+"  --help, -h               this text\n"
+"  --version, -V            version and build configuration\n"
+"\n"
+"Options of run:\n"
+"  --SECTION.KEY=VALUE      override a scenario key, e.g. --physics.manning=0.03\n"
+"  --device=auto|cpu|cuda   where to run (default auto: a GPU if there is one)\n"
+"  --summary FILE           write a JSON run summary (FILE '-' = stdout)\n"
+"  --print-params           print the resolved parameters and exit\n"
+"  --no-output              write no grids (timing runs)\n"
+"  --quiet, -q              no progress line or log on stderr\n"
+"\n"
+"Options of bench:\n"
+"  --device=auto|cpu|cuda   device to time (default auto)\n"
+"  --sizes=N,N,...          square grid sizes (default 1024,2048,4096,8192)\n"
+"  --steps=N                timed RK2 steps per size (default: about 2 s of work)\n"
+"\n"
+"Examples:\n"
+"  spate run scenarios/circular_dambreak.conf --output.dir=out --summary out/summary.json\n"
+"  spate run scenarios/lake_at_rest.conf --device=cpu --run.end_time=100\n"
+"  spate bench --device=cuda --sizes=4096,8192\n"
+"\n"
+"Exit status: 0 success, 1 bad usage or input, 2 failure while running.\n"
+"Scenario files for the built-in set-ups are in the scenarios/ folder of the\n"
+"source tree and installed under %s/scenarios.\n", SPATE_PKGDATADIR);
+}
+
+static void version(void)
+{
+	printf("spate %s\nprecision: %s\nbackends: cpu", PACKAGE_VERSION, SPATE_PRECISION);
+#ifdef HAVE_CUDA
+	printf(", cuda");
+#endif
+	printf("\nMPI: %s\nGDAL: %s\nNetCDF: %s\n",
+#ifdef HAVE_MPI
+		"yes",
+#else
+		"no",
+#endif
+#ifdef HAVE_GDAL
+		"yes",
+#else
+		"no",
+#endif
+#ifdef HAVE_NETCDF
+		"yes"
+#else
+		"no"
+#endif
+	);
+}
+
+static int cmd_devices(void)
+{
+	char buf[512];
+	spate_backend_cpu.describe(0, buf, sizeof buf);
+	printf("cpu    0  %s\n", buf);
+#ifdef HAVE_CUDA
+	{
+		int n = spate_backend_cuda.count();
+		for (int i = 0; i < n; i++) {
+			spate_backend_cuda.describe(i, buf, sizeof buf);
+			printf("cuda   %d  %s\n", i, buf);
+		}
+		if (n == 0)
+			printf("cuda   -  no CUDA GPU found\n");
+	}
+#else
+	printf("cuda   -  not built (configure --with-cuda)\n");
+#endif
+	return 0;
+}
+
+/* Apply "--section.key=value"; returns 0, or -SPATE_EINVAL after a message. */
+static int apply_override(struct swe_params *p, const char *arg)
+{
+	char sec[64], key[64];
+	const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
+	if (!dot || !eq || dot > eq || dot - arg >= (long)sizeof sec ||
+		eq - dot - 1 >= (long)sizeof key || dot == arg || eq == dot + 1) {
+		spate_log_error("run", "--%s: expected --section.key=value", arg);
+		return -SPATE_EINVAL;
+	}
+	memcpy(sec, arg, (size_t)(dot - arg));
+	sec[dot - arg] = 0;
+	memcpy(key, dot + 1, (size_t)(eq - dot - 1));
+	key[eq - dot - 1] = 0;
+	return swe_params_set(p, sec, key, eq + 1, "command line", 0);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct swe_params p;
+	struct swe_run_opts o;
+	struct swe_result r;
+	const char *scenario = NULL, *summary = NULL, *device = NULL;
+	int print_only = 0, rc, i;
+
+	memset(&o, 0, sizeof o);
+	swe_params_defaults(&p);
+	for (i = 0; i < argc; i++)
+		if (argv[i][0] != '-' || !argv[i][1]) {
+			if (scenario) {
+				spate_log_error("run", "more than one scenario (%s, %s)", scenario, argv[i]);
+				return EXIT_USAGE;
+			}
+			scenario = argv[i];
+		} else if (strcmp(argv[i], "--summary") == 0) {
+			if (++i >= argc) {
+				spate_log_error("run", "--summary needs a file name");
+				return EXIT_USAGE;
+			}
+			summary = argv[i];
+			/* the next argument is consumed */
+		} else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
+			spate_set_quiet(1);
+		}
+	if (!scenario) {
+		spate_log_error("run", "no scenario file given (try scenarios/circular_dambreak.conf; "
+			"see spate --help)");
+		return EXIT_USAGE;
+	}
+	if (swe_params_load(&p, scenario))
+		return EXIT_USAGE;
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (a[0] != '-' || !a[1] || !strcmp(a, "--quiet") || !strcmp(a, "-q"))
+			continue;
+		if (!strcmp(a, "--summary")) {
+			i++;
+		} else if (!strncmp(a, "--summary=", 10)) {
+			summary = a + 10;
+		} else if (!strncmp(a, "--device=", 9)) {
+			device = a + 9;
+		} else if (!strcmp(a, "--print-params")) {
+			print_only = 1;
+		} else if (!strcmp(a, "--no-output")) {
+			o.no_output = 1;
+		} else if (!strncmp(a, "--", 2) && strchr(a, '.') && strchr(a, '=')) {
+			if (apply_override(&p, a + 2))
+				return EXIT_USAGE;
+		} else {
+			spate_log_error("run", "unknown option %s (see spate --help)", a);
+			return EXIT_USAGE;
+		}
+	}
+	if (device && swe_params_set(&p, "run", "device", device, "--device", 0))
+		return EXIT_USAGE;
+	if (swe_params_validate(&p))
+		return EXIT_USAGE;
+	if (print_only) {
+		swe_params_print(&p, stdout);
+		return 0;
+	}
+	rc = swe_run(&p, &o, &r);
+	if (rc) {
+		if (rc != -SPATE_EINTR)
+			spate_log_error("run", "%s: %s", scenario, spate_strerror(rc));
+		return rc == -SPATE_ENODEV ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	spate_log_info("spate: done: %ld steps to t = %g s in %.2f s wall (%.3g cell updates/s); "
+		"volume %.9g -> %.9g m^3\n", r.steps, r.sim_time, r.wall_s, r.cell_updates_per_s,
+		r.volume_initial, r.volume_final);
+	if (!o.no_output && p.write_grids)
+		spate_log_info("spate: grids (h, w, u, v as ESRI ASCII) in %s/\n", p.out_dir);
+	if (summary && swe_write_summary(summary, &r, &p))
+		return EXIT_RUNTIME;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		version();
+		return 0;
+	}
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "devices"))
+		return cmd_devices();
+	if (!strcmp(argv[1], "bench"))
+		return spate_bench(argc - 2, argv + 2) ? EXIT_RUNTIME : 0;
+	spate_log_error("usage", "unknown command '%s' (commands: run, devices, bench; "
+		"see spate --help)", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,143 @@
+/* output.c: ESRI ASCII grids (always available) and the JSON run summary. */
+#define _POSIX_C_SOURCE 200809L
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "spate.h"
+#include "output.h"
+
+int spate_mkdir_p(const char *dir)
+{
+	char buf[4096];
+	size_t n = strlen(dir);
+	if (n == 0 || n >= sizeof buf)
+		return -SPATE_EINVAL;
+	memcpy(buf, dir, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			goto fail;
+		*p = '/';
+	}
+	if (mkdir(buf, 0777) && errno != EEXIST)
+		goto fail;
+	return 0;
+fail:
+	spate_log_error("output", "cannot create directory %s: %s", buf, strerror(errno));
+	return -SPATE_EIO;
+}
+
+int spate_write_asc(const char *path, int nx, int ny, double x0, double y0, double dx,
+	double dy, const double *data, double nodata)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		spate_log_error("output", "cannot write %s: %s", path, strerror(errno));
+		return -SPATE_EIO;
+	}
+	fprintf(f, "ncols %d\nnrows %d\nxllcorner %.10g\nyllcorner %.10g\n", nx, ny, x0, y0);
+	if (dx == dy)
+		fprintf(f, "cellsize %.10g\n", dx);
+	else
+		fprintf(f, "dx %.10g\ndy %.10g\n", dx, dy);
+	fprintf(f, "NODATA_value %.10g\n", nodata);
+	for (int j = ny - 1; j >= 0; j--) {
+		for (int i = 0; i < nx; i++)
+			fprintf(f, i ? " %.7g" : "%.7g", data[(size_t)j * nx + i]);
+		fputc('\n', f);
+	}
+	if (fclose(f)) {
+		spate_log_error("output", "error writing %s", path);
+		return -SPATE_EIO;
+	}
+	return 0;
+}
+
+int swe_write_grids(const struct swe_state *s, const struct swe_params *p, const char *dir,
+	int index)
+{
+	static const char *const names[4] = { "h", "w", "u", "v" };
+	size_t n = (size_t)s->nx * s->ny;
+	double *g = malloc(n * sizeof *g);
+	real k4 = (real)(p->kappa * p->kappa * p->kappa * p->kappa);
+	int rc = 0;
+	if (!g)
+		return -SPATE_ENOMEM;
+	for (int var = 0; var < 4 && !rc; var++) {
+		char path[4200];
+		for (int j = 0; j < s->ny; j++)
+			for (int i = 0; i < s->nx; i++) {
+				long k = swe_idx(s, i, j);
+				real h = s->w[k] - s->Bm[k];
+				double v;
+				switch (var) {
+				case 0: v = h; break;
+				case 1: v = (double)s->w[k] + s->bref; break;
+				case 2: v = kp07_velocity(h, s->hu[k], k4); break;
+				default: v = kp07_velocity(h, s->hv[k], k4); break;
+				}
+				g[(size_t)j * s->nx + i] = v;
+			}
+		snprintf(path, sizeof path, "%s/%s_%04d.asc", dir, names[var], index);
+		rc = spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, -9999);
+	}
+	free(g);
+	return rc;
+}
+
+/* JSON string with the characters that need escaping escaped. */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+int swe_write_summary(const char *path, const struct swe_result *r, const struct swe_params *p)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	double rel = r->volume_initial > 0 ?
+		(r->volume_final - r->volume_initial) / r->volume_initial : 0;
+	if (!f) {
+		spate_log_error("summary", "cannot write %s: %s", path, strerror(errno));
+		return -SPATE_EIO;
+	}
+	fprintf(f, "{\n  \"program\": \"spate %s\",\n  \"setup\": ", PACKAGE_VERSION);
+	json_str(f, p->setup);
+	fprintf(f, ",\n  \"backend\": ");
+	json_str(f, r->backend);
+	fprintf(f, ",\n  \"devices\": [");
+	json_str(f, r->device);
+	fprintf(f, "],\n  \"precision\": \"%s\",\n", SPATE_PRECISION);
+	fprintf(f, "  \"integrator\": \"%s\",\n", p->integrator == 1 ? "euler" : "rk2");
+	fprintf(f, "  \"nx\": %d,\n  \"ny\": %d,\n  \"dx\": %.17g,\n  \"dy\": %.17g,\n", r->nx, r->ny,
+		p->dx, p->dy);
+	fprintf(f, "  \"steps\": %ld,\n  \"sim_time\": %.17g,\n  \"wall_s\": %.6f,\n", r->steps,
+		r->sim_time, r->wall_s);
+	fprintf(f, "  \"cell_updates_per_s\": %.6g,\n", r->cell_updates_per_s);
+	fprintf(f, "  \"volume_initial\": %.17g,\n  \"volume_final\": %.17g,\n", r->volume_initial,
+		r->volume_final);
+	fprintf(f, "  \"volume_rel_change\": %.6e,\n", rel);
+	fprintf(f, "  \"max_depth\": %.9g,\n  \"max_speed\": %.9g,\n  \"outputs\": %d\n}\n",
+		r->max_depth, r->max_speed, r->outputs);
+	if (f != stdout && fclose(f)) {
+		spate_log_error("summary", "error writing %s", path);
+		return -SPATE_EIO;
+	}
+	return 0;
+}

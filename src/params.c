@@ -1,0 +1,408 @@
+/* params.c: shallow-water parameters: defaults, INI scenario files (libinih),
+ * --section.key=value overrides, and validation in one place. */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <ini.h>
+
+#include "spate.h"
+#include "swe.h"
+
+enum key_type { K_INT, K_LONG, K_DBL, K_STR, K_CHOICE };
+
+struct key {
+	const char *sec, *key;
+	int type;
+	size_t off, size;   /* field offset; string capacity */
+	double lo, hi;      /* allowed range (numbers) */
+	const char *choices; /* K_CHOICE/K_STR: '|'-separated, NULL = free text */
+};
+
+#define F(f) offsetof(struct swe_params, f)
+#define S(f) sizeof(((struct swe_params *)0)->f)
+#define SETUPS "circular_dambreak|bumps_dambreak|lake_at_rest|dambreak1d|smooth_wave"
+static const struct key keys[] = {
+	{ "domain", "setup", K_STR, F(setup), S(setup), 0, 0, SETUPS },
+	{ "domain", "nx", K_INT, F(nx), 0, 4, 1 << 20, NULL },
+	{ "domain", "ny", K_INT, F(ny), 0, 4, 1 << 20, NULL },
+	{ "domain", "dx", K_DBL, F(dx), 0, 1e-6, 1e6, NULL },
+	{ "domain", "dy", K_DBL, F(dy), 0, 1e-6, 1e6, NULL },
+	{ "domain", "x0", K_DBL, F(x0), 0, -1e12, 1e12, NULL },
+	{ "domain", "y0", K_DBL, F(y0), 0, -1e12, 1e12, NULL },
+	{ "initial", "h_in", K_DBL, F(h_in), 0, 0, 1e4, NULL },
+	{ "initial", "h_out", K_DBL, F(h_out), 0, 0, 1e4, NULL },
+	{ "initial", "radius", K_DBL, F(radius), 0, 0, 1e9, NULL },
+	{ "initial", "dam_x", K_DBL, F(dam_x), 0, -1e12, 1e12, NULL },
+	{ "initial", "level", K_DBL, F(level), 0, -1e5, 1e5, NULL },
+	{ "initial", "amplitude", K_DBL, F(amplitude), 0, 0, 1e3, NULL },
+	{ "physics", "g", K_DBL, F(g), 0, 1e-3, 1e3, NULL },
+	{ "physics", "manning", K_DBL, F(manning), 0, 0, 10, NULL },
+	{ "physics", "cfl", K_DBL, F(cfl), 0, 1e-6, 1, NULL },
+	{ "physics", "theta", K_DBL, F(theta), 0, 1, 2, NULL },
+	{ "physics", "kappa", K_DBL, F(kappa), 0, 1e-12, 1, NULL },
+	{ "physics", "dry_tol", K_DBL, F(dry_tol), 0, 0, 1, NULL },
+	{ "physics", "integrator", K_CHOICE, F(integrator), 0, 0, 0, "euler|rk2" },
+	{ "run", "end_time", K_DBL, F(end_time), 0, 0, 1e9, NULL },
+	{ "run", "max_steps", K_LONG, F(max_steps), 0, 0, 1e15, NULL },
+	{ "run", "device", K_STR, F(device), S(device), 0, 0, "auto|cpu|cuda" },
+	{ "run", "threads", K_INT, F(threads), 0, 0, 4096, NULL },
+	{ "output", "dir", K_STR, F(out_dir), S(out_dir), 0, 0, NULL },
+	{ "output", "interval", K_DBL, F(out_interval), 0, 0, 1e9, NULL },
+	{ "output", "grids", K_CHOICE, F(write_grids), 0, 0, 0, "no|yes" },
+};
+#undef F
+#undef S
+
+static const char *const side_names[4] = { "west", "east", "south", "north" };
+
+void swe_params_defaults(struct swe_params *p)
+{
+	int k;
+	memset(p, 0, sizeof *p);
+	snprintf(p->setup, sizeof p->setup, "circular_dambreak");
+	p->nx = p->ny = 200;
+	p->dx = p->dy = 10;
+	p->h_in = 1;
+	p->h_out = 0.1;
+	p->radius = 200;
+	p->dam_x = -1;      /* centre of the domain */
+	p->level = 0.5;
+	p->amplitude = 0.05;
+	p->g = 9.81;
+	p->manning = 0;
+	p->cfl = 0.45;
+	p->theta = 1.3;
+	p->kappa = 1e-3;
+#ifdef SPATE_DOUBLE
+	p->dry_tol = 1e-9;
+#else
+	p->dry_tol = 1e-5;
+#endif
+	p->integrator = 2;
+	for (k = 0; k < 4; k++)
+		p->bc[k].kind = SWE_BC_WALL;
+	p->end_time = 10;
+	snprintf(p->device, sizeof p->device, "auto");
+	snprintf(p->out_dir, sizeof p->out_dir, "spate-out");
+	p->write_grids = 1;
+}
+
+/* Index of `word` in a '|'-separated list, or -1. */
+static int choice_index(const char *list, const char *word)
+{
+	int idx = 0;
+	size_t n = strlen(word);
+	const char *s = list;
+	while (s && *s) {
+		const char *e = strchr(s, '|');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		if (len == n && strncasecmp(s, word, n) == 0)
+			return idx;
+		idx++;
+		s = e ? e + 1 : NULL;
+	}
+	return -1;
+}
+
+static int parse_double(const char *v, double *out)
+{
+	char *end;
+	double d;
+	errno = 0;
+	d = strtod(v, &end);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (end == v || *end || errno == ERANGE || !isfinite(d))
+		return -1;
+	*out = d;
+	return 0;
+}
+
+#define BAD(...) do { \
+		fprintf(stderr, "spate: %s:%d: [%s] %s = %s: ", origin, line, section, key, value); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+		return -SPATE_EINVAL; \
+	} while (0)
+
+/* Hydrograph "t0 q0, t1 q1, ...": times strictly increasing. */
+static int parse_hydrograph(struct swe_bc *b, const char *value, const char *origin, int line,
+	const char *section, const char *key)
+{
+	const char *s = value;
+	int n = 0;
+	while (*s) {
+		char *end;
+		double t, q;
+		errno = 0;
+		t = strtod(s, &end);
+		if (end == s || !isfinite(t))
+			BAD("expected pairs \"time discharge, time discharge, ...\"");
+		s = end;
+		q = strtod(s, &end);
+		if (end == s || !isfinite(q))
+			BAD("pair %d has a time but no discharge", n + 1);
+		s = end;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == ',' || *s == ';')
+			s++;
+		else if (*s)
+			BAD("unexpected '%c' after pair %d", *s, n + 1);
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (n >= SWE_HYDRO_MAX)
+			BAD("more than %d points", SWE_HYDRO_MAX);
+		if (n > 0 && t <= b->t[n - 1])
+			BAD("times must increase (point %d at %g s follows %g s)", n + 1, t, b->t[n - 1]);
+		if (q < 0)
+			BAD("discharge must be >= 0 (point %d)", n + 1);
+		b->t[n] = t;
+		b->q[n] = q;
+		n++;
+	}
+	if (n == 0)
+		BAD("empty hydrograph");
+	b->n = n;
+	return 0;
+}
+
+static int set_boundary(struct swe_params *p, const char *key, const char *value,
+	const char *origin, int line)
+{
+	const char *section = "boundary";
+	for (int s = 0; s < 4; s++) {
+		size_t n = strlen(side_names[s]);
+		if (strncmp(key, side_names[s], n) != 0)
+			continue;
+		if (key[n] == 0) {
+			int k = choice_index("wall|outflow|level|inflow", value);
+			if (k < 0)
+				BAD("must be one of wall, outflow, level, inflow");
+			p->bc[s].kind = k;
+			return 0;
+		}
+		if (strcmp(key + n, "_level") == 0) {
+			if (parse_double(value, &p->bc[s].level))
+				BAD("not a number");
+			return 0;
+		}
+		if (strcmp(key + n, "_hydrograph") == 0)
+			return parse_hydrograph(&p->bc[s], value, origin, line, section, key);
+		if (strcmp(key + n, "_discharge") == 0) {
+			int k = choice_index("width|total", value);
+			if (k < 0)
+				BAD("must be 'width' (m^2/s per metre of boundary) or 'total' (m^3/s)");
+			p->bc[s].total = k;
+			return 0;
+		}
+	}
+	BAD("unknown key; [boundary] takes west, east, south, north (wall|outflow|level|inflow) "
+		"and <side>_level, <side>_hydrograph, <side>_discharge");
+}
+
+int swe_params_set(struct swe_params *p, const char *section, const char *key,
+	const char *value, const char *origin, int line)
+{
+	size_t i;
+	if (strcmp(section, "boundary") == 0)
+		return set_boundary(p, key, value, origin, line);
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		const struct key *k = &keys[i];
+		char *field = (char *)p + k->off;
+		double d;
+		if (strcmp(k->sec, section) != 0 || strcmp(k->key, key) != 0)
+			continue;
+		switch (k->type) {
+		case K_STR:
+			if (k->choices && choice_index(k->choices, value) < 0)
+				BAD("must be one of %s", k->choices);
+			if (strlen(value) >= k->size || !*value)
+				BAD("must be 1 to %zu characters", k->size - 1);
+			snprintf(field, k->size, "%s", value);
+			return 0;
+		case K_CHOICE: {
+			int c = choice_index(k->choices, value);
+			if (c < 0)
+				BAD("must be one of %s", k->choices);
+			*(int *)field = strcmp(key, "integrator") == 0 ? c + 1 : c;
+			return 0;
+		}
+		default:
+			if (parse_double(value, &d))
+				BAD("not a number");
+			if (d < k->lo || d > k->hi)
+				BAD("must be in [%g, %g]", k->lo, k->hi);
+			if (k->type == K_INT || k->type == K_LONG) {
+				if (d != floor(d))
+					BAD("must be a whole number");
+				if (k->type == K_INT)
+					*(int *)field = (int)d;
+				else
+					*(long *)field = (long)d;
+			} else {
+				*(double *)field = d;
+			}
+			return 0;
+		}
+	}
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(keys[i].sec, section) == 0)
+			break;
+	if (i == sizeof keys / sizeof keys[0])
+		BAD("unknown section [%s]; sections are [domain], [initial], [physics], "
+			"[boundary], [run], [output]", section);
+	fprintf(stderr, "spate: %s:%d: [%s] %s: unknown key; [%s] takes:", origin, line, section,
+		key, section);
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(keys[i].sec, section) == 0)
+			fprintf(stderr, " %s", keys[i].key);
+	fputc('\n', stderr);
+	return -SPATE_EINVAL;
+}
+#undef BAD
+
+/* libinih reads through this so the handler knows the line number. */
+struct reader {
+	FILE *f;
+	const char *path;
+	int line;
+	int err;
+	struct swe_params *p;
+	unsigned seen;      /* bit per known section */
+};
+
+static char *read_line(char *str, int num, void *stream)
+{
+	struct reader *r = stream;
+	char *s = fgets(str, num, r->f);
+	if (s)
+		r->line++;
+	return s;
+}
+
+static const char *const sections[] = { "domain", "initial", "physics", "boundary", "run", "output" };
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct reader *r = user;
+	if (r->err)
+		return 1;
+	if (!*section) {
+		fprintf(stderr, "spate: %s:%d: %s = %s: key outside any section; put it under "
+			"[domain], [initial], [physics], [boundary], [run] or [output]\n",
+			r->path, r->line, name, value);
+		r->err = -SPATE_EINVAL;
+		return 1;
+	}
+	for (unsigned i = 0; i < sizeof sections / sizeof sections[0]; i++)
+		if (strcmp(section, sections[i]) == 0)
+			r->seen |= 1u << i;
+	r->err = swe_params_set(r->p, section, name, value, r->path, r->line);
+	return 1;
+}
+
+int swe_params_load(struct swe_params *p, const char *path)
+{
+	struct reader r;
+	int rc;
+	memset(&r, 0, sizeof r);
+	r.f = fopen(path, "r");
+	r.path = path;
+	r.p = p;
+	if (!r.f) {
+		spate_log_error("scenario", "%s: cannot open: %s", path, strerror(errno));
+		return -SPATE_EIO;
+	}
+	rc = ini_parse_stream(read_line, &r, handler, &r);
+	fclose(r.f);
+	if (r.err)
+		return r.err;
+	if (rc != 0) {
+		fprintf(stderr, "spate: %s:%d: syntax error: expected [section], key = value, "
+			"or a ; comment\n", path, rc);
+		return -SPATE_EFORMAT;
+	}
+	if (!(r.seen & 1u)) {
+		fprintf(stderr, "spate: %s:%d: missing section [domain]: add it with at least "
+			"setup, nx, ny and dx\n", path, r.line);
+		return -SPATE_EINVAL;
+	}
+	if (!(r.seen & (1u << 4))) {
+		fprintf(stderr, "spate: %s:%d: missing section [run]: add it with end_time = "
+			"SECONDS\n", path, r.line);
+		return -SPATE_EINVAL;
+	}
+	return 0;
+}
+
+int swe_params_validate(const struct swe_params *p)
+{
+	for (int s = 0; s < 4; s++) {
+		if (p->bc[s].kind == SWE_BC_INFLOW && p->bc[s].n == 0) {
+			spate_log_error("scenario", "[boundary] %s = inflow needs %s_hydrograph = "
+				"\"time discharge, ...\"", side_names[s], side_names[s]);
+			return -SPATE_EINVAL;
+		}
+	}
+	if ((double)p->nx * p->ny > 4.0e9) {
+		spate_log_error("scenario", "[domain] nx * ny = %.3g cells: too many", (double)p->nx * p->ny);
+		return -SPATE_EINVAL;
+	}
+	if (p->integrator == 1 && p->cfl > 0.5) {
+		spate_log_error("scenario", "[physics] cfl = %g: forward Euler keeps depths "
+			"positive only for cfl <= 0.5", p->cfl);
+		return -SPATE_EINVAL;
+	}
+	return 0;
+}
+
+void swe_params_print(const struct swe_params *p, void *file)
+{
+	FILE *f = file;
+	size_t i;
+	const char *last = "";
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		const struct key *k = &keys[i];
+		const char *field = (const char *)p + k->off;
+		if (strcmp(last, k->sec) != 0)
+			fprintf(f, "%s[%s]\n", i ? "\n" : "", k->sec);
+		last = k->sec;
+		fprintf(f, "%s = ", k->key);
+		switch (k->type) {
+		case K_INT: fprintf(f, "%d\n", *(const int *)field); break;
+		case K_LONG: fprintf(f, "%ld\n", *(const long *)field); break;
+		case K_DBL: fprintf(f, "%.17g\n", *(const double *)field); break;
+		case K_STR: fprintf(f, "%s\n", field); break;
+		default: {
+			int c = *(const int *)field - (strcmp(k->key, "integrator") == 0);
+			const char *s = k->choices;
+			while (c-- > 0 && strchr(s, '|'))
+				s = strchr(s, '|') + 1;
+			fprintf(f, "%.*s\n", (int)strcspn(s, "|"), s);
+		}
+		}
+		if (strcmp(k->sec, "physics") == 0 && strcmp(k->key, "integrator") == 0) {
+			static const char *const kinds[] = { "wall", "outflow", "level", "inflow" };
+			fprintf(f, "\n[boundary]\n");
+			for (int s = 0; s < 4; s++) {
+				fprintf(f, "%s = %s\n", side_names[s], kinds[p->bc[s].kind]);
+				if (p->bc[s].kind == SWE_BC_LEVEL)
+					fprintf(f, "%s_level = %.17g\n", side_names[s], p->bc[s].level);
+				if (p->bc[s].kind == SWE_BC_INFLOW) {
+					fprintf(f, "%s_discharge = %s\n%s_hydrograph =", side_names[s],
+						p->bc[s].total ? "total" : "width", side_names[s]);
+					for (int j = 0; j < p->bc[s].n; j++)
+						fprintf(f, "%s %.17g %.17g", j ? "," : "", p->bc[s].t[j],
+							p->bc[s].q[j]);
+					fputc('\n', f);
+				}
+			}
+		}
+	}
+}

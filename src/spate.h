@@ -1,0 +1,39 @@
+/* spate.h: error codes, messages and small helpers shared by every module. */
+#ifndef SPATE_H
+#define SPATE_H
+
+#include <stddef.h>
+
+/* Every function below main returns 0 or one of these (negated). */
+enum {
+	SPATE_OK = 0,
+	SPATE_EINVAL = 1,   /* bad parameter or input value */
+	SPATE_EIO = 2,      /* file could not be read or written */
+	SPATE_ENOMEM = 3,   /* allocation failed */
+	SPATE_EFORMAT = 4,  /* malformed input file */
+	SPATE_ENODEV = 5,   /* requested device not available */
+	SPATE_EDEVICE = 6,  /* device (CUDA) runtime error */
+	SPATE_ENUMERIC = 7, /* NaN or negative depth detected */
+	SPATE_EUNSUPPORTED = 8, /* feature not built in */
+	SPATE_EINTR = 9     /* interrupted by a signal */
+};
+
+/* Returns a static English text for an error code (positive or negative). */
+const char *spate_strerror(int err);
+
+/* Prints "spate: <part>: <message>" on stderr (printf-style). */
+void spate_log_error(const char *part, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Prints an informational line on stderr unless quiet mode is set. */
+void spate_log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void spate_set_quiet(int quiet);
+int spate_is_quiet(void);
+
+/* Wall clock in seconds (monotonic). */
+double spate_now(void);
+
+/* malloc that returns NULL-safe aligned memory (64-byte); free with free(). */
+void *spate_alloc(size_t bytes);
+
+#endif

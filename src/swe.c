@@ -1,0 +1,164 @@
+/* swe.c: the shallow-water run driver: set-up, time loop in chunks between
+ * output times, progress line, snapshots and the run summary. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "spate.h"
+#include "swe.h"
+#include "swe_run.h"
+#include "output.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* Progress on stderr: simulated time, percentage, speed, time left. */
+static void progress(const struct swe_stats *st, double end, double t0, double wall0,
+	double cells, int final)
+{
+	double wall = spate_now() - wall0, frac = end > 0 ? (st->t - t0) / (end - t0) : 1;
+	double left = frac > 0 ? wall * (1 - frac) / frac : 0;
+	int tty = isatty(2);
+	if (spate_is_quiet())
+		return;
+	fprintf(stderr, "%sspate: t = %.6g s (%5.1f%%), %ld steps, dt = %.3g s, %.3g cell updates/s, "
+		"%.0f s left%s", tty ? "\r" : "", st->t, 100 * frac, st->steps, st->last_dt,
+		wall > 0 ? cells * st->steps / wall : 0, left, tty && !final ? "   " : "\n");
+	if (tty && final)
+		fputc('\n', stderr);
+}
+
+int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe_result *r)
+{
+	const struct spate_backend *be = spate_backend_select(p->device);
+	struct swe_backend_ctx *ctx = NULL;
+	struct swe_state s;
+	struct swe_stats st;
+	double wall0, last_print, cells = (double)p->nx * p->ny, next_out;
+	long chunk = 1;
+	int rc, index = 0, printed = 0;
+
+	memset(r, 0, sizeof *r);
+	memset(&st, 0, sizeof st);
+	if (!be)
+		return -SPATE_ENODEV;
+	rc = swe_setup_builtin(&s, p);
+	if (rc) {
+		spate_log_error("setup", "%s: %s", p->setup, spate_strerror(rc));
+		return rc;
+	}
+	snprintf(r->backend, sizeof r->backend, "%s", be->name);
+	be->describe(0, r->device, sizeof r->device);
+	r->nx = p->nx;
+	r->ny = p->ny;
+	r->volume_initial = swe_volume(&s);
+	r->max_depth = swe_max_depth(&s);
+	if (p->write_grids && !o->no_output) {
+		rc = spate_mkdir_p(p->out_dir);
+		if (!rc)
+			rc = swe_write_grids(&s, p, p->out_dir, index++);
+		if (rc)
+			goto out;
+	}
+	rc = be->init(&ctx, &s, p, 0);
+	if (rc)
+		goto out;
+	spate_log_info("spate: %s, %d x %d cells of %g x %g m, %s precision, %s on %s\n",
+		p->setup, p->nx, p->ny, p->dx, p->dy, SPATE_PRECISION, be->name, r->device);
+	interrupted = 0;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	wall0 = last_print = spate_now();
+	next_out = p->out_interval > 0 ? p->out_interval : p->end_time;
+	while (st.t < p->end_time && !interrupted) {
+		double t_stop = next_out < p->end_time ? next_out : p->end_time, before = spate_now();
+		long steps0 = st.steps, limit = chunk;
+		if (p->max_steps > 0 && p->max_steps - st.steps < limit)
+			limit = p->max_steps - st.steps;
+		rc = be->advance(ctx, t_stop, limit, &st);
+		if (rc)
+			goto out;
+		/* aim for chunks of about 0.25 s wall time */
+		if (st.steps > steps0) {
+			double per = (spate_now() - before) / (double)(st.steps - steps0);
+			chunk = per > 0 ? (long)(0.25 / per) : chunk * 2;
+			chunk = chunk < 1 ? 1 : chunk > 100000 ? 100000 : chunk;
+		}
+		if (spate_now() - last_print > 1.0) {
+			progress(&st, p->end_time, 0, wall0, cells, 0);
+			last_print = spate_now();
+			printed = 1;
+		}
+		if (st.t >= t_stop && t_stop < p->end_time) {
+			if ((rc = be->download(ctx, &s)) || (rc = swe_check_finite(&s)))
+				goto out;
+			if (swe_max_depth(&s) > r->max_depth)
+				r->max_depth = swe_max_depth(&s);
+			if (p->write_grids && !o->no_output && (rc = swe_write_grids(&s, p, p->out_dir,
+				index++)))
+				goto out;
+			next_out += p->out_interval;
+		}
+		if (p->max_steps > 0 && st.steps >= p->max_steps)
+			break;
+	}
+	r->wall_s = spate_now() - wall0;
+	if (printed)
+		progress(&st, p->end_time, 0, wall0, cells, 1);
+	if ((rc = be->download(ctx, &s)))
+		goto out;
+	if ((rc = swe_check_finite(&s))) {
+		spate_log_error("run", "NaN or infinite values after %ld steps (t = %g s): try a "
+			"smaller [physics] cfl", st.steps, st.t);
+		goto out;
+	}
+	r->steps = st.steps;
+	r->sim_time = st.t;
+	r->cell_updates_per_s = r->wall_s > 0 ? cells * st.steps / r->wall_s : 0;
+	r->volume_final = swe_volume(&s);
+	if (swe_max_depth(&s) > r->max_depth)
+		r->max_depth = swe_max_depth(&s);
+	r->max_speed = swe_max_speed(&s, p->kappa);
+	if (p->write_grids && !o->no_output && (rc = swe_write_grids(&s, p, p->out_dir, index++)))
+		goto out;
+	r->outputs = index;
+	if (o->final_state)
+		rc = swe_state_copy_interior(o->final_state, &s);
+	if (interrupted) {
+		spate_log_error("run", "interrupted at t = %g s; results so far are in %s", st.t,
+			p->out_dir);
+		rc = -SPATE_EINTR;
+	}
+out:
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (ctx)
+		be->fini(ctx);
+	swe_state_free(&s);
+	return rc;
+}
+
+int swe_state_copy_interior(struct swe_state *dst, const struct swe_state *src)
+{
+	int rc = swe_state_alloc(dst, src->nx, src->ny, src->dx, src->dy);
+	size_t n = (size_t)(src->ny + 2 * SWE_GHOST) * src->pitch * sizeof(real);
+	if (rc)
+		return rc;
+	dst->x0 = src->x0;
+	dst->y0 = src->y0;
+	dst->bref = src->bref;
+	memcpy(dst->w, src->w, n);
+	memcpy(dst->hu, src->hu, n);
+	memcpy(dst->hv, src->hv, n);
+	memcpy(dst->Bm, src->Bm, n);
+	memcpy(dst->Bc, src->Bc, (size_t)(src->ny + 2 * SWE_GHOST + 1) * src->cpitch * sizeof(real));
+	return 0;
+}

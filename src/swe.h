@@ -1,0 +1,154 @@
+/* swe.h: the shallow-water module's parameters, state and backend table. */
+#ifndef SPATE_SWE_H
+#define SPATE_SWE_H
+
+#include "hostdevice.h"
+#include "swe_kern.h"
+
+#define SWE_NAME_MAX 256
+#define SWE_HYDRO_MAX 256
+
+enum swe_side { SWE_WEST = 0, SWE_EAST = 1, SWE_SOUTH = 2, SWE_NORTH = 3 };
+
+/* One side's boundary condition. */
+struct swe_bc {
+	int kind;                   /* enum swe_bc_kind */
+	double level;               /* SWE_BC_LEVEL: water level, m (absolute) */
+	int total;                  /* SWE_BC_INFLOW: 1 if q is total m^3/s, 0 per unit width */
+	int n;                      /* hydrograph points */
+	double t[SWE_HYDRO_MAX];    /* s */
+	double q[SWE_HYDRO_MAX];    /* m^2/s per unit width or m^3/s total */
+};
+
+/* Every parameter of a shallow-water run, by scenario-file section.  Filled by
+ * swe_params_defaults(), then the scenario file, then --section.key=value
+ * overrides; checked once by swe_params_validate(). */
+struct swe_params {
+	/* [domain] */
+	char setup[64];     /* built-in set-up: circular_dambreak, bumps_dambreak,
+	                       lake_at_rest, dambreak1d, smooth_wave */
+	int nx, ny;         /* cells */
+	double dx, dy;      /* m */
+	double x0, y0;      /* lower-left corner, m */
+	/* [initial] */
+	double h_in, h_out; /* dam breaks: depth inside/upstream and outside, m */
+	double radius;      /* circular dam: radius, m */
+	double dam_x;       /* 1D dam: position of the dam, m from x0 */
+	double level;       /* lake at rest: water level, m */
+	double amplitude;   /* smooth_wave: perturbation amplitude, m */
+	/* [physics] */
+	double g, manning, cfl, theta, kappa, dry_tol;
+	int integrator;     /* 1 = forward Euler, 2 = SSP-RK2 */
+	/* [boundary] */
+	struct swe_bc bc[4];
+	/* [run] */
+	double end_time;    /* s */
+	long max_steps;     /* 0 = unlimited */
+	char device[16];    /* auto, cpu, cuda */
+	int threads;        /* OpenMP threads, 0 = default */
+	/* [output] */
+	char out_dir[SWE_NAME_MAX];
+	double out_interval; /* s, 0 = only the final state */
+	int write_grids;     /* write ESRI ASCII grids of h, u, v, w */
+};
+
+/* The state of a domain on the host: cell-centred (w, hu, hv) and corner B,
+ * all with SWE_GHOST ghost layers, levels relative to bref. */
+struct swe_state {
+	int nx, ny;
+	int pitch;          /* row length of cell arrays: nx + 2*SWE_GHOST */
+	int cpitch;         /* row length of the corner array: nx + 2*SWE_GHOST + 1 */
+	double dx, dy, x0, y0;
+	double bref;        /* reference level (minimum bed), m */
+	real *w, *hu, *hv;  /* (ny + 2G) * pitch */
+	real *Bc;           /* corners, (ny + 2G + 1) * cpitch */
+	real *Bm;           /* cell-centre bed, (ny + 2G) * pitch (derived) */
+};
+
+/* Index of cell (i, j), i in [-G, nx+G), j in [-G, ny+G). */
+static inline long swe_idx(const struct swe_state *s, int i, int j)
+{
+	return (long)(j + SWE_GHOST) * s->pitch + (i + SWE_GHOST);
+}
+
+/* Index of corner (I, J) at (x0 + I dx, y0 + J dy), I in [-G, nx+G]. */
+static inline long swe_cidx(const struct swe_state *s, int I, int J)
+{
+	return (long)(J + SWE_GHOST) * s->cpitch + (I + SWE_GHOST);
+}
+
+/* Boundary data as the kernels see it (levels relative to bref; inflow as
+ * discharge per unit width). */
+struct swe_bcdev {
+	int kind[4];
+	real value[4];      /* level (relative) for SWE_BC_LEVEL */
+	int n[4];
+	double scale[4];    /* hydrograph factor: 1, or 1/width for totals */
+};
+
+/* Run statistics filled by a backend. */
+struct swe_stats {
+	long steps;
+	double t;           /* simulated time reached, s */
+	double last_dt;
+	double amax;        /* largest wave speed in the last step, m/s */
+};
+
+struct swe_backend_ctx;
+
+/* A backend: the CPU one is always built, the CUDA one when configured. */
+struct spate_backend {
+	const char *name;
+	/* Number of devices this backend can use now (0: none). */
+	int (*count)(void);
+	/* Describe device i into buf; returns 0 or -SPATE_E*. */
+	int (*describe)(int i, char *buf, size_t len);
+	/* Take a host state and parameters; allocate and upload. */
+	int (*init)(struct swe_backend_ctx **ctx, const struct swe_state *s,
+		const struct swe_params *p, int device);
+	/* Advance until t >= t_stop or max_steps more steps; updates st. */
+	int (*advance)(struct swe_backend_ctx *ctx, double t_stop, long max_steps,
+		struct swe_stats *st);
+	/* Copy the current state back into s (interior and ghosts). */
+	int (*download)(struct swe_backend_ctx *ctx, struct swe_state *s);
+	void (*fini)(struct swe_backend_ctx *ctx);
+};
+
+extern const struct spate_backend spate_backend_cpu;
+#ifdef HAVE_CUDA
+extern const struct spate_backend spate_backend_cuda;
+#endif
+
+/* Picks a backend by name ("auto", "cpu", "cuda"); returns NULL and prints why
+ * when the name is unknown or the device is absent (auto never fails). */
+const struct spate_backend *spate_backend_select(const char *name);
+
+/* params.c */
+void swe_params_defaults(struct swe_params *p);
+/* Reads an INI scenario file; returns 0 or -SPATE_E* with a message naming
+ * the file, line and key. */
+int swe_params_load(struct swe_params *p, const char *path);
+/* Applies one "section.key=value" override; `origin` names it in messages. */
+int swe_params_set(struct swe_params *p, const char *section, const char *key,
+	const char *value, const char *origin, int line);
+int swe_params_validate(const struct swe_params *p);
+/* Writes the resolved parameters as INI text. */
+void swe_params_print(const struct swe_params *p, void *file);
+
+/* setup.c: allocate and fill the state of a built-in set-up. */
+int swe_state_alloc(struct swe_state *s, int nx, int ny, double dx, double dy);
+void swe_state_free(struct swe_state *s);
+int swe_setup_builtin(struct swe_state *s, const struct swe_params *p);
+/* Derive Bm and the ghost corners from interior corners. */
+void swe_state_finish_bed(struct swe_state *s);
+/* Fill the kernels' view of the boundaries. */
+void swe_bcdev_fill(struct swe_bcdev *d, const struct swe_state *s, const struct swe_params *p);
+struct swe_coef swe_coef_of(const struct swe_params *p);
+
+/* diag.c: volume (m^3), max depth, max speed of a host state, in double. */
+double swe_volume(const struct swe_state *s);
+double swe_max_depth(const struct swe_state *s);
+double swe_max_speed(const struct swe_state *s, double kappa);
+int swe_check_finite(const struct swe_state *s);
+
+#endif

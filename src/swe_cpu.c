@@ -1,0 +1,282 @@
+/* swe_cpu.c: the CPU (OpenMP) backend of the shallow-water module.
+ *
+ * Loops and indexing only: every formula comes from swe_kern.h.  One step is
+ *   1. fill the ghost cells of U^n (boundary conditions, swe_bc.c)
+ *   2. L = L(U^n), and the largest face speeds in x and y
+ *   3. dt from the CFL bound (swe_cfl_dt), capped at the next stop time
+ *   4. Euler: U^{n+1} = finish(U^n + dt L)
+ *      RK2:   U* = finish(U^n + dt L) on every cell, ghosts included (the
+ *             ghosts of L are mapped like those of U), then
+ *             U^{n+1} = finish((U^n + U* + dt L(U*)) / 2)
+ * which is exactly what the CUDA backend does, kernel by kernel. */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "spate.h"
+#include "swe.h"
+#include "swe_step.h"
+
+struct swe_backend_ctx {
+	struct swe_state s;        /* current state (owned arrays) */
+	real *w1, *hu1, *hv1;      /* next state */
+	real *ws, *hus, *hvs;      /* RK2 intermediate U* */
+	real *Lw, *Lhu, *Lhv;      /* right-hand side */
+	struct kp07_flux *rowbuf;  /* per thread: 3 rows of fluxes */
+	int nthreads;
+	struct swe_coef c;
+	struct swe_bcdev bcd;
+	const struct swe_params *p;
+	double t;
+	long steps;
+};
+
+static int cpu_count(void)
+{
+	return 1;
+}
+
+static int cpu_describe(int i, char *buf, size_t len)
+{
+	char model[128] = "CPU";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	int threads = 1;
+	(void)i;
+	if (f) {
+		char line[256];
+		while (fgets(line, sizeof line, f)) {
+			if (strncmp(line, "model name", 10) == 0) {
+				char *c = strchr(line, ':');
+				if (c) {
+					snprintf(model, sizeof model, "%s", c + 2);
+					model[strcspn(model, "\n")] = 0;
+				}
+				break;
+			}
+		}
+		fclose(f);
+	}
+#ifdef _OPENMP
+	threads = omp_get_max_threads();
+#endif
+	snprintf(buf, len, "%s (%d OpenMP threads)", model, threads);
+	return 0;
+}
+
+static real *alloc_like(const struct swe_state *s)
+{
+	size_t n = (size_t)(s->ny + 2 * SWE_GHOST) * s->pitch;
+	real *a = spate_alloc(n * sizeof(real));
+	if (a)
+		memset(a, 0, n * sizeof(real));
+	return a;
+}
+
+static int cpu_init(struct swe_backend_ctx **out, const struct swe_state *s0,
+	const struct swe_params *p, int device)
+{
+	struct swe_backend_ctx *x = calloc(1, sizeof *x);
+	size_t n = (size_t)(s0->ny + 2 * SWE_GHOST) * s0->pitch;
+	(void)device;
+	if (!x)
+		return -SPATE_ENOMEM;
+	if (p->threads > 0) {
+#ifdef _OPENMP
+		omp_set_num_threads(p->threads);
+#endif
+	}
+#ifdef _OPENMP
+	x->nthreads = omp_get_max_threads();
+#else
+	x->nthreads = 1;
+#endif
+	if (swe_state_alloc(&x->s, s0->nx, s0->ny, s0->dx, s0->dy))
+		goto nomem;
+	x->s.x0 = s0->x0;
+	x->s.y0 = s0->y0;
+	x->s.bref = s0->bref;
+	memcpy(x->s.w, s0->w, n * sizeof(real));
+	memcpy(x->s.hu, s0->hu, n * sizeof(real));
+	memcpy(x->s.hv, s0->hv, n * sizeof(real));
+	memcpy(x->s.Bm, s0->Bm, n * sizeof(real));
+	memcpy(x->s.Bc, s0->Bc, (size_t)(s0->ny + 2 * SWE_GHOST + 1) * s0->cpitch * sizeof(real));
+	x->w1 = alloc_like(s0);
+	x->hu1 = alloc_like(s0);
+	x->hv1 = alloc_like(s0);
+	x->ws = alloc_like(s0);
+	x->hus = alloc_like(s0);
+	x->hvs = alloc_like(s0);
+	x->Lw = alloc_like(s0);
+	x->Lhu = alloc_like(s0);
+	x->Lhv = alloc_like(s0);
+	x->rowbuf = spate_alloc((size_t)x->nthreads * 3 * (s0->nx + 1) * sizeof(struct kp07_flux));
+	if (!x->w1 || !x->hu1 || !x->hv1 || !x->ws || !x->hus || !x->hvs || !x->Lw ||
+		!x->Lhu || !x->Lhv || !x->rowbuf)
+		goto nomem;
+	x->c = swe_coef_of(p);
+	swe_bcdev_fill(&x->bcd, s0, p);
+	x->p = p;
+	*out = x;
+	return 0;
+nomem:
+	spate_log_error("cpu", "out of memory for a %d x %d grid", s0->nx, s0->ny);
+	spate_backend_cpu.fini(x);
+	return -SPATE_ENOMEM;
+}
+
+/* A state's arrays as the step functions see them. */
+static struct swe_view view_of(const struct swe_backend_ctx *x, real *w, real *hu, real *hv)
+{
+	struct swe_view v;
+	v.w = w;
+	v.hu = hu;
+	v.hv = hv;
+	v.Bc = x->s.Bc;
+	v.Bm = x->s.Bm;
+	v.nx = x->s.nx;
+	v.ny = x->s.ny;
+	v.pitch = x->s.pitch;
+	v.cpitch = x->s.cpitch;
+	v.inv_dx = (real)(1.0 / x->s.dx);
+	v.inv_dy = (real)(1.0 / x->s.dy);
+	return v;
+}
+
+/* L = L(U) on every interior cell; returns the largest face speeds. */
+static void cpu_rhs(struct swe_backend_ctx *x, struct swe_view v, double *ax, double *ay)
+{
+	real mx = 0, my = 0;
+	int nx = v.nx;
+#pragma omp parallel reduction(max : mx, my)
+	{
+		int tid = 0, nt = 1, j, i;
+#ifdef _OPENMP
+		tid = omp_get_thread_num();
+		nt = omp_get_num_threads();
+#endif
+		struct kp07_flux *fx = x->rowbuf + (size_t)tid * 3 * (nx + 1);
+		struct kp07_flux *gs = fx + (nx + 1), *gn = gs + (nx + 1), *tmp;
+		int j0 = (int)((long)v.ny * tid / nt), j1 = (int)((long)v.ny * (tid + 1) / nt);
+		if (j0 < j1) {
+			for (i = 0; i < nx; i++) {
+				gs[i] = swe_flux_y(&v, x->c, i, j0 - 1);
+				my = swe_max(my, gs[i].a);
+			}
+		}
+		for (j = j0; j < j1; j++) {
+			for (i = 0; i <= nx; i++) {
+				fx[i] = swe_flux_x(&v, x->c, i - 1, j);
+				mx = swe_max(mx, fx[i].a);
+			}
+			for (i = 0; i < nx; i++) {
+				gn[i] = swe_flux_y(&v, x->c, i, j);
+				my = swe_max(my, gn[i].a);
+			}
+			for (i = 0; i < nx; i++) {
+				long k = swe_vidx(&v, i, j);
+				swe_cell_rhs(&v, x->c, i, j, fx[i], fx[i + 1], gs[i], gn[i],
+					&x->Lw[k], &x->Lhu[k], &x->Lhv[k]);
+			}
+			tmp = gs;
+			gs = gn;
+			gn = tmp;
+		}
+	}
+	*ax = mx;
+	*ay = my;
+}
+
+static int cpu_advance(struct swe_backend_ctx *x, double t_stop, long max_steps,
+	struct swe_stats *st)
+{
+	long n;
+	int nx = x->s.nx, ny = x->s.ny, G = SWE_GHOST;
+	for (n = 0; (max_steps <= 0 || n < max_steps) && x->t < t_stop; n++) {
+		struct swe_view u = view_of(x, x->s.w, x->s.hu, x->s.hv);
+		double ax, ay, dt, cap = t_stop - x->t;
+		real rdt;
+		int j;
+
+		swe_bc_fill(&u, &x->bcd, x->p, x->t);
+		cpu_rhs(x, u, &ax, &ay);
+		dt = swe_cfl_dt(ax, ay, x->s.dx, x->s.dy, x->p->cfl, cap);
+		if (!(dt > 0))
+			return -SPATE_ENUMERIC;
+		rdt = (real)dt;
+		if (x->p->integrator == 1) {
+#pragma omp parallel for schedule(static)
+			for (j = 0; j < ny; j++)
+				for (int i = 0; i < nx; i++) {
+					long k = swe_vidx(&u, i, j);
+					swe_euler_cell(&u, x->Lw, x->Lhu, x->Lhv, k, rdt, x->c,
+						&x->w1[k], &x->hu1[k], &x->hv1[k]);
+				}
+		} else {
+			struct swe_view s;
+			swe_bc_fill_rate(&u, &x->bcd, x->Lw, x->Lhu, x->Lhv);
+#pragma omp parallel for schedule(static)
+			for (j = -G; j < ny + G; j++)
+				for (int i = -G; i < nx + G; i++) {
+					long k = swe_vidx(&u, i, j);
+					swe_euler_cell(&u, x->Lw, x->Lhu, x->Lhv, k, rdt, x->c,
+						&x->ws[k], &x->hus[k], &x->hvs[k]);
+				}
+			s = view_of(x, x->ws, x->hus, x->hvs);
+			cpu_rhs(x, s, &ax, &ay);
+#pragma omp parallel for schedule(static)
+			for (j = 0; j < ny; j++)
+				for (int i = 0; i < nx; i++) {
+					long k = swe_vidx(&u, i, j);
+					swe_rk2_cell(&u, &s, x->Lw, x->Lhu, x->Lhv, k, rdt, x->c,
+						&x->w1[k], &x->hu1[k], &x->hv1[k]);
+				}
+		}
+		{
+			real *t;
+			t = x->s.w; x->s.w = x->w1; x->w1 = t;
+			t = x->s.hu; x->s.hu = x->hu1; x->hu1 = t;
+			t = x->s.hv; x->s.hv = x->hv1; x->hv1 = t;
+		}
+		x->t = dt >= cap ? t_stop : x->t + dt;
+		x->steps++;
+		st->last_dt = dt;
+		st->amax = ax > ay ? ax : ay;
+	}
+	st->steps = x->steps;
+	st->t = x->t;
+	return 0;
+}
+
+static int cpu_download(struct swe_backend_ctx *x, struct swe_state *s)
+{
+	size_t n = (size_t)(s->ny + 2 * SWE_GHOST) * s->pitch * sizeof(real);
+	memcpy(s->w, x->s.w, n);
+	memcpy(s->hu, x->s.hu, n);
+	memcpy(s->hv, x->s.hv, n);
+	return 0;
+}
+
+static void cpu_fini(struct swe_backend_ctx *x)
+{
+	if (!x)
+		return;
+	swe_state_free(&x->s);
+	free(x->w1);
+	free(x->hu1);
+	free(x->hv1);
+	free(x->ws);
+	free(x->hus);
+	free(x->hvs);
+	free(x->Lw);
+	free(x->Lhu);
+	free(x->Lhv);
+	free(x->rowbuf);
+	free(x);
+}
+
+const struct spate_backend spate_backend_cpu = {
+	"cpu", cpu_count, cpu_describe, cpu_init, cpu_advance, cpu_download, cpu_fini
+};

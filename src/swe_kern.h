@@ -1,0 +1,297 @@
+/* swe_kern.h: every formula of the Kurganov-Petrova (2007) shallow-water
+ * scheme, once, for the CPU backend and the CUDA kernels alike.
+ *
+ * References: KP07 = Kurganov & Petrova, Commun. Math. Sci. 5(1), 2007;
+ * BSA12 = Brodtkorb, Saetra & Altinakar, Computers & Fluids 55, 2012;
+ * the restatement in shared/KP07.md.
+ *
+ * Everything here is a static inline HOSTDEVICE function of scalars and
+ * small structs: no arrays (but for the read-only hydrograph table), no
+ * globals, no allocation, no I/O.  The header compiles as C99 and as CUDA
+ * C++, so it avoids compound literals and designated initialisers.
+ *
+ * Conventions: one direction at a time.  A cell's state in that direction is
+ * (w, hn, ht): surface level, momentum normal to the faces considered, and
+ * momentum tangential to them.  In x, (hn, ht) = (hu, hv); in y, (hv, hu).
+ * Levels (w, B) are relative to the domain's reference level (the minimum
+ * bed), so single precision resolves depth to ~1e-6 m on any terrain. */
+#ifndef SPATE_SWE_KERN_H
+#define SPATE_SWE_KERN_H
+
+#include "hostdevice.h"
+
+/* Ghost layers on each side: the reconstruction stencil is 2 cells wide. */
+#define SWE_GHOST 2
+
+/* Boundary kinds, per side. */
+enum swe_bc_kind { SWE_BC_WALL = 0, SWE_BC_OUTFLOW = 1, SWE_BC_LEVEL = 2, SWE_BC_INFLOW = 3 };
+
+/* Physical constants and scheme parameters, in the solver's precision. */
+struct swe_coef {
+	real g;        /* gravity, m/s^2 */
+	real theta;    /* minmod parameter, 1 <= theta <= 2 */
+	real kappa4;   /* desingularisation depth to the 4th power, m^4 */
+	real dry;      /* depth under which momentum is zeroed, m */
+	real n2;       /* Manning coefficient squared, s^2 m^(-2/3) */
+};
+
+/* Reconstructed state on one face of a cell. */
+struct kp07_face {
+	real w;   /* surface level at the face */
+	real h;   /* depth at the face, >= 0 */
+	real hn;  /* normal momentum */
+	real ht;  /* tangential momentum */
+};
+
+/* Numerical flux through one face (normal, tangential components). */
+struct kp07_flux {
+	real f0;  /* mass */
+	real fn;  /* normal momentum */
+	real ft;  /* tangential momentum */
+	real a;   /* max(a+, -a-): the face's largest wave speed, m/s */
+};
+
+HOSTDEVICE static inline real swe_min(real a, real b) { return a < b ? a : b; }
+HOSTDEVICE static inline real swe_max(real a, real b) { return a > b ? a : b; }
+
+/* minmod(a, b, c) = min if all > 0, max if all < 0, else 0 (KP07 eq. 2.3). */
+HOSTDEVICE static inline real kp07_minmod(real a, real b, real c)
+{
+	if (a > 0 && b > 0 && c > 0)
+		return swe_min(a, swe_min(b, c));
+	if (a < 0 && b < 0 && c < 0)
+		return swe_max(a, swe_max(b, c));
+	return 0;
+}
+
+/* Half a cell's reconstructed increment, (dx/2) U_x, by the generalised
+ * minmod limiter (KP07 eq. 2.2-2.3).  Differences, not slopes: dx cancels. */
+HOSTDEVICE static inline real kp07_half_slope(real qm, real q0, real qp, real theta)
+{
+	real s = kp07_minmod(theta * (q0 - qm), (real)0.5 * (qp - qm), theta * (qp - q0));
+	return (real)0.5 * s;
+}
+
+/* Reconstruct one cell in one direction from its neighbours (m: minus side,
+ * p: plus side).  Bm, Bp: bed at the cell's minus and plus faces.  Gives the
+ * states at the minus face (fm) and the plus face (fp).
+ * KP07 sec. 2.2: if a face level falls below the bed there, the reconstruction
+ * of w is tilted so that it touches the bed; the cell mean is kept, so both
+ * face depths are >= 0 whenever the cell depth is. */
+HOSTDEVICE static inline void kp07_reconstruct(real wm, real w0, real wp,
+	real nm, real n0, real np, real tm, real t0, real tp,
+	real Bm, real Bp, real theta, struct kp07_face *fm, struct kp07_face *fp)
+{
+	real dw = kp07_half_slope(wm, w0, wp, theta);
+	real dn = kp07_half_slope(nm, n0, np, theta);
+	real dt = kp07_half_slope(tm, t0, tp, theta);
+	real wM = w0 - dw, wP = w0 + dw;
+
+	if (wP < Bp) {
+		wP = Bp;
+		wM = 2 * w0 - Bp;
+	} else if (wM < Bm) {
+		wM = Bm;
+		wP = 2 * w0 - Bm;
+	}
+	fm->w = wM;
+	fm->h = swe_max(wM - Bm, 0);
+	fm->hn = n0 - dn;
+	fm->ht = t0 - dt;
+	fp->w = wP;
+	fp->h = swe_max(wP - Bp, 0);
+	fp->hn = n0 + dn;
+	fp->ht = t0 + dt;
+}
+
+/* Desingularised velocity (KP07 eq. 2.21): q / h for h >> kappa, -> 0 as
+ * h -> 0.  kappa4 = kappa^4 > 0. */
+HOSTDEVICE static inline real kp07_velocity(real h, real hq, real kappa4)
+{
+	real h2 = h * h, h4 = h2 * h2;
+	return (real)1.41421356237309515 * h * hq / R_SQRT(h4 + swe_max(h4, kappa4));
+}
+
+/* Central-upwind flux through the face between L (the minus cell's plus face)
+ * and R (the plus cell's minus face): KP07 eq. 2.11 with the speeds of eq.
+ * 2.12 and velocities desingularised, momenta recomputed as h*u (eq. 2.22). */
+HOSTDEVICE static inline struct kp07_flux kp07_central_upwind(struct kp07_face L,
+	struct kp07_face R, struct swe_coef c)
+{
+	struct kp07_flux F;
+	real uL = kp07_velocity(L.h, L.hn, c.kappa4), vL = kp07_velocity(L.h, L.ht, c.kappa4);
+	real uR = kp07_velocity(R.h, R.hn, c.kappa4), vR = kp07_velocity(R.h, R.ht, c.kappa4);
+	real nL = L.h * uL, nR = R.h * uR;
+	real cL = R_SQRT(c.g * L.h), cR = R_SQRT(c.g * R.h);
+	real ap = swe_max(swe_max(uL + cL, uR + cR), 0);
+	real am = swe_min(swe_min(uL - cL, uR - cR), 0);
+	real span = ap - am;
+
+	F.a = swe_max(ap, -am);
+	if (span <= 0) {
+		F.f0 = 0;
+		F.fn = 0;
+		F.ft = 0;
+		return F;
+	}
+	{
+		real inv = 1 / span, apam = ap * am;
+		real pL = (real)0.5 * c.g * L.h * L.h, pR = (real)0.5 * c.g * R.h * R.h;
+		F.f0 = (ap * nL - am * nR) * inv + apam * inv * (R.w - L.w);
+		F.fn = (ap * (nL * uL + pL) - am * (nR * uR + pR)) * inv + apam * inv * (nR - nL);
+		F.ft = (ap * (nL * vL) - am * (nR * vR)) * inv + apam * inv * (R.h * vR - L.h * vL);
+	}
+	return F;
+}
+
+/* Well-balanced bed-slope source for the normal momentum, per unit time,
+ * integrated over the cell and divided by its width (KP07 eq. 2.16):
+ * -g (h_minus + h_plus)/2 (B_plus - B_minus) / dx. */
+HOSTDEVICE static inline real kp07_bed_source(struct kp07_face fm, struct kp07_face fp,
+	real Bm, real Bp, real g, real inv_dx)
+{
+	return -g * (real)0.5 * (fm.h + fp.h) * (Bp - Bm) * inv_dx;
+}
+
+/* Bed at the cell centre from its four corners (KP07 eq. 2.5). */
+HOSTDEVICE static inline real swe_bed_centre(real b00, real b10, real b01, real b11)
+{
+	return (real)0.25 * (b00 + b10 + b01 + b11);
+}
+
+/* Bed at a face midpoint from the face's two corners. */
+HOSTDEVICE static inline real swe_bed_face(real ba, real bb)
+{
+	return (real)0.5 * (ba + bb);
+}
+
+/* Local time-step bound from the largest face speeds in x and y:
+ * dt = cfl/2 * min(dx/ax, dy/ay).  The factor 1/2 makes cfl = 0.5 the KP07
+ * positivity bound dt <= 1/4 min(dx/a, dy/b) (KP07 Theorem 2.1).
+ * Returns `cap` when both speeds vanish. */
+HOSTDEVICE static inline double swe_cfl_dt(double ax, double ay, double dx, double dy,
+	double cfl, double cap)
+{
+	double dt = cap;
+	if (ax > 0 && 0.5 * cfl * dx / ax < dt)
+		dt = 0.5 * cfl * dx / ax;
+	if (ay > 0 && 0.5 * cfl * dy / ay < dt)
+		dt = 0.5 * cfl * dy / ay;
+	return dt;
+}
+
+/* Finish an explicit update of one cell: keep the depth non-negative (a
+ * round-off guard; KP07's CFL bound keeps it so in exact arithmetic), zero
+ * the momentum of (nearly) dry cells, then Manning friction, semi-implicit:
+ * hu <- hu / (1 + dt g n^2 |u| / h^(4/3)) (BSA12 eq. 9). */
+HOSTDEVICE static inline void swe_finish(real *w, real *hu, real *hv, real Bc, real dt,
+	struct swe_coef c)
+{
+	real h = *w - Bc;
+	if (h <= c.dry) {
+		if (h < 0)
+			*w = Bc;
+		*hu = 0;
+		*hv = 0;
+		return;
+	}
+	if (c.n2 > 0) {
+		real u = kp07_velocity(h, *hu, c.kappa4), v = kp07_velocity(h, *hv, c.kappa4);
+		real s = R_SQRT(u * u + v * v);
+		real d = 1 + dt * c.g * c.n2 * s / (h * R_CBRT(h));
+		*hu /= d;
+		*hv /= d;
+	}
+}
+
+/* One cell's right-hand side L(U) from the fluxes through its faces and the
+ * bed sources: dU/dt = -(Fe - Fw)/dx - (Gn - Gs)/dy + S (KP07 eq. 2.1). */
+HOSTDEVICE static inline void swe_rhs(struct kp07_flux Fw, struct kp07_flux Fe,
+	struct kp07_flux Gs, struct kp07_flux Gn, real Sx, real Sy, real inv_dx, real inv_dy,
+	real *Lw, real *Lhu, real *Lhv)
+{
+	*Lw = -(Fe.f0 - Fw.f0) * inv_dx - (Gn.f0 - Gs.f0) * inv_dy;
+	*Lhu = -(Fe.fn - Fw.fn) * inv_dx - (Gn.ft - Gs.ft) * inv_dy + Sx;
+	*Lhv = -(Fe.ft - Fw.ft) * inv_dx - (Gn.fn - Gs.fn) * inv_dy + Sy;
+}
+
+/* SSP-RK2 (Heun) second stage: U^{n+1} = (U^n + U* + dt L(U*)) / 2. */
+HOSTDEVICE static inline real swe_rk2_combine(real q0, real qs, real L, real dt)
+{
+	return (real)0.5 * (q0 + (qs + dt * L));
+}
+
+/* Ghost value of a cell outside the domain, from the interior cell it mirrors
+ * (wall) or copies (others).  sign = +1 when the side's inward normal points
+ * along +x or +y (west, south), -1 otherwise.  Bs: bed at the source cell's
+ * centre, Bg: bed at the ghost cell's centre.  qin: inflow discharge per unit
+ * width (m^2/s) for SWE_BC_INFLOW, level (relative) for SWE_BC_LEVEL.
+ * g: gravity, for the inflow's critical depth. */
+HOSTDEVICE static inline void swe_bc_ghost(int kind, int sign, real value, real Bs, real Bg,
+	real g, real *w, real *hn, real *ht)
+{
+	switch (kind) {
+	case SWE_BC_WALL:
+		*hn = -*hn;
+		break;
+	case SWE_BC_LEVEL:
+		*w = swe_max(value, Bg);
+		break;
+	case SWE_BC_INFLOW:
+		/* depth: the interior's, at least the critical depth (q^2/g)^(1/3) of
+		 * the inflow, so that water enters a dry bed */
+		*w = Bg + swe_max(*w - Bs, R_CBRT(value * value / g));
+		*hn = sign * value;
+		*ht = 0;
+		break;
+	default: /* SWE_BC_OUTFLOW: zero gradient */
+		*w = Bg + swe_max(*w - Bs, 0);
+		break;
+	}
+}
+
+/* The same boundary map applied to a rate of change L = dU/dt, so that a
+ * ghost of U + dt L equals the ghost of the updated interior. */
+HOSTDEVICE static inline void swe_bc_ghost_rate(int kind, real *Lw, real *Ln, real *Lt)
+{
+	switch (kind) {
+	case SWE_BC_WALL:
+		*Ln = -*Ln;
+		break;
+	case SWE_BC_LEVEL:
+		*Lw = 0;
+		break;
+	case SWE_BC_INFLOW:
+		*Lw = 0;
+		*Ln = 0;
+		*Lt = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Interior source index of ghost layer k (0 = next to the edge) for a side:
+ * walls mirror (k -> k), the others copy the edge cell. */
+HOSTDEVICE static inline int swe_bc_source(int kind, int k)
+{
+	return kind == SWE_BC_WALL ? k : 0;
+}
+
+/* Piecewise-linear hydrograph q(t) from n (time, value) pairs, held constant
+ * outside the table.  t must be sorted ascending (checked by the reader). */
+HOSTDEVICE static inline double swe_hydrograph(const double *t, const double *q, int n,
+	double time)
+{
+	int i;
+	if (n <= 0)
+		return 0;
+	if (time <= t[0])
+		return q[0];
+	for (i = 1; i < n; i++)
+		if (time <= t[i])
+			return q[i - 1] + (q[i] - q[i - 1]) * (time - t[i - 1]) / (t[i] - t[i - 1]);
+	return q[n - 1];
+}
+
+#endif

@@ -1,0 +1,22 @@
+/* swe_run.h: running a shallow-water scenario from parameters. */
+#ifndef SPATE_SWE_RUN_H
+#define SPATE_SWE_RUN_H
+
+#include "swe.h"
+#include "output.h"
+
+struct swe_run_opts {
+	int no_output;                  /* write no grids (benchmarks, tests) */
+	struct swe_state *final_state;  /* if set, receives a copy of the final state */
+};
+
+/* Run p to its end time (or max_steps); fills r.  Returns 0 or -SPATE_E*. */
+int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe_result *r);
+
+/* Allocate dst and copy src into it (all cells, bed included). */
+int swe_state_copy_interior(struct swe_state *dst, const struct swe_state *src);
+
+/* bench.c: the benchmark command; argv after "bench". */
+int spate_bench(int argc, char **argv);
+
+#endif

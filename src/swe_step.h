@@ -1,0 +1,187 @@
+/* swe_step.h: the KP07 stencil on arrays, for the CPU loops and the CUDA
+ * kernels alike.  The formulas are in swe_kern.h; this layer only gathers a
+ * cell's neighbours and bed values from arrays laid out as in swe.h (row
+ * major, SWE_GHOST ghost layers, corners in a (nx+2G+1)-wide array) and
+ * hands them to those formulas.  A view may point at global memory or at a
+ * tile in GPU shared memory: only the pitches differ. */
+#ifndef SPATE_SWE_STEP_H
+#define SPATE_SWE_STEP_H
+
+#include "swe_kern.h"
+
+struct swe_view {
+	real *w, *hu, *hv;     /* cell arrays */
+	const real *Bc;        /* corners */
+	const real *Bm;        /* cell-centre bed */
+	int nx, ny;            /* interior cells */
+	int pitch, cpitch;     /* row lengths of cell and corner arrays */
+	real inv_dx, inv_dy;   /* 1/m */
+};
+
+HOSTDEVICE static inline long swe_vidx(const struct swe_view *v, int i, int j)
+{
+	return (long)(j + SWE_GHOST) * v->pitch + (i + SWE_GHOST);
+}
+
+HOSTDEVICE static inline long swe_vcidx(const struct swe_view *v, int I, int J)
+{
+	return (long)(J + SWE_GHOST) * v->cpitch + (I + SWE_GHOST);
+}
+
+/* Reconstruction of cell (i, j) along x: states at its west and east faces. */
+HOSTDEVICE static inline void swe_recon_x(const struct swe_view *v, real theta, int i, int j,
+	struct kp07_face *fw, struct kp07_face *fe, real *Bw, real *Be)
+{
+	long k = swe_vidx(v, i, j), c = swe_vcidx(v, i, j);
+	*Bw = swe_bed_face(v->Bc[c], v->Bc[c + v->cpitch]);
+	*Be = swe_bed_face(v->Bc[c + 1], v->Bc[c + 1 + v->cpitch]);
+	kp07_reconstruct(v->w[k - 1], v->w[k], v->w[k + 1], v->hu[k - 1], v->hu[k], v->hu[k + 1],
+		v->hv[k - 1], v->hv[k], v->hv[k + 1], *Bw, *Be, theta, fw, fe);
+}
+
+/* Reconstruction of cell (i, j) along y: states at its south and north faces
+ * (normal momentum hv, tangential hu). */
+HOSTDEVICE static inline void swe_recon_y(const struct swe_view *v, real theta, int i, int j,
+	struct kp07_face *fs, struct kp07_face *fn, real *Bs, real *Bn)
+{
+	long k = swe_vidx(v, i, j), c = swe_vcidx(v, i, j), p = v->pitch;
+	*Bs = swe_bed_face(v->Bc[c], v->Bc[c + 1]);
+	*Bn = swe_bed_face(v->Bc[c + v->cpitch], v->Bc[c + v->cpitch + 1]);
+	kp07_reconstruct(v->w[k - p], v->w[k], v->w[k + p], v->hv[k - p], v->hv[k], v->hv[k + p],
+		v->hu[k - p], v->hu[k], v->hu[k + p], *Bs, *Bn, theta, fs, fn);
+}
+
+/* Flux through the x-face between cells (i, j) and (i+1, j). */
+HOSTDEVICE static inline struct kp07_flux swe_flux_x(const struct swe_view *v,
+	struct swe_coef c, int i, int j)
+{
+	struct kp07_face aw, ae, bw, be;
+	real B0, B1;
+	swe_recon_x(v, c.theta, i, j, &aw, &ae, &B0, &B1);
+	swe_recon_x(v, c.theta, i + 1, j, &bw, &be, &B0, &B1);
+	return kp07_central_upwind(ae, bw, c);
+}
+
+/* Flux through the y-face between cells (i, j) and (i, j+1). */
+HOSTDEVICE static inline struct kp07_flux swe_flux_y(const struct swe_view *v,
+	struct swe_coef c, int i, int j)
+{
+	struct kp07_face as, an, bs, bn;
+	real B0, B1;
+	swe_recon_y(v, c.theta, i, j, &as, &an, &B0, &B1);
+	swe_recon_y(v, c.theta, i, j + 1, &bs, &bn, &B0, &B1);
+	return kp07_central_upwind(an, bs, c);
+}
+
+/* Right-hand side of cell (i, j) from the fluxes through its four faces and
+ * its own bed-slope sources. */
+HOSTDEVICE static inline void swe_cell_rhs(const struct swe_view *v, struct swe_coef c, int i,
+	int j, struct kp07_flux Fw, struct kp07_flux Fe, struct kp07_flux Gs, struct kp07_flux Gn,
+	real *Lw, real *Lhu, real *Lhv)
+{
+	struct kp07_face fw, fe, fs, fn;
+	real Bw, Be, Bs, Bn, Sx, Sy;
+	swe_recon_x(v, c.theta, i, j, &fw, &fe, &Bw, &Be);
+	swe_recon_y(v, c.theta, i, j, &fs, &fn, &Bs, &Bn);
+	Sx = kp07_bed_source(fw, fe, Bw, Be, c.g, v->inv_dx);
+	Sy = kp07_bed_source(fs, fn, Bs, Bn, c.g, v->inv_dy);
+	swe_rhs(Fw, Fe, Gs, Gn, Sx, Sy, v->inv_dx, v->inv_dy, Lw, Lhu, Lhv);
+}
+
+/* Forward-Euler update of the cell at array index k: out = finish(U + dt L). */
+HOSTDEVICE static inline void swe_euler_cell(const struct swe_view *u, const real *Lw,
+	const real *Lhu, const real *Lhv, long k, real dt, struct swe_coef c,
+	real *w, real *hu, real *hv)
+{
+	real a = u->w[k] + dt * Lw[k], b = u->hu[k] + dt * Lhu[k], d = u->hv[k] + dt * Lhv[k];
+	swe_finish(&a, &b, &d, u->Bm[k], dt, c);
+	*w = a;
+	*hu = b;
+	*hv = d;
+}
+
+/* Second SSP-RK2 stage at array index k: out = finish((U^n + U* + dt L*)/2). */
+HOSTDEVICE static inline void swe_rk2_cell(const struct swe_view *u, const struct swe_view *s,
+	const real *Lw, const real *Lhu, const real *Lhv, long k, real dt, struct swe_coef c,
+	real *w, real *hu, real *hv)
+{
+	real a = swe_rk2_combine(u->w[k], s->w[k], Lw[k], dt);
+	real b = swe_rk2_combine(u->hu[k], s->hu[k], Lhu[k], dt);
+	real d = swe_rk2_combine(u->hv[k], s->hv[k], Lhv[k], dt);
+	swe_finish(&a, &b, &d, u->Bm[k], dt, c);
+	*w = a;
+	*hu = b;
+	*hv = d;
+}
+
+/* Ghost cell `layer` (0 = next to the edge) at position m along side `side`
+ * (enum swe_side): its array index and the index of the interior cell it is
+ * built from. */
+HOSTDEVICE static inline void swe_bc_cells(const struct swe_view *v, int side, int kind,
+	int layer, int m, long *ghost, long *src)
+{
+	int s = swe_bc_source(kind, layer);
+	switch (side) {
+	case 0: *ghost = swe_vidx(v, -1 - layer, m); *src = swe_vidx(v, s, m); break;
+	case 1: *ghost = swe_vidx(v, v->nx + layer, m); *src = swe_vidx(v, v->nx - 1 - s, m); break;
+	case 2: *ghost = swe_vidx(v, m, -1 - layer); *src = swe_vidx(v, m, s); break;
+	default: *ghost = swe_vidx(v, m, v->ny + layer); *src = swe_vidx(v, m, v->ny - 1 - s); break;
+	}
+}
+
+/* Fill one ghost cell of U.  value: the side's level or inflow discharge per
+ * unit width at this time. */
+HOSTDEVICE static inline void swe_bc_cell(struct swe_view *v, int side, int kind, real value,
+	real grav, int layer, int m)
+{
+	long g, s;
+	real w, n, t;
+	int along_x = side < 2, sign = (side == 0 || side == 2) ? 1 : -1;
+	swe_bc_cells(v, side, kind, layer, m, &g, &s);
+	w = v->w[s];
+	n = along_x ? v->hu[s] : v->hv[s];
+	t = along_x ? v->hv[s] : v->hu[s];
+	swe_bc_ghost(kind, sign, value, v->Bm[s], v->Bm[g], grav, &w, &n, &t);
+	v->w[g] = w;
+	if (along_x) {
+		v->hu[g] = n;
+		v->hv[g] = t;
+	} else {
+		v->hv[g] = n;
+		v->hu[g] = t;
+	}
+}
+
+/* Fill one ghost cell of a rate L (same map, linear part). */
+HOSTDEVICE static inline void swe_bc_cell_rate(const struct swe_view *v, real *Lw, real *Lhu,
+	real *Lhv, int side, int kind, int layer, int m)
+{
+	long g, s;
+	real w, n, t;
+	int along_x = side < 2;
+	swe_bc_cells(v, side, kind, layer, m, &g, &s);
+	w = Lw[s];
+	n = along_x ? Lhu[s] : Lhv[s];
+	t = along_x ? Lhv[s] : Lhu[s];
+	swe_bc_ghost_rate(kind, &w, &n, &t);
+	Lw[g] = w;
+	if (along_x) {
+		Lhu[g] = n;
+		Lhv[g] = t;
+	} else {
+		Lhv[g] = n;
+		Lhu[g] = t;
+	}
+}
+
+#ifndef __CUDACC__
+struct swe_bcdev;
+struct swe_params;
+/* Host loops over all ghost cells (swe_bc.c). */
+void swe_bc_fill(struct swe_view *v, const struct swe_bcdev *b, const struct swe_params *p,
+	double t);
+void swe_bc_fill_rate(const struct swe_view *v, const struct swe_bcdev *b, real *Lw, real *Lhu,
+	real *Lhv);
+#endif
+
+#endif

@@ -1,0 +1,78 @@
+/* util.c: error texts, logging, clocks and aligned allocation. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "spate.h"
+
+static int quiet;
+
+const char *spate_strerror(int err)
+{
+	static const char *const text[] = {
+		"success",
+		"invalid parameter or input value",
+		"input/output error",
+		"out of memory",
+		"malformed input file",
+		"no such device",
+		"device runtime error",
+		"numerical failure (NaN or negative depth)",
+		"feature not built in",
+		"interrupted by a signal",
+	};
+	if (err < 0)
+		err = -err;
+	if (err >= (int)(sizeof text / sizeof text[0]))
+		return "unknown error";
+	return text[err];
+}
+
+void spate_log_error(const char *part, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "spate: %s: ", part);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void spate_log_info(const char *fmt, ...)
+{
+	va_list ap;
+	if (quiet)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+void spate_set_quiet(int q)
+{
+	quiet = q;
+}
+
+int spate_is_quiet(void)
+{
+	return quiet;
+}
+
+double spate_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void *spate_alloc(size_t bytes)
+{
+	void *p = NULL;
+	if (bytes == 0)
+		bytes = 64;
+	if (posix_memalign(&p, 64, (bytes + 63) / 64 * 64) != 0)
+		return NULL;
+	return p;
+}

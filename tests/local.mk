@@ -1,0 +1,51 @@
+# tests/local.mk: `make check`.
+#
+# Unit tests (cmocka) are built only when configure found cmocka.  Plain C
+# tests and shell tests always run.  A test that needs a GPU or mpiexec that
+# is not there exits 77 (SKIP).  Every test program links src/libspate.a
+# through the global LDADD.
+#
+# Environment of every test: SPATE (the built program), top_srcdir,
+# top_builddir (absolute), SPATE_SCENARIOS (the source scenarios/ folder).
+
+check_PROGRAMS += \
+	tests/t_stoker \
+	tests/t_converge \
+	tests/t_lake \
+	tests/t_mass \
+	tests/t_cuda
+tests_t_stoker_SOURCES = tests/t_stoker.c
+tests_t_converge_SOURCES = tests/t_converge.c
+tests_t_lake_SOURCES = tests/t_lake.c
+tests_t_mass_SOURCES = tests/t_mass.c
+tests_t_cuda_SOURCES = tests/t_cuda.c
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/t_kern tests/t_params
+tests_t_kern_SOURCES = tests/t_kern.c
+tests_t_kern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_kern_LDADD = $(LDADD) $(CMOCKA_LIBS)
+tests_t_params_SOURCES = tests/t_params.c
+tests_t_params_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_params_LDADD = $(LDADD) $(CMOCKA_LIBS)
+endif
+
+dist_check_SCRIPTS += tests/badinput.sh tests/cli.sh
+TESTS += $(check_PROGRAMS) tests/badinput.sh tests/cli.sh
+
+# Shell tests run through bash, so they work even without the exec bit.
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(BASH_SHELL)
+
+AM_TESTS_ENVIRONMENT = \
+	SPATE='$(abs_top_builddir)/src/spate$(EXEEXT)'; export SPATE; \
+	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
+	top_builddir='$(abs_top_builddir)'; export top_builddir; \
+	SPATE_SCENARIOS='$(abs_top_srcdir)/scenarios'; export SPATE_SCENARIOS;
+
+# Scratch output that tests may leave in the build tree.
+CLEANFILES += tests/*.out tests/*.tmp
+clean-local: clean-tests-local
+clean-tests-local:
+	-rm -rf tests/out
+.PHONY: clean-tests-local
