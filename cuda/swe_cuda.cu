@@ -5,15 +5,16 @@
  * what cpu_advance (swe_cpu.c) means, kernel by kernel:
  *
  *   k_bc      ghost cells of U^n (swe_bc_cell), side values at time t
- *   k_stage1  L = L(U^n) on a 32 x TY tile: every face flux of the tile once
- *             into shared memory, then the cell right-hand sides; the largest
- *             x- and y-face speeds by warp reduction + atomicMax on the bits
+ *   k_stage1  L = L(U^n) on a 32 x TY tile: each cell reconstructed once per
+ *             direction and each face flux computed once, into shared memory,
+ *             then the cell right-hand sides (tile_rhs); the largest x- and
+ *             y-face speeds by warp reduction + atomicMax on the bits
  *   k_dt      one thread: dt = swe_cfl_dt(ax, ay, ...) capped at t_stop, t += dt
  *   Euler:    k_euler   U^{n+1} = swe_euler_cell(U^n, L, dt)
  *   RK2:      k_bcrate  ghosts of L (swe_bc_cell_rate)
  *             k_stage2  U* = swe_euler_cell(U^n, L, dt) on the tile and its
  *                       two-cell halo, in shared memory; L(U*) on the tile by
- *                       the same flux code; U^{n+1} = swe_rk2_cell(...)
+ *                       tile_rhs on that tile; U^{n+1} = swe_rk2_cell(...)
  *
  * The time step never leaves the device: a control block in device memory
  * holds t, dt and the step count, and the host enqueues batches of steps (as
@@ -49,7 +50,7 @@ extern "C" {
 		}                                                                         \
 	} while (0)
 
-/* Tile width in cells (one warp) and the two tile heights offered. */
+/* Tile width in cells (one warp); the height TY is 4, 8 or 16 (16: single only). */
 #define TX 32
 /* Steps per captured CUDA graph (even: a graph returns to its parity). */
 #define GRAPH_STEPS 8
@@ -202,32 +203,74 @@ __device__ static inline void block_max(real a, rbits *acc, rbits *red)
 	}
 }
 
-/* Every face flux of a TX x TY tile: x-faces fx[lj][fi] between local cells
- * fi-1 and fi, y-faces fy[fj][li] between fj-1 and fj.  v: a view in which
- * the tile's first cell is (bi, bj); nvx, nvy: valid cells of the tile.
- * Returns the largest speeds over the faces computed. */
+/* A tile's working set in shared memory (dynamic: it exceeds 48 KiB in
+ * double precision).  Local cell (li, lj), 0 <= li < TX, 0 <= lj < TY. */
 template <int TY>
-__device__ static inline void tile_fluxes(const struct swe_view *v, struct swe_coef c, int bi,
-	int bj, int nvx, int nvy, struct kp07_flux (*fx)[TX + 1], struct kp07_flux (*fy)[TX],
-	real *mx, real *my)
+struct tile {
+	struct kp07_face rx[TY][TX + 2][2];  /* x-reconstruction of cell li-1: minus, plus face */
+	struct kp07_face ry[TY + 2][TX][2];  /* y-reconstruction of cell (li, lj-1) */
+	real sx[TY][TX], sy[TY][TX];         /* bed-slope sources of the tile's cells */
+	struct kp07_flux fx[TY][TX + 1];     /* x-face between cells fi-1 and fi */
+	struct kp07_flux fy[TY + 1][TX];     /* y-face between rows fj-1 and fj */
+	real sw[(TY + 4) * (TX + 4)], shu[(TY + 4) * (TX + 4)], shv[(TY + 4) * (TX + 4)]; /* U* */
+	rbits red[TY];
+};
+
+/* L on a TX x TY tile: each cell reconstructed once per direction
+ * (swe_recon_x/y), each face flux once (kp07_central_upwind), then the cell
+ * rates (swe_rhs), as swe_cell_rhs composes them.  v: a view in which the
+ * tile's first cell is (bi, bj); nvx, nvy: the tile's cells inside the
+ * domain.  The rate of local cell (li, lj) goes to L[0..2]; *mx, *my get the
+ * largest x- and y-face speeds this thread saw. */
+template <int TY>
+__device__ static inline void tile_rhs(const struct swe_view *v, struct swe_coef c, int bi,
+	int bj, int nvx, int nvy, struct tile<TY> &T, real L[3], real *mx, real *my)
 {
+	int li = threadIdx.x % TX, lj = threadIdx.x / TX;
 	real ax = 0, ay = 0;
+	for (int f = threadIdx.x; f < (TX + 2) * TY; f += TX * TY) {
+		int ci = f % (TX + 2), cj = f / (TX + 2);
+		if (ci <= nvx + 1 && cj < nvy) {
+			struct kp07_face fm, fp;
+			swe_recon_x(v, c.theta, bi + ci - 1, bj + cj, &fm, &fp);
+			T.rx[cj][ci][0] = fm;
+			T.rx[cj][ci][1] = fp;
+			if (ci >= 1 && ci <= nvx)
+				T.sx[cj][ci - 1] = kp07_bed_source(fm, fp, c.g, v->inv_dx);
+		}
+	}
+	for (int f = threadIdx.x; f < TX * (TY + 2); f += TX * TY) {
+		int ci = f % TX, cj = f / TX;
+		if (ci < nvx && cj <= nvy + 1) {
+			struct kp07_face fm, fp;
+			swe_recon_y(v, c.theta, bi + ci, bj + cj - 1, &fm, &fp);
+			T.ry[cj][ci][0] = fm;
+			T.ry[cj][ci][1] = fp;
+			if (cj >= 1 && cj <= nvy)
+				T.sy[cj - 1][ci] = kp07_bed_source(fm, fp, c.g, v->inv_dy);
+		}
+	}
+	__syncthreads();
 	for (int f = threadIdx.x; f < (TX + 1) * TY; f += TX * TY) {
-		int fi = f % (TX + 1), lj = f / (TX + 1);
-		if (fi <= nvx && lj < nvy) {
-			struct kp07_flux F = swe_flux_x(v, c, bi + fi - 1, bj + lj);
-			fx[lj][fi] = F;
+		int fi = f % (TX + 1), fj = f / (TX + 1);
+		if (fi <= nvx && fj < nvy) {
+			struct kp07_flux F = kp07_central_upwind(T.rx[fj][fi][1], T.rx[fj][fi + 1][0], c);
+			T.fx[fj][fi] = F;
 			ax = swe_max(ax, F.a);
 		}
 	}
 	for (int f = threadIdx.x; f < TX * (TY + 1); f += TX * TY) {
-		int li = f % TX, fj = f / TX;
-		if (li < nvx && fj <= nvy) {
-			struct kp07_flux G = swe_flux_y(v, c, bi + li, bj + fj - 1);
-			fy[fj][li] = G;
+		int fi = f % TX, fj = f / TX;
+		if (fi < nvx && fj <= nvy) {
+			struct kp07_flux G = kp07_central_upwind(T.ry[fj][fi][1], T.ry[fj + 1][fi][0], c);
+			T.fy[fj][fi] = G;
 			ay = swe_max(ay, G.a);
 		}
 	}
+	__syncthreads();
+	if (li < nvx && lj < nvy)
+		swe_rhs(T.fx[lj][li], T.fx[lj][li + 1], T.fy[lj][li], T.fy[lj + 1][li], T.sx[lj][li],
+			T.sy[lj][li], v->inv_dx, v->inv_dy, &L[0], &L[1], &L[2]);
 	*mx = ax;
 	*my = ay;
 }
@@ -237,26 +280,26 @@ template <int TY>
 __global__ static void __launch_bounds__(TX * TY) k_stage1(struct kparams kp, struct ctl *q,
 	real *w, real *hu, real *hv, const real *Bc, real *Lw, real *Lhu, real *Lhv)
 {
-	__shared__ struct kp07_flux fx[TY][TX + 1], fy[TY + 1][TX];
-	__shared__ rbits red[TY];
+	extern __shared__ __align__(16) unsigned char smem[];
+	struct tile<TY> &T = *reinterpret_cast<struct tile<TY> *>(smem);
 	int i0 = blockIdx.x * TX, j0 = blockIdx.y * TY;
 	int nvx = min(TX, kp.nx - i0), nvy = min(TY, kp.ny - j0);
 	int li = threadIdx.x % TX, lj = threadIdx.x / TX;
 	struct swe_view v = gview(kp, w, hu, hv, Bc, NULL);
-	real mx, my;
+	real mx, my, L[3];
 
 	if (halted(q))
 		return;
-	tile_fluxes<TY>(&v, kp.c, i0, j0, nvx, nvy, fx, fy, &mx, &my);
-	__syncthreads();
+	tile_rhs<TY>(&v, kp.c, i0, j0, nvx, nvy, T, L, &mx, &my);
 	if (li < nvx && lj < nvy) {
 		long k = swe_vidx(&v, i0 + li, j0 + lj);
-		swe_cell_rhs(&v, kp.c, i0 + li, j0 + lj, fx[lj][li], fx[lj][li + 1], fy[lj][li],
-			fy[lj + 1][li], &Lw[k], &Lhu[k], &Lhv[k]);
+		Lw[k] = L[0];
+		Lhu[k] = L[1];
+		Lhv[k] = L[2];
 	}
-	block_max<TX * TY>(mx, &q->ax1, red);
+	block_max<TX * TY>(mx, &q->ax1, T.red);
 	__syncthreads();
-	block_max<TX * TY>(my, &q->ay1, red);
+	block_max<TX * TY>(my, &q->ay1, T.red);
 }
 
 /* One thread: the step's dt from the stage-1 speeds (swe_cfl_dt), capped at
@@ -282,7 +325,7 @@ __global__ static void k_dt(struct kparams kp, struct ctl *q, int integrator)
 			q->t = dt >= cap ? q->t_stop : q->t + dt;
 			q->steps++;
 			q->last_dt = dt;
-			q->amax = ax > ay ? ax : ay;
+			q->amax = fmax(ax, ay);
 			if (integrator == 2) {
 				q->ax2 = 0;
 				q->ay2 = 0;
@@ -334,13 +377,12 @@ __global__ static void __launch_bounds__(TX * TY) k_stage2(struct kparams kp, st
 	const real *Lhu, const real *Lhv, real *w1, real *hu1, real *hv1)
 {
 	enum { P = TX + 2 * SWE_GHOST, H = TY + 2 * SWE_GHOST };
-	__shared__ struct kp07_flux fx[TY][TX + 1], fy[TY + 1][TX];
-	__shared__ real sw[H * P], shu[H * P], shv[H * P];
-	__shared__ rbits red[TY];
+	extern __shared__ __align__(16) unsigned char smem[];
+	struct tile<TY> &T = *reinterpret_cast<struct tile<TY> *>(smem);
 	int i0 = blockIdx.x * TX, j0 = blockIdx.y * TY;
 	int nvx = min(TX, kp.nx - i0), nvy = min(TY, kp.ny - j0);
 	int li = threadIdx.x % TX, lj = threadIdx.x / TX;
-	real dt = (real)q->dt, mx, my;
+	real dt = (real)q->dt, mx, my, Ls[3];
 	struct swe_view u = gview(kp, w, hu, hv, Bc, Bm), s;
 
 	if (q->dt == 0) {
@@ -352,40 +394,36 @@ __global__ static void __launch_bounds__(TX * TY) k_stage2(struct kparams kp, st
 		int gi = i0 - SWE_GHOST + e % P, gj = j0 - SWE_GHOST + e / P;
 		if (gi < kp.nx + SWE_GHOST && gj < kp.ny + SWE_GHOST) {
 			long k = swe_vidx(&u, gi, gj);
-			swe_euler_cell(&u, Lw, Lhu, Lhv, k, dt, kp.c, &sw[e], &shu[e], &shv[e]);
+			swe_euler_cell(&u, Lw, Lhu, Lhv, k, dt, kp.c, &T.sw[e], &T.shu[e], &T.shv[e]);
 		}
 	}
 	/* the tile as a view: local cell (0, 0) is global (i0, j0) */
 	s = u;
-	s.w = sw;
-	s.hu = shu;
-	s.hv = shv;
+	s.w = T.sw;
+	s.hu = T.shu;
+	s.hv = T.shv;
 	s.Bc = Bc + (long)j0 * kp.cpitch + i0;
 	s.Bm = NULL;
 	s.pitch = P;
 	__syncthreads();
-	tile_fluxes<TY>(&s, kp.c, 0, 0, nvx, nvy, fx, fy, &mx, &my);
-	__syncthreads();
+	tile_rhs<TY>(&s, kp.c, 0, 0, nvx, nvy, T, Ls, &mx, &my);
 	if (li < nvx && lj < nvy) {
 		struct swe_view u1 = u, s1 = s;
 		long k = swe_vidx(&u, i0 + li, j0 + lj), e = swe_vidx(&s, li, lj);
-		real Ls[3];
-		swe_cell_rhs(&s, kp.c, li, lj, fx[lj][li], fx[lj][li + 1], fy[lj][li],
-			fy[lj + 1][li], &Ls[0], &Ls[1], &Ls[2]);
 		/* one-cell views: swe_rk2_cell reads index 0 of each */
 		u1.w = w + k;
 		u1.hu = hu + k;
 		u1.hv = hv + k;
 		u1.Bm = Bm + k;
-		s1.w = sw + e;
-		s1.hu = shu + e;
-		s1.hv = shv + e;
+		s1.w = T.sw + e;
+		s1.hu = T.shu + e;
+		s1.hv = T.shv + e;
 		swe_rk2_cell(&u1, &s1, &Ls[0], &Ls[1], &Ls[2], 0, dt, kp.c, &w1[k], &hu1[k],
 			&hv1[k]);
 	}
-	block_max<TX * TY>(mx, &q->ax2, red);
+	block_max<TX * TY>(mx, &q->ax2, T.red);
 	__syncthreads();
-	block_max<TX * TY>(my, &q->ay2, red);
+	block_max<TX * TY>(my, &q->ay2, T.red);
 }
 
 /* ------------------------------------------------------------- host side */
@@ -465,6 +503,16 @@ static int upload(struct swe_backend_ctx *x, const struct swe_state *s0,
 	return 0;
 }
 
+/* Allow the tile kernels their dynamic shared memory; 0 or -SPATE_EDEVICE. */
+template <int TY>
+static int tile_attributes(void)
+{
+	int n = (int)sizeof(struct tile<TY>);
+	CUDA_CHECK(cudaFuncSetAttribute(k_stage1<TY>, cudaFuncAttributeMaxDynamicSharedMemorySize, n));
+	CUDA_CHECK(cudaFuncSetAttribute(k_stage2<TY>, cudaFuncAttributeMaxDynamicSharedMemorySize, n));
+	return 0;
+}
+
 static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	const struct swe_params *p, int device)
 {
@@ -474,8 +522,9 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	if (!x)
 		return -SPATE_ENOMEM;
 	x->device = device;
-	x->ty = sizeof(real) == 4 ? 16 : 8;
-	if (e && (atoi(e) == 8 || (atoi(e) == 16 && sizeof(real) == 4)))
+	/* tile height: measured best on an H200 (single 16, double 4) */
+	x->ty = sizeof(real) == 4 ? 16 : 4;
+	if (e && (atoi(e) == 4 || atoi(e) == 8 || (atoi(e) == 16 && sizeof(real) == 4)))
 		x->ty = atoi(e);
 	x->integrator = p->integrator;
 	x->kp.c = swe_coef_of(p);
@@ -497,6 +546,14 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 		return -SPATE_ENODEV;
 	}
 	rc = upload(x, s0, p);
+#ifndef SPATE_DOUBLE
+	if (rc == 0 && x->ty == 16)
+		rc = tile_attributes<16>();
+#endif
+	if (rc == 0 && x->ty == 8)
+		rc = tile_attributes<8>();
+	if (rc == 0 && x->ty == 4)
+		rc = tile_attributes<4>();
 	if (rc == 0 && cudaStreamCreateWithFlags(&x->stream, cudaStreamNonBlocking) != cudaSuccess)
 		rc = -SPATE_EDEVICE;
 	if (rc) {
@@ -521,7 +578,7 @@ static void enqueue_step_ty(struct swe_backend_ctx *x, int p)
 	cudaStream_t st = x->stream;
 
 	k_bc<<<gbc, 256, 0, st>>>(kp, x->dctl, x->w[p], x->hu[p], x->hv[p], x->Bc, x->Bm);
-	k_stage1<TY><<<gt, TX * TY, 0, st>>>(kp, x->dctl, x->w[p], x->hu[p], x->hv[p], x->Bc,
+	k_stage1<TY><<<gt, TX * TY, sizeof(struct tile<TY>), st>>>(kp, x->dctl, x->w[p], x->hu[p], x->hv[p], x->Bc,
 		x->Lw, x->Lhu, x->Lhv);
 	k_dt<<<1, 1, 0, st>>>(kp, x->dctl, x->integrator);
 	if (x->integrator == 1) {
@@ -530,7 +587,7 @@ static void enqueue_step_ty(struct swe_backend_ctx *x, int p)
 		return;
 	}
 	k_bcrate<<<gbc, 256, 0, st>>>(kp, x->dctl, x->Lw, x->Lhu, x->Lhv);
-	k_stage2<TY><<<gt, TX * TY, 0, st>>>(kp, x->dctl, x->w[p], x->hu[p], x->hv[p], x->Bc,
+	k_stage2<TY><<<gt, TX * TY, sizeof(struct tile<TY>), st>>>(kp, x->dctl, x->w[p], x->hu[p], x->hv[p], x->Bc,
 		x->Bm, x->Lw, x->Lhu, x->Lhv, x->w[q], x->hu[q], x->hv[q]);
 }
 
@@ -542,7 +599,10 @@ static void enqueue_step(struct swe_backend_ctx *x, int p)
 		return;
 	}
 #endif
-	enqueue_step_ty<8>(x, p);
+	if (x->ty == 4)
+		enqueue_step_ty<4>(x, p);
+	else
+		enqueue_step_ty<8>(x, p);
 }
 
 /* Capture GRAPH_STEPS steps from parity p into x->graph[p]; 0 or -SPATE_E*. */
@@ -627,7 +687,7 @@ static int cuda_advance(struct swe_backend_ctx *x, double t_stop, long max_steps
 	st->amax = h->amax;
 	if (x->integrator == 2 && h->steps > 0) {
 		double ax = bits_real(h->ax2), ay = bits_real(h->ay2);
-		st->amax = ax > ay ? ax : ay;
+		st->amax = fmax(ax, ay);
 	}
 	if (h->err) {
 		spate_log_error("cuda", "non-finite wave speed or time step at t = %g s, step %lld",

@@ -1,4 +1,7 @@
 /* backend.c: backend selection (--device=auto|cpu|cuda). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include <string.h>
 
 #include "spate.h"

@@ -2,6 +2,9 @@
 #define _POSIX_C_SOURCE 200809L
  * circular dam break, and the effective memory bandwidth under a stated byte
  * count.  A benchmark prints numbers; it checks nothing. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

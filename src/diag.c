@@ -1,4 +1,7 @@
 /* diag.c: diagnostics of a host state, accumulated in double precision. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include <math.h>
 
 #include "spate.h"

@@ -1,5 +1,8 @@
 /* params.c: shallow-water parameters: defaults, INI scenario files (libinih),
  * --section.key=value overrides, and validation in one place. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -77,7 +80,7 @@ void swe_params_defaults(struct swe_params *p)
 	p->manning = 0;
 	p->cfl = 0.45;
 	p->theta = 1.3;
-	p->kappa = 1e-3;
+	p->kappa = 1e-2;
 #ifdef SPATE_DOUBLE
 	p->dry_tol = 1e-9;
 #else

@@ -1,4 +1,7 @@
 /* setup.c: state allocation and the built-in analytic set-ups. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +83,41 @@ struct swe_coef swe_coef_of(const struct swe_params *p)
 	return c;
 }
 
+/* x moved n representable values towards `to`. */
+static real nextafter_real(real x, real to, int n)
+{
+	while (n-- > 0)
+#ifdef SPATE_DOUBLE
+		x = nextafter(x, to);
+#else
+		x = nextafterf(x, to);
+#endif
+	return x;
+}
+
+real swe_level_to_w(const struct swe_state *s, int i, int j, real L)
+{
+	real b00 = s->Bc[swe_cidx(s, i, j)], b10 = s->Bc[swe_cidx(s, i + 1, j)];
+	real b01 = s->Bc[swe_cidx(s, i, j + 1)], b11 = s->Bc[swe_cidx(s, i + 1, j + 1)];
+	real bw = swe_bed_face(b00, b01), be = swe_bed_face(b10, b11);
+	real bs = swe_bed_face(b00, b10), bn = swe_bed_face(b01, b11);
+	real top = swe_max(swe_max(bw, be), swe_max(bs, bn));
+	real Bc = s->Bm[swe_idx(s, i, j)], w, best;
+	if (L >= top)
+		return L;
+	/* Partially flooded: of the values next to Bc + h(L), take one from which
+	 * the solver recovers exactly L (kp07_cell_level), so that a lake at rest
+	 * is at rest to the last bit across its shores. */
+	w = best = Bc + swe_depth_at_level(L, bw, be, bs, bn);
+	for (int k = 0; k < 16; k++) {
+		real c = k % 2 ? nextafter_real(w, -INFINITY, k / 2 + 1) : nextafter_real(w, INFINITY,
+			k / 2);
+		if (c >= Bc && kp07_cell_level(c - Bc, bw, be, bs, bn) == L)
+			return c;
+	}
+	return best;
+}
+
 /* Three Gaussian bumps on a square of side L (the thesis's "three bumps"). */
 static double bumps(double x, double y, double L)
 {
@@ -123,6 +161,38 @@ static void point_state(const struct swe_params *p, double x, double y, double L
 	}
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The reference level that w and B are stored relative to: the median initial
+ * water level of the wet cells (sampled), or the lowest bed when all is dry.
+ * Single precision resolves depth best near the reference, and shores (where
+ * depth matters most) sit at the water level, not at the lowest bed. */
+static double reference_level(const struct swe_params *p, double Lx, double Ly, int depth_given,
+	double bmin)
+{
+	enum { SAMPLES = 65536 };
+	double *lv = malloc(SAMPLES * sizeof *lv), B, w, ref = bmin;
+	long n = (long)p->nx * p->ny, step = n / SAMPLES + 1, m = 0;
+	if (!lv)
+		return bmin;
+	for (long k = 0; k < n && m < SAMPLES; k += step) {
+		double x = (k % p->nx + 0.5) * p->dx, y = (k / p->nx + 0.5) * p->dy;
+		point_state(p, x, y, Lx, Ly, &B, &w);
+		if (depth_given ? w > 0 : w > B)
+			lv[m++] = depth_given ? B + w : w;
+	}
+	if (m > 0) {
+		qsort(lv, (size_t)m, sizeof *lv, cmp_double);
+		ref = lv[m / 2];
+	}
+	free(lv);
+	return ref;
+}
+
 int swe_setup_builtin(struct swe_state *s, const struct swe_params *p)
 {
 	int rc = swe_state_alloc(s, p->nx, p->ny, p->dx, p->dy);
@@ -138,7 +208,7 @@ int swe_setup_builtin(struct swe_state *s, const struct swe_params *p)
 			point_state(p, I * p->dx, J * p->dy, Lx, Ly, &B, &w);
 			bmin = B < bmin ? B : bmin;
 		}
-	s->bref = bmin;
+	s->bref = reference_level(p, Lx, Ly, flat_level, bmin);
 	for (int J = 0; J <= s->ny; J++)
 		for (int I = 0; I <= s->nx; I++) {
 			point_state(p, I * p->dx, J * p->dy, Lx, Ly, &B, &w);
@@ -151,8 +221,10 @@ int swe_setup_builtin(struct swe_state *s, const struct swe_params *p)
 			double Bm = s->Bm[k];
 			point_state(p, (i + 0.5) * p->dx, (j + 0.5) * p->dy, Lx, Ly, &B, &w);
 			/* dam breaks give depths over the bed; the others levels */
-			w = flat_level ? Bm + w : w - s->bref;
-			s->w[k] = (real)(w > Bm ? w : Bm);
+			if (flat_level)
+				s->w[k] = (real)(Bm + w);
+			else
+				s->w[k] = swe_level_to_w(s, i, j, (real)(w - s->bref));
 			s->hu[k] = 0;
 			s->hv[k] = 0;
 		}

@@ -1,6 +1,9 @@
 /* swe.c: the shallow-water run driver: set-up, time loop in chunks between
  * output times, progress line, snapshots and the run summary. */
 #define _POSIX_C_SOURCE 200809L
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>

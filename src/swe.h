@@ -139,6 +139,10 @@ void swe_params_print(const struct swe_params *p, void *file);
 int swe_state_alloc(struct swe_state *s, int nx, int ny, double dx, double dy);
 void swe_state_free(struct swe_state *s);
 int swe_setup_builtin(struct swe_state *s, const struct swe_params *p);
+/* The cell value w of cell (i, j) holding water at rest at level L (relative):
+ * L where the cell is fully flooded, else its bed plus the depth of a
+ * partially flooded cell at that level (swe_depth_at_level). */
+real swe_level_to_w(const struct swe_state *s, int i, int j, real L);
 /* Derive Bm and the ghost corners from interior corners. */
 void swe_state_finish_bed(struct swe_state *s);
 /* Fill the kernels' view of the boundaries. */

@@ -1,4 +1,7 @@
 /* swe_bc.c: host loops over the ghost cells (boundary conditions). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include "spate.h"
 #include "swe.h"
 #include "swe_step.h"

@@ -9,6 +9,9 @@
  *             ghosts of L are mapped like those of U), then
  *             U^{n+1} = finish((U^n + U* + dt L(U*)) / 2)
  * which is exactly what the CUDA backend does, kernel by kernel. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>

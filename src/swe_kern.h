@@ -39,6 +39,8 @@ struct swe_coef {
 struct kp07_face {
 	real w;   /* surface level at the face */
 	real h;   /* depth at the face, >= 0 */
+	real eta; /* water level at the face for the bed-slope source: w, or the
+	             level L of a partially flooded cell (also where it is dry) */
 	real hn;  /* normal momentum */
 	real ht;  /* tangential momentum */
 };
@@ -96,12 +98,93 @@ HOSTDEVICE static inline void kp07_reconstruct(real wm, real w0, real wp,
 	}
 	fm->w = wM;
 	fm->h = swe_max(wM - Bm, 0);
+	fm->eta = wM;
 	fm->hn = n0 - dn;
 	fm->ht = t0 - dt;
 	fp->w = wP;
 	fp->h = swe_max(wP - Bp, 0);
+	fp->eta = wP;
 	fp->hn = n0 + dn;
 	fp->ht = t0 + dt;
+}
+
+/* Sort four values ascending (a five-comparator network). */
+HOSTDEVICE static inline void swe_sort4(real *a, real *b, real *c, real *d)
+{
+	real t;
+#define SWE_CSWAP(x, y) if (*(y) < *(x)) { t = *(x); *(x) = *(y); *(y) = t; }
+	SWE_CSWAP(a, b) SWE_CSWAP(c, d) SWE_CSWAP(a, c) SWE_CSWAP(b, d) SWE_CSWAP(b, c)
+#undef SWE_CSWAP
+}
+
+/* Wet/dry fronts.  A cell whose mean level lies below the bed at one of its
+ * four face midpoints is partially flooded.  spate relates its mean depth to
+ * a flat water level L by the same quadrature that defines the bed at the
+ * centre (the mean of the four face beds):
+ *     h(L) = 1/4 sum_f max(L - B_f, 0),
+ * which is h = L - B_centre for a fully flooded cell (KP07's relation) and
+ * continuous, increasing, and so invertible, below.  Reconstructing partially
+ * flooded cells as flat at L, with depth max(L - B_f, 0) at each face, keeps a
+ * lake at rest exactly at rest across wet/dry contacts in 2D (the face states
+ * of neighbours at the same level agree, and the bed source below balances
+ * the pressure flux), conserves mass (the fluxes are shared), and keeps
+ * depths positive under the same CFL bound (the four face depths average to
+ * the cell depth, which is what KP07's 2D positivity proof uses).
+ * Compare Bollermann, Chen, Kurganov & Noelle (2013), who reconstruct such
+ * cells from a 1D wedge of water instead. */
+
+/* Mean depth of a cell with face beds b1..b4 under a level L. */
+HOSTDEVICE static inline real swe_depth_at_level(real L, real b1, real b2, real b3, real b4)
+{
+	return (real)0.25 * (swe_max(L - b1, 0) + swe_max(L - b2, 0) + swe_max(L - b3, 0) +
+		swe_max(L - b4, 0));
+}
+
+/* The level L of a partially flooded cell from its mean depth h >= 0: the
+ * inverse of swe_depth_at_level. */
+HOSTDEVICE static inline real kp07_cell_level(real h, real b1, real b2, real b3, real b4)
+{
+	real L;
+	swe_sort4(&b1, &b2, &b3, &b4);
+	L = 4 * h + b1;
+	if (L <= b2)
+		return L;
+	L = (4 * h + b1 + b2) * (real)0.5;
+	if (L <= b3)
+		return L;
+	L = (4 * h + b1 + b2 + b3) * (real)(1.0 / 3.0);
+	if (L <= b4)
+		return L;
+	return h + (real)0.25 * (b1 + b2 + b3 + b4);
+}
+
+/* Reconstruction of one cell in one direction, wet/dry aware: Bm, Bp are the
+ * beds at the faces in this direction, Bo1, Bo2 those of the other
+ * direction, Bc the bed at the centre (their mean, as stored).  Fully flooded cells (mean level at or above all four face
+ * beds) use KP07's limited linear reconstruction; partially flooded ones are
+ * flat at their level L (see above), first order in momentum. */
+HOSTDEVICE static inline void kp07_reconstruct_wd(real wm, real w0, real wp,
+	real nm, real n0, real np, real tm, real t0, real tp,
+	real Bm, real Bp, real Bo1, real Bo2, real Bc, real theta, struct kp07_face *fm,
+	struct kp07_face *fp)
+{
+	real top = swe_max(swe_max(Bm, Bp), swe_max(Bo1, Bo2));
+	real L;
+	if (w0 >= top) {
+		kp07_reconstruct(wm, w0, wp, nm, n0, np, tm, t0, tp, Bm, Bp, theta, fm, fp);
+		return;
+	}
+	L = kp07_cell_level(swe_max(w0 - Bc, 0), Bm, Bp, Bo1, Bo2);
+	fm->w = swe_max(L, Bm);
+	fm->h = swe_max(L - Bm, 0);
+	fm->eta = L;
+	fm->hn = n0;
+	fm->ht = t0;
+	fp->w = swe_max(L, Bp);
+	fp->h = swe_max(L - Bp, 0);
+	fp->eta = L;
+	fp->hn = n0;
+	fp->ht = t0;
 }
 
 /* Desingularised velocity (KP07 eq. 2.21): q / h for h >> kappa, -> 0 as
@@ -146,11 +229,18 @@ HOSTDEVICE static inline struct kp07_flux kp07_central_upwind(struct kp07_face L
 
 /* Well-balanced bed-slope source for the normal momentum, per unit time,
  * integrated over the cell and divided by its width (KP07 eq. 2.16):
- * -g (h_minus + h_plus)/2 (B_plus - B_minus) / dx. */
-HOSTDEVICE static inline real kp07_bed_source(struct kp07_face fm, struct kp07_face fp,
-	real Bm, real Bp, real g, real inv_dx)
+ * -g (h_minus + h_plus)/2 (B_plus - B_minus) / dx.  With B = eta - h at each
+ * face this is written
+ *     g (h_minus + h_plus)/2 ((h_plus - h_minus) - (eta_plus - eta_minus)) / dx,
+ * the same value, but exactly the pressure difference g (h_plus^2 - h_minus^2)/2
+ * whenever the level is flat (eta_plus == eta_minus): so a lake at rest stays
+ * at rest to round-off in the fluxes, not in the levels, and thin water at a
+ * shore feels no spurious force.  At a dry face of a partially flooded cell
+ * eta is the cell's level, h = 0: only the wetted bed pushes the water. */
+HOSTDEVICE static inline real kp07_bed_source(struct kp07_face fm, struct kp07_face fp, real g,
+	real inv_dx)
 {
-	return -g * (real)0.5 * (fm.h + fp.h) * (Bp - Bm) * inv_dx;
+	return g * (real)0.5 * (fm.h + fp.h) * ((fp.h - fm.h) - (fp.eta - fm.eta)) * inv_dx;
 }
 
 /* Bed at the cell centre from its four corners (KP07 eq. 2.5). */

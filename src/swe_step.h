@@ -28,27 +28,42 @@ HOSTDEVICE static inline long swe_vcidx(const struct swe_view *v, int I, int J)
 	return (long)(J + SWE_GHOST) * v->cpitch + (I + SWE_GHOST);
 }
 
+/* The beds at the four face midpoints of cell (i, j). */
+HOSTDEVICE static inline void swe_face_beds(const struct swe_view *v, int i, int j, real *Bw,
+	real *Be, real *Bs, real *Bn)
+{
+	long c = swe_vcidx(v, i, j);
+	real b00 = v->Bc[c], b10 = v->Bc[c + 1];
+	real b01 = v->Bc[c + v->cpitch], b11 = v->Bc[c + v->cpitch + 1];
+	*Bw = swe_bed_face(b00, b01);
+	*Be = swe_bed_face(b10, b11);
+	*Bs = swe_bed_face(b00, b10);
+	*Bn = swe_bed_face(b01, b11);
+}
+
 /* Reconstruction of cell (i, j) along x: states at its west and east faces. */
 HOSTDEVICE static inline void swe_recon_x(const struct swe_view *v, real theta, int i, int j,
-	struct kp07_face *fw, struct kp07_face *fe, real *Bw, real *Be)
+	struct kp07_face *fw, struct kp07_face *fe)
 {
-	long k = swe_vidx(v, i, j), c = swe_vcidx(v, i, j);
-	*Bw = swe_bed_face(v->Bc[c], v->Bc[c + v->cpitch]);
-	*Be = swe_bed_face(v->Bc[c + 1], v->Bc[c + 1 + v->cpitch]);
-	kp07_reconstruct(v->w[k - 1], v->w[k], v->w[k + 1], v->hu[k - 1], v->hu[k], v->hu[k + 1],
-		v->hv[k - 1], v->hv[k], v->hv[k + 1], *Bw, *Be, theta, fw, fe);
+	long k = swe_vidx(v, i, j);
+	real Bw, Be, Bs, Bn;
+	swe_face_beds(v, i, j, &Bw, &Be, &Bs, &Bn);
+	kp07_reconstruct_wd(v->w[k - 1], v->w[k], v->w[k + 1], v->hu[k - 1], v->hu[k],
+		v->hu[k + 1], v->hv[k - 1], v->hv[k], v->hv[k + 1], Bw, Be, Bs, Bn, v->Bm[k], theta, fw,
+		fe);
 }
 
 /* Reconstruction of cell (i, j) along y: states at its south and north faces
  * (normal momentum hv, tangential hu). */
 HOSTDEVICE static inline void swe_recon_y(const struct swe_view *v, real theta, int i, int j,
-	struct kp07_face *fs, struct kp07_face *fn, real *Bs, real *Bn)
+	struct kp07_face *fs, struct kp07_face *fn)
 {
-	long k = swe_vidx(v, i, j), c = swe_vcidx(v, i, j), p = v->pitch;
-	*Bs = swe_bed_face(v->Bc[c], v->Bc[c + 1]);
-	*Bn = swe_bed_face(v->Bc[c + v->cpitch], v->Bc[c + v->cpitch + 1]);
-	kp07_reconstruct(v->w[k - p], v->w[k], v->w[k + p], v->hv[k - p], v->hv[k], v->hv[k + p],
-		v->hu[k - p], v->hu[k], v->hu[k + p], *Bs, *Bn, theta, fs, fn);
+	long k = swe_vidx(v, i, j), p = v->pitch;
+	real Bw, Be, Bs, Bn;
+	swe_face_beds(v, i, j, &Bw, &Be, &Bs, &Bn);
+	kp07_reconstruct_wd(v->w[k - p], v->w[k], v->w[k + p], v->hv[k - p], v->hv[k],
+		v->hv[k + p], v->hu[k - p], v->hu[k], v->hu[k + p], Bs, Bn, Bw, Be, v->Bm[k], theta, fs,
+		fn);
 }
 
 /* Flux through the x-face between cells (i, j) and (i+1, j). */
@@ -56,9 +71,8 @@ HOSTDEVICE static inline struct kp07_flux swe_flux_x(const struct swe_view *v,
 	struct swe_coef c, int i, int j)
 {
 	struct kp07_face aw, ae, bw, be;
-	real B0, B1;
-	swe_recon_x(v, c.theta, i, j, &aw, &ae, &B0, &B1);
-	swe_recon_x(v, c.theta, i + 1, j, &bw, &be, &B0, &B1);
+	swe_recon_x(v, c.theta, i, j, &aw, &ae);
+	swe_recon_x(v, c.theta, i + 1, j, &bw, &be);
 	return kp07_central_upwind(ae, bw, c);
 }
 
@@ -67,9 +81,8 @@ HOSTDEVICE static inline struct kp07_flux swe_flux_y(const struct swe_view *v,
 	struct swe_coef c, int i, int j)
 {
 	struct kp07_face as, an, bs, bn;
-	real B0, B1;
-	swe_recon_y(v, c.theta, i, j, &as, &an, &B0, &B1);
-	swe_recon_y(v, c.theta, i, j + 1, &bs, &bn, &B0, &B1);
+	swe_recon_y(v, c.theta, i, j, &as, &an);
+	swe_recon_y(v, c.theta, i, j + 1, &bs, &bn);
 	return kp07_central_upwind(an, bs, c);
 }
 
@@ -80,11 +93,11 @@ HOSTDEVICE static inline void swe_cell_rhs(const struct swe_view *v, struct swe_
 	real *Lw, real *Lhu, real *Lhv)
 {
 	struct kp07_face fw, fe, fs, fn;
-	real Bw, Be, Bs, Bn, Sx, Sy;
-	swe_recon_x(v, c.theta, i, j, &fw, &fe, &Bw, &Be);
-	swe_recon_y(v, c.theta, i, j, &fs, &fn, &Bs, &Bn);
-	Sx = kp07_bed_source(fw, fe, Bw, Be, c.g, v->inv_dx);
-	Sy = kp07_bed_source(fs, fn, Bs, Bn, c.g, v->inv_dy);
+	real Sx, Sy;
+	swe_recon_x(v, c.theta, i, j, &fw, &fe);
+	swe_recon_y(v, c.theta, i, j, &fs, &fn);
+	Sx = kp07_bed_source(fw, fe, c.g, v->inv_dx);
+	Sy = kp07_bed_source(fs, fn, c.g, v->inv_dy);
 	swe_rhs(Fw, Fe, Gs, Gn, Sx, Sy, v->inv_dx, v->inv_dy, Lw, Lhu, Lhv);
 }
 

@@ -1,5 +1,8 @@
 /* util.c: error texts, logging, clocks and aligned allocation. */
 #define _POSIX_C_SOURCE 200809L
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,109 @@
+/* simtest.h: helpers shared by the simulation tests (t_lake, t_mass,
+ * t_stoker, t_converge, t_cuda): parameters from code, a quiet run that
+ * returns the final state, and a failure counter.
+ *
+ * A test prints what it measures, one "name: value (limit)" line per check,
+ * and exits 0 when every check passed, 1 otherwise, 77 to skip. */
+#ifndef SPATE_TESTS_SIMTEST_H
+#define SPATE_TESTS_SIMTEST_H
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spate.h"
+#include "swe.h"
+#include "swe_run.h"
+#include "output.h"
+
+#define SIM_UNUSED __attribute__((unused))
+
+static int sim_failures;
+
+/* Record one check: prints "ok" or "FAIL" with the message. */
+static SIM_UNUSED void __attribute__((format(printf, 2, 3))) sim_check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+	printf("%s ", ok ? "ok  " : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	if (!ok)
+		sim_failures++;
+}
+
+/* Set one parameter or exit: a test's own parameters must always be valid. */
+static SIM_UNUSED void __attribute__((format(printf, 4, 5))) sim_set(struct swe_params *p,
+	const char *sec, const char *key, const char *fmt, ...)
+{
+	char val[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof val, fmt, ap);
+	va_end(ap);
+	if (swe_params_set(p, sec, key, val, "test", 0)) {
+		fprintf(stderr, "test error: cannot set [%s] %s = %s\n", sec, key, val);
+		exit(99);
+	}
+}
+
+/* Defaults for a built-in set-up on the CPU, walls, no output files. */
+static SIM_UNUSED void sim_params(struct swe_params *p, const char *setup, int nx, int ny, double dx,
+	double dy)
+{
+	swe_params_defaults(p);
+	sim_set(p, "domain", "setup", "%s", setup);
+	sim_set(p, "domain", "nx", "%d", nx);
+	sim_set(p, "domain", "ny", "%d", ny);
+	sim_set(p, "domain", "dx", "%.17g", dx);
+	sim_set(p, "domain", "dy", "%.17g", dy);
+	sim_set(p, "run", "device", "cpu");
+	sim_set(p, "output", "grids", "no");
+}
+
+/* Run p to its end (or max_steps); *final receives the final state (free it
+ * with swe_state_free).  Exits 99 when the run itself fails. */
+static SIM_UNUSED void sim_run(const struct swe_params *p, struct swe_state *final, struct swe_result *r)
+{
+	struct swe_run_opts o;
+	struct swe_result rr;
+	int rc;
+	memset(&o, 0, sizeof o);
+	o.no_output = 1;
+	o.final_state = final;
+	if (swe_params_validate(p)) {
+		fprintf(stderr, "test error: parameters do not validate\n");
+		exit(99);
+	}
+	spate_set_quiet(1);
+	rc = swe_run(p, &o, r ? r : &rr);
+	if (rc) {
+		fprintf(stderr, "test error: %s run failed: %s\n", p->setup, spate_strerror(rc));
+		exit(99);
+	}
+}
+
+/* Depth of cell (i, j) in double. */
+static inline double sim_h(const struct swe_state *s, int i, int j)
+{
+	long k = swe_idx(s, i, j);
+	return (double)s->w[k] - (double)s->Bm[k];
+}
+
+static SIM_UNUSED int sim_done(const char *name)
+{
+	if (sim_failures)
+		printf("%s: %d check(s) FAILED\n", name, sim_failures);
+	else
+		printf("%s: all checks passed\n", name);
+	return sim_failures ? 1 : 0;
+}
+
+#endif
