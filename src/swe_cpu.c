@@ -28,7 +28,7 @@ struct swe_backend_ctx {
 	real *w1, *hu1, *hv1;      /* next state */
 	real *ws, *hus, *hvs;      /* RK2 intermediate U* */
 	real *Lw, *Lhu, *Lhv;      /* right-hand side */
-	struct kp07_flux *rowbuf;  /* per thread: 3 rows of fluxes */
+	void *rowbuf;              /* per thread: struct rowbuf */
 	int nthreads;
 	struct swe_coef c;
 	struct swe_bcdev bcd;
@@ -36,6 +36,8 @@ struct swe_backend_ctx {
 	double t;
 	long steps;
 };
+
+static size_t rowbuf_bytes(int nx);
 
 static int cpu_count(void)
 {
@@ -115,7 +117,7 @@ static int cpu_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	x->Lw = alloc_like(s0);
 	x->Lhu = alloc_like(s0);
 	x->Lhv = alloc_like(s0);
-	x->rowbuf = spate_alloc((size_t)x->nthreads * 3 * (s0->nx + 1) * sizeof(struct kp07_flux));
+	x->rowbuf = spate_alloc((size_t)x->nthreads * rowbuf_bytes(s0->nx));
 	if (!x->w1 || !x->hu1 || !x->hv1 || !x->ws || !x->hus || !x->hvs || !x->Lw ||
 		!x->Lhu || !x->Lhv || !x->rowbuf)
 		goto nomem;
@@ -148,45 +150,100 @@ static struct swe_view view_of(const struct swe_backend_ctx *x, real *w, real *h
 	return v;
 }
 
+/* Per-thread row buffers: reconstructed faces and fluxes of one row. */
+struct rowbuf {
+	struct kp07_face *xw, *xe;   /* x faces of cells -1..nx */
+	struct kp07_face *ys, *yn;   /* y faces of the current row */
+	struct kp07_face *ys1, *yn1; /* y faces of the next row */
+	struct kp07_flux *fx, *gs, *gn;
+};
+
+static size_t rowbuf_bytes(int nx)
+{
+	return (size_t)(nx + 2) * (6 * sizeof(struct kp07_face) + 3 * sizeof(struct kp07_flux));
+}
+
+static struct rowbuf rowbuf_of(void *base, int nx)
+{
+	struct rowbuf r;
+	struct kp07_face *f = base;
+	size_t n = (size_t)nx + 2;
+	r.xw = f;
+	r.xe = f + n;
+	r.ys = f + 2 * n;
+	r.yn = f + 3 * n;
+	r.ys1 = f + 4 * n;
+	r.yn1 = f + 5 * n;
+	r.fx = (struct kp07_flux *)(f + 6 * n);
+	r.gs = r.fx + n;
+	r.gn = r.gs + n;
+	return r;
+}
+
+/* Reconstruct row j along y into (s, n). */
+static void recon_row_y(const struct swe_view *v, real theta, int j, struct kp07_face *s,
+	struct kp07_face *n)
+{
+	for (int i = 0; i < v->nx; i++)
+		swe_recon_y(v, theta, i, j, &s[i], &n[i]);
+}
+
+/* L = L(U) on rows [j0, j1); each cell is reconstructed once per direction
+ * and each face flux computed once (faces between two threads' rows twice,
+ * by the same code: the same bits).  Returns the largest face speeds. */
+static void rhs_rows(struct swe_backend_ctx *x, const struct swe_view *v, struct rowbuf r,
+	int j0, int j1, real *mx, real *my)
+{
+	struct swe_coef c = x->c;
+	int nx = v->nx;
+	struct kp07_face *t;
+	struct kp07_flux *tf;
+	recon_row_y(v, c.theta, j0 - 1, r.ys1, r.yn1);
+	recon_row_y(v, c.theta, j0, r.ys, r.yn);
+	for (int i = 0; i < nx; i++) {
+		r.gs[i] = kp07_central_upwind(r.yn1[i], r.ys[i], c);
+		*my = swe_max(*my, r.gs[i].a);
+	}
+	for (int j = j0; j < j1; j++) {
+		for (int i = -1; i <= nx; i++)
+			swe_recon_x(v, c.theta, i, j, &r.xw[i + 1], &r.xe[i + 1]);
+		recon_row_y(v, c.theta, j + 1, r.ys1, r.yn1);
+		for (int i = 0; i <= nx; i++) {
+			r.fx[i] = kp07_central_upwind(r.xe[i], r.xw[i + 1], c);
+			*mx = swe_max(*mx, r.fx[i].a);
+		}
+		for (int i = 0; i < nx; i++) {
+			r.gn[i] = kp07_central_upwind(r.yn[i], r.ys1[i], c);
+			*my = swe_max(*my, r.gn[i].a);
+		}
+		for (int i = 0; i < nx; i++) {
+			long k = swe_vidx(v, i, j);
+			real Sx = kp07_bed_source(r.xw[i + 1], r.xe[i + 1], c.g, v->inv_dx);
+			real Sy = kp07_bed_source(r.ys[i], r.yn[i], c.g, v->inv_dy);
+			swe_rhs(r.fx[i], r.fx[i + 1], r.gs[i], r.gn[i], Sx, Sy, v->inv_dx, v->inv_dy,
+				&x->Lw[k], &x->Lhu[k], &x->Lhv[k]);
+		}
+		t = r.ys; r.ys = r.ys1; r.ys1 = t;
+		t = r.yn; r.yn = r.yn1; r.yn1 = t;
+		tf = r.gs; r.gs = r.gn; r.gn = tf;
+	}
+}
+
 /* L = L(U) on every interior cell; returns the largest face speeds. */
 static void cpu_rhs(struct swe_backend_ctx *x, struct swe_view v, double *ax, double *ay)
 {
 	real mx = 0, my = 0;
-	int nx = v.nx;
 #pragma omp parallel reduction(max : mx, my)
 	{
-		int tid = 0, nt = 1, j, i;
+		int tid = 0, nt = 1;
 #ifdef _OPENMP
 		tid = omp_get_thread_num();
 		nt = omp_get_num_threads();
 #endif
-		struct kp07_flux *fx = x->rowbuf + (size_t)tid * 3 * (nx + 1);
-		struct kp07_flux *gs = fx + (nx + 1), *gn = gs + (nx + 1), *tmp;
 		int j0 = (int)((long)v.ny * tid / nt), j1 = (int)((long)v.ny * (tid + 1) / nt);
-		if (j0 < j1) {
-			for (i = 0; i < nx; i++) {
-				gs[i] = swe_flux_y(&v, x->c, i, j0 - 1);
-				my = swe_max(my, gs[i].a);
-			}
-		}
-		for (j = j0; j < j1; j++) {
-			for (i = 0; i <= nx; i++) {
-				fx[i] = swe_flux_x(&v, x->c, i - 1, j);
-				mx = swe_max(mx, fx[i].a);
-			}
-			for (i = 0; i < nx; i++) {
-				gn[i] = swe_flux_y(&v, x->c, i, j);
-				my = swe_max(my, gn[i].a);
-			}
-			for (i = 0; i < nx; i++) {
-				long k = swe_vidx(&v, i, j);
-				swe_cell_rhs(&v, x->c, i, j, fx[i], fx[i + 1], gs[i], gn[i],
-					&x->Lw[k], &x->Lhu[k], &x->Lhv[k]);
-			}
-			tmp = gs;
-			gs = gn;
-			gn = tmp;
-		}
+		if (j0 < j1)
+			rhs_rows(x, &v, rowbuf_of((char *)x->rowbuf + (size_t)tid *
+				rowbuf_bytes(v.nx), v.nx), j0, j1, &mx, &my);
 	}
 	*ax = mx;
 	*ay = my;
