@@ -5,11 +5,12 @@
 # header dependencies for nvcc: list the headers a .cu includes in
 # CUDA_HEADER_DEPS.
 
-CUDA_SRCS = cuda/swe_cuda.cu
+CUDA_SRCS = cuda/swe_cuda.cu cuda/swe_cuda_kern.cu
 CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/hostdevice.h \
 	$(top_srcdir)/src/spate.h \
 	$(top_srcdir)/src/swe.h \
+	$(top_srcdir)/src/swe_cuda.h \
 	$(top_srcdir)/src/swe_kern.h \
 	$(top_srcdir)/src/swe_step.h
 # Always distributed, so `make dist` works on a machine without nvcc.

@@ -15,15 +15,18 @@ src_libspate_a_SOURCES = \
 	src/backend.c \
 	src/swe.c \
 	src/output.c \
-	src/bench.c
+	src/bench.c \
+	src/gauge.c
 noinst_HEADERS += \
 	src/hostdevice.h \
 	src/spate.h \
 	src/swe.h \
 	src/swe_kern.h \
 	src/swe_step.h \
+	src/swe_cuda.h \
 	src/swe_run.h \
-	src/output.h
+	src/output.h \
+	src/gauge.h
 # CUDA objects (cuda/local.mk) join the library through LIBADD.
 src_libspate_a_LIBADD =
 

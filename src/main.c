@@ -11,8 +11,8 @@
 #include "swe_run.h"
 #include "output.h"
 
-#ifndef SPATE_PKGDATADIR
-#define SPATE_PKGDATADIR "/usr/local/share/spate"
+#ifndef SPATE_SCENARIODIR
+#define SPATE_SCENARIODIR "/usr/local/share/spate/scenarios"
 #endif
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -38,6 +38,8 @@ static void usage(FILE *f)
 "Options of run:\n"
 "  --SECTION.KEY=VALUE      override a scenario key, e.g. --physics.manning=0.03\n"
 "  --device=auto|cpu|cuda   where to run (default auto: a GPU if there is one)\n"
+"  --data-dir=DIR           where relative data paths (DEMs) are looked up\n"
+"                           (default: $SPATE_DATA, else ../shared/data)\n"
 "  --summary FILE           write a JSON run summary (FILE '-' = stdout)\n"
 "  --print-params           print the resolved parameters and exit\n"
 "  --no-output              write no grids (timing runs)\n"
@@ -55,7 +57,7 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 success, 1 bad usage or input, 2 failure while running.\n"
 "Scenario files for the built-in set-ups are in the scenarios/ folder of the\n"
-"source tree and installed under %s/scenarios.\n", SPATE_PKGDATADIR);
+"source tree and installed in %s.\n", SPATE_SCENARIODIR);
 }
 
 static void version(void)
@@ -165,6 +167,9 @@ static int cmd_run(int argc, char **argv)
 			summary = a + 10;
 		} else if (!strncmp(a, "--device=", 9)) {
 			device = a + 9;
+		} else if (!strncmp(a, "--data-dir=", 11)) {
+			if (swe_params_set(&p, "domain", "data_dir", a + 11, "--data-dir", 0))
+				return EXIT_USAGE;
 		} else if (!strcmp(a, "--print-params")) {
 			print_only = 1;
 		} else if (!strcmp(a, "--no-output")) {

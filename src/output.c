@@ -84,6 +84,8 @@ int swe_write_grids(const struct swe_state *s, const struct swe_params *p, const
 				case 2: v = kp07_velocity(h, s->hu[k], k4); break;
 				default: v = kp07_velocity(h, s->hv[k], k4); break;
 				}
+				if (s->mask && s->mask[(size_t)j * s->nx + i])
+					v = -9999;
 				g[(size_t)j * s->nx + i] = v;
 			}
 		snprintf(path, sizeof path, "%s/%s_%04d.asc", dir, names[var], index);

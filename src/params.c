@@ -28,7 +28,7 @@ struct key {
 
 #define F(f) offsetof(struct swe_params, f)
 #define S(f) sizeof(((struct swe_params *)0)->f)
-#define SETUPS "circular_dambreak|bumps_dambreak|lake_at_rest|dambreak1d|smooth_wave"
+#define SETUPS "circular_dambreak|bumps_dambreak|lake_at_rest|dambreak1d|smooth_wave|dem"
 static const struct key keys[] = {
 	{ "domain", "setup", K_STR, F(setup), S(setup), 0, 0, SETUPS },
 	{ "domain", "nx", K_INT, F(nx), 0, 4, 1 << 20, NULL },
@@ -37,12 +37,19 @@ static const struct key keys[] = {
 	{ "domain", "dy", K_DBL, F(dy), 0, 1e-6, 1e6, NULL },
 	{ "domain", "x0", K_DBL, F(x0), 0, -1e12, 1e12, NULL },
 	{ "domain", "y0", K_DBL, F(y0), 0, -1e12, 1e12, NULL },
+	{ "domain", "dem", K_STR, F(dem), S(dem), 0, 0, NULL },
+	{ "domain", "data_dir", K_STR, F(data_dir), S(data_dir), 0, 0, NULL },
+	{ "domain", "nodata", K_CHOICE, F(nodata_mask), 0, 0, 0, "wall|mask" },
+	{ "domain", "wall_height", K_DBL, F(wall_height), 0, 0, 1e5, NULL },
 	{ "initial", "h_in", K_DBL, F(h_in), 0, 0, 1e4, NULL },
 	{ "initial", "h_out", K_DBL, F(h_out), 0, 0, 1e4, NULL },
 	{ "initial", "radius", K_DBL, F(radius), 0, 0, 1e9, NULL },
 	{ "initial", "dam_x", K_DBL, F(dam_x), 0, -1e12, 1e12, NULL },
 	{ "initial", "level", K_DBL, F(level), 0, -1e5, 1e5, NULL },
 	{ "initial", "amplitude", K_DBL, F(amplitude), 0, 0, 1e3, NULL },
+	{ "initial", "fill_level", K_DBL, F(fill_level), 0, -1e5, 1e5, NULL },
+	{ "initial", "reservoir_level", K_DBL, F(reservoir_level), 0, -1e5, 1e5, NULL },
+	{ "initial", "depth_file", K_STR, F(depth_file), S(depth_file), 0, 0, NULL },
 	{ "physics", "g", K_DBL, F(g), 0, 1e-3, 1e3, NULL },
 	{ "physics", "manning", K_DBL, F(manning), 0, 0, 10, NULL },
 	{ "physics", "cfl", K_DBL, F(cfl), 0, 1e-6, 1, NULL },
@@ -57,6 +64,10 @@ static const struct key keys[] = {
 	{ "output", "dir", K_STR, F(out_dir), S(out_dir), 0, 0, NULL },
 	{ "output", "interval", K_DBL, F(out_interval), 0, 0, 1e9, NULL },
 	{ "output", "grids", K_CHOICE, F(write_grids), 0, 0, 0, "no|yes" },
+	{ "gauges", "file", K_STR, F(gauge_file), S(gauge_file), 0, 0, NULL },
+	{ "gauges", "radius", K_INT, F(gauge_radius), 0, 0, 10, NULL },
+	{ "gauges", "threshold", K_DBL, F(gauge_threshold), 0, 0, 100, NULL },
+	{ "gauges", "interval", K_DBL, F(gauge_interval), 0, 0, 1e9, NULL },
 };
 #undef F
 #undef S
@@ -76,6 +87,13 @@ void swe_params_defaults(struct swe_params *p)
 	p->dam_x = -1;      /* centre of the domain */
 	p->level = 0.5;
 	p->amplitude = 0.05;
+	p->wall_height = 100;
+	p->fill_level = NAN;
+	p->reservoir_level = NAN;
+	{
+		const char *d = getenv("SPATE_DATA");
+		snprintf(p->data_dir, sizeof p->data_dir, "%s", d && *d ? d : "../shared/data");
+	}
 	p->g = 9.81;
 	p->manning = 0;
 	p->cfl = 0.45;
@@ -93,6 +111,9 @@ void swe_params_defaults(struct swe_params *p)
 	snprintf(p->device, sizeof p->device, "auto");
 	snprintf(p->out_dir, sizeof p->out_dir, "spate-out");
 	p->write_grids = 1;
+	p->gauge_radius = 1;
+	p->gauge_threshold = 0.05;
+	p->gauge_interval = 10;
 }
 
 /* Index of `word` in a '|'-separated list, or -1. */
@@ -209,12 +230,43 @@ static int set_boundary(struct swe_params *p, const char *key, const char *value
 		"and <side>_level, <side>_hydrograph, <side>_discharge");
 }
 
+/* "a b c ...": exactly n finite numbers. */
+static int parse_vector(const char *v, double *out, int n)
+{
+	char *end;
+	for (int k = 0; k < n; k++) {
+		errno = 0;
+		out[k] = strtod(v, &end);
+		if (end == v || errno == ERANGE || !isfinite(out[k]))
+			return -1;
+		v = end;
+		while (*v == ' ' || *v == '\t' || *v == ',')
+			v++;
+	}
+	return *v ? -1 : 0;
+}
+
 int swe_params_set(struct swe_params *p, const char *section, const char *key,
 	const char *value, const char *origin, int line)
 {
 	size_t i;
 	if (strcmp(section, "boundary") == 0)
 		return set_boundary(p, key, value, origin, line);
+	if (strcmp(section, "initial") == 0 && strcmp(key, "reservoir_line") == 0) {
+		if (parse_vector(value, p->reservoir_line, 4))
+			BAD("expected four numbers: x1 y1 x2 y2 (upstream is left of p1 -> p2)");
+		if (p->reservoir_line[0] == p->reservoir_line[2] &&
+			p->reservoir_line[1] == p->reservoir_line[3])
+			BAD("the two points of the line must differ");
+		p->has_reservoir = 1;
+		return 0;
+	}
+	if (strcmp(section, "initial") == 0 && strcmp(key, "dry_disk") == 0) {
+		if (parse_vector(value, p->dry_disk, 3) || p->dry_disk[2] < 0)
+			BAD("expected three numbers: x y radius (radius >= 0)");
+		p->has_dry_disk = 1;
+		return 0;
+	}
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		const struct key *k = &keys[i];
 		char *field = (char *)p + k->off;
@@ -259,7 +311,7 @@ int swe_params_set(struct swe_params *p, const char *section, const char *key,
 			break;
 	if (i == sizeof keys / sizeof keys[0])
 		BAD("unknown section [%s]; sections are [domain], [initial], [physics], "
-			"[boundary], [run], [output]", section);
+			"[boundary], [run], [output], [gauges]", section);
 	fprintf(stderr, "spate: %s:%d: [%s] %s: unknown key; [%s] takes:", origin, line, section,
 		key, section);
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
@@ -289,7 +341,8 @@ static char *read_line(char *str, int num, void *stream)
 	return s;
 }
 
-static const char *const sections[] = { "domain", "initial", "physics", "boundary", "run", "output" };
+static const char *const sections[] = { "domain", "initial", "physics", "boundary", "run", "output",
+	"gauges" };
 
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
@@ -298,7 +351,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		return 1;
 	if (!*section) {
 		fprintf(stderr, "spate: %s:%d: %s = %s: key outside any section; put it under "
-			"[domain], [initial], [physics], [boundary], [run] or [output]\n",
+			"[domain], [initial], [physics], [boundary], [run], [output] or [gauges]\n",
 			r->path, r->line, name, value);
 		r->err = -SPATE_EINVAL;
 		return 1;
@@ -353,6 +406,14 @@ int swe_params_validate(const struct swe_params *p)
 			return -SPATE_EINVAL;
 		}
 	}
+	if (strcmp(p->setup, "dem") == 0 && !p->dem[0]) {
+		spate_log_error("scenario", "[domain] setup = dem needs dem = FILE (a DEM raster)");
+		return -SPATE_EINVAL;
+	}
+	if (p->has_reservoir && isnan(p->reservoir_level)) {
+		spate_log_error("scenario", "[initial] reservoir_line needs reservoir_level");
+		return -SPATE_EINVAL;
+	}
 	if ((double)p->nx * p->ny > 4.0e9) {
 		spate_log_error("scenario", "[domain] nx * ny = %.3g cells: too many", (double)p->nx * p->ny);
 		return -SPATE_EINVAL;
@@ -373,14 +434,30 @@ void swe_params_print(const struct swe_params *p, void *file)
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		const struct key *k = &keys[i];
 		const char *field = (const char *)p + k->off;
-		if (strcmp(last, k->sec) != 0)
+		if (strcmp(last, k->sec) != 0) {
+			if (strcmp(last, "initial") == 0 && p->has_reservoir)
+				fprintf(f, "reservoir_line = %.17g %.17g %.17g %.17g\n",
+					p->reservoir_line[0], p->reservoir_line[1], p->reservoir_line[2],
+					p->reservoir_line[3]);
+			if (strcmp(last, "initial") == 0 && p->has_dry_disk)
+				fprintf(f, "dry_disk = %.17g %.17g %.17g\n", p->dry_disk[0], p->dry_disk[1],
+					p->dry_disk[2]);
 			fprintf(f, "%s[%s]\n", i ? "\n" : "", k->sec);
+		}
 		last = k->sec;
+		/* unset keys (empty text, no number) stay out, so the output reads back */
+		if ((k->type == K_STR && !*field) || (k->type == K_DBL && isnan(*(const double *)field)))
+			continue;
 		fprintf(f, "%s = ", k->key);
 		switch (k->type) {
 		case K_INT: fprintf(f, "%d\n", *(const int *)field); break;
 		case K_LONG: fprintf(f, "%ld\n", *(const long *)field); break;
-		case K_DBL: fprintf(f, "%.17g\n", *(const double *)field); break;
+		case K_DBL:
+			if (isnan(*(const double *)field))
+				fprintf(f, "\n");
+			else
+				fprintf(f, "%.17g\n", *(const double *)field);
+			break;
 		case K_STR: fprintf(f, "%s\n", field); break;
 		default: {
 			int c = *(const int *)field - (strcmp(k->key, "integrator") == 0);

@@ -8,6 +8,7 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "terrain.h"
 
 int swe_state_alloc(struct swe_state *s, int nx, int ny, double dx, double dy)
 {
@@ -45,7 +46,9 @@ void swe_state_free(struct swe_state *s)
 	free(s->hv);
 	free(s->Bm);
 	free(s->Bc);
+	free(s->mask);
 	s->w = s->hu = s->hv = s->Bm = s->Bc = NULL;
+	s->mask = NULL;
 }
 
 /* Mirror index across a boundary corner line at 0 and n. */
@@ -229,4 +232,11 @@ int swe_setup_builtin(struct swe_state *s, const struct swe_params *p)
 			s->hv[k] = 0;
 		}
 	return 0;
+}
+
+int swe_setup(struct swe_state *s, const struct swe_params *p)
+{
+	if (strcmp(p->setup, "dem") == 0)
+		return terrain_setup(s, p);
+	return swe_setup_builtin(s, p);
 }

@@ -14,6 +14,8 @@
 #include "swe.h"
 #include "swe_run.h"
 #include "output.h"
+#include "gauge.h"
+#include "terrain.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -39,6 +41,35 @@ static void progress(const struct swe_stats *st, double end, double t0, double w
 		fputc('\n', stderr);
 }
 
+/* Sample the gauges after a step: maxima and arrival times always, a
+ * time-series row when t has passed the next gauge time. */
+static int sample_gauges(const struct spate_backend *be, struct swe_backend_ctx *ctx,
+	struct gauge_set *gs, struct swe_state *s, const struct swe_params *p, double t,
+	double *next, int no_output)
+{
+	int rc, n = gs->n * gs->per;
+	if (be->sample) {
+		rc = be->sample(ctx, gs->idx, n, gs->w, gs->hu, gs->hv);
+	} else {
+		rc = be->download(ctx, s);
+		for (int k = 0; k < n && !rc; k++) {
+			gs->w[k] = s->w[gs->idx[k]];
+			gs->hu[k] = s->hu[gs->idx[k]];
+			gs->hv[k] = s->hv[gs->idx[k]];
+		}
+	}
+	if (rc)
+		return rc;
+	gauge_update(gs, s, t, p->kappa);
+	if (t >= *next && !no_output) {
+		rc = gauge_write_series(gs, s, p->out_dir, t, p->kappa);
+		*next += p->gauge_interval > 0 ? p->gauge_interval : 1e300;
+		while (*next <= t)
+			*next += p->gauge_interval;
+	}
+	return rc;
+}
+
 int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe_result *r)
 {
 	const struct spate_backend *be = spate_backend_select(p->device);
@@ -48,20 +79,24 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	double wall0, last_print, cells = (double)p->nx * p->ny, next_out;
 	long chunk = 1;
 	int rc, index = 0, printed = 0;
+	struct gauge_set gs;
+	double next_gauge = 0;
 
 	memset(r, 0, sizeof *r);
 	memset(&st, 0, sizeof st);
+	memset(&gs, 0, sizeof gs);
 	if (!be)
 		return -SPATE_ENODEV;
-	rc = swe_setup_builtin(&s, p);
+	rc = swe_setup(&s, p);
 	if (rc) {
 		spate_log_error("setup", "%s: %s", p->setup, spate_strerror(rc));
 		return rc;
 	}
 	snprintf(r->backend, sizeof r->backend, "%s", be->name);
 	be->describe(0, r->device, sizeof r->device);
-	r->nx = p->nx;
-	r->ny = p->ny;
+	r->nx = s.nx;
+	r->ny = s.ny;
+	cells = (double)s.nx * s.ny;
 	r->volume_initial = swe_volume(&s);
 	r->max_depth = swe_max_depth(&s);
 	if (p->write_grids && !o->no_output) {
@@ -71,11 +106,21 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 		if (rc)
 			goto out;
 	}
+	if (p->gauge_file[0]) {
+		char path[2 * SWE_PATH_MAX + 16];
+		terrain_resolve(p, p->gauge_file, path, sizeof path);
+		if ((rc = gauge_load(&gs, path, &s, p->gauge_radius, p->gauge_threshold)))
+			goto out;
+		if (!o->no_output && (rc = spate_mkdir_p(p->out_dir)))
+			goto out;
+	}
 	rc = be->init(&ctx, &s, p, 0);
 	if (rc)
 		goto out;
+	if (gs.n && (rc = sample_gauges(be, ctx, &gs, &s, p, 0, &next_gauge, o->no_output)))
+		goto out;
 	spate_log_info("spate: %s, %d x %d cells of %g x %g m, %s precision, %s on %s\n",
-		p->setup, p->nx, p->ny, p->dx, p->dy, SPATE_PRECISION, be->name, r->device);
+		p->setup, s.nx, s.ny, s.dx, s.dy, SPATE_PRECISION, be->name, r->device);
 	interrupted = 0;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -83,11 +128,13 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	next_out = p->out_interval > 0 ? p->out_interval : p->end_time;
 	while (st.t < p->end_time && !interrupted) {
 		double t_stop = next_out < p->end_time ? next_out : p->end_time, before = spate_now();
-		long steps0 = st.steps, limit = chunk;
+		long steps0 = st.steps, limit = gs.n ? 1 : chunk;
 		if (p->max_steps > 0 && p->max_steps - st.steps < limit)
 			limit = p->max_steps - st.steps;
 		rc = be->advance(ctx, t_stop, limit, &st);
 		if (rc)
+			goto out;
+		if (gs.n && (rc = sample_gauges(be, ctx, &gs, &s, p, st.t, &next_gauge, o->no_output)))
 			goto out;
 		/* aim for chunks of about 0.25 s wall time */
 		if (st.steps > steps0) {
@@ -133,6 +180,8 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	if (p->write_grids && !o->no_output && (rc = swe_write_grids(&s, p, p->out_dir, index++)))
 		goto out;
 	r->outputs = index;
+	if (gs.n && !o->no_output && (rc = gauge_write_summary(&gs, p->out_dir)))
+		goto out;
 	if (o->final_state)
 		rc = swe_state_copy_interior(o->final_state, &s);
 	if (interrupted) {
@@ -145,6 +194,7 @@ out:
 	signal(SIGTERM, SIG_DFL);
 	if (ctx)
 		be->fini(ctx);
+	gauge_free(&gs);
 	swe_state_free(&s);
 	return rc;
 }

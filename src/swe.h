@@ -6,6 +6,7 @@
 #include "swe_kern.h"
 
 #define SWE_NAME_MAX 256
+#define SWE_PATH_MAX 1024
 #define SWE_HYDRO_MAX 256
 
 enum swe_side { SWE_WEST = 0, SWE_EAST = 1, SWE_SOUTH = 2, SWE_NORTH = 3 };
@@ -36,6 +37,19 @@ struct swe_params {
 	double dam_x;       /* 1D dam: position of the dam, m from x0 */
 	double level;       /* lake at rest: water level, m */
 	double amplitude;   /* smooth_wave: perturbation amplitude, m */
+	/* [domain] for setup = dem */
+	char dem[SWE_PATH_MAX];      /* DEM raster (relative: to data_dir, then cwd) */
+	char data_dir[SWE_PATH_MAX]; /* where relative data paths are looked up */
+	int nodata_mask;    /* NODATA cells: 0 = walls (high ground), 1 = masked */
+	double wall_height; /* NODATA walls: this far above the highest bed, m */
+	/* [initial] for setup = dem, applied in this order */
+	double fill_level;        /* water up to this level everywhere (sea), m; NAN: none */
+	double reservoir_level;   /* water up to this level upstream of reservoir_line */
+	double reservoir_line[4]; /* x1 y1 x2 y2: upstream = left of p1 -> p2 */
+	int has_reservoir;
+	double dry_disk[3];       /* x y r: no water within r of (x, y) */
+	int has_dry_disk;
+	char depth_file[SWE_PATH_MAX]; /* initial depth raster (replaces the above) */
 	/* [physics] */
 	double g, manning, cfl, theta, kappa, dry_tol;
 	int integrator;     /* 1 = forward Euler, 2 = SSP-RK2 */
@@ -50,6 +64,11 @@ struct swe_params {
 	char out_dir[SWE_NAME_MAX];
 	double out_interval; /* s, 0 = only the final state */
 	int write_grids;     /* write ESRI ASCII grids of h, u, v, w */
+	/* [gauges] */
+	char gauge_file[SWE_PATH_MAX]; /* CSV name,x,y ("" = none) */
+	int gauge_radius;    /* neighbourhood half-width for maxima, cells */
+	double gauge_threshold; /* arrival depth, m */
+	double gauge_interval;  /* time-series interval, s */
 };
 
 /* The state of a domain on the host: cell-centred (w, hu, hv) and corner B,
@@ -63,6 +82,7 @@ struct swe_state {
 	real *w, *hu, *hv;  /* (ny + 2G) * pitch */
 	real *Bc;           /* corners, (ny + 2G + 1) * cpitch */
 	real *Bm;           /* cell-centre bed, (ny + 2G) * pitch (derived) */
+	unsigned char *mask; /* NULL, or nx * ny flags: 1 = outside the DEM (NODATA) */
 };
 
 /* Index of cell (i, j), i in [-G, nx+G), j in [-G, ny+G). */
@@ -112,6 +132,10 @@ struct spate_backend {
 	/* Copy the current state back into s (interior and ghosts). */
 	int (*download)(struct swe_backend_ctx *ctx, struct swe_state *s);
 	void (*fini)(struct swe_backend_ctx *ctx);
+	/* Read (w, hu, hv) of n cells at state indices idx (NULL: not offered;
+	 * the driver then downloads the whole state). */
+	int (*sample)(struct swe_backend_ctx *ctx, const long *idx, int n, real *w, real *hu,
+		real *hv);
 };
 
 extern const struct spate_backend spate_backend_cpu;
@@ -139,6 +163,8 @@ void swe_params_print(const struct swe_params *p, void *file);
 int swe_state_alloc(struct swe_state *s, int nx, int ny, double dx, double dy);
 void swe_state_free(struct swe_state *s);
 int swe_setup_builtin(struct swe_state *s, const struct swe_params *p);
+/* The state of any set-up: built-in, or from a DEM (terrain_setup). */
+int swe_setup(struct swe_state *s, const struct swe_params *p);
 /* The cell value w of cell (i, j) holding water at rest at level L (relative):
  * L where the cell is fully flooded, else its bed plus the depth of a
  * partially flooded cell at that level (swe_depth_at_level). */

@@ -8,7 +8,8 @@
  *      RK2:   U* = finish(U^n + dt L) on every cell, ghosts included (the
  *             ghosts of L are mapped like those of U), then
  *             U^{n+1} = finish((U^n + U* + dt L(U*)) / 2)
- * which is exactly what the CUDA backend does, kernel by kernel. */
+ * which is exactly what the CUDA backend computes (cuda/swe_cuda_kern.cu fuses
+ * the steps into two kernels, with the same functions on the same values). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -181,11 +182,11 @@ static struct rowbuf rowbuf_of(void *base, int nx)
 }
 
 /* Reconstruct row j along y into (s, n). */
-static void recon_row_y(const struct swe_view *v, real theta, int j, struct kp07_face *s,
+static void recon_row_y(const struct swe_view *v, struct swe_coef c, int j, struct kp07_face *s,
 	struct kp07_face *n)
 {
 	for (int i = 0; i < v->nx; i++)
-		swe_recon_y(v, theta, i, j, &s[i], &n[i]);
+		swe_recon_y(v, c, i, j, &s[i], &n[i]);
 }
 
 /* L = L(U) on rows [j0, j1); each cell is reconstructed once per direction
@@ -198,16 +199,16 @@ static void rhs_rows(struct swe_backend_ctx *x, const struct swe_view *v, struct
 	int nx = v->nx;
 	struct kp07_face *t;
 	struct kp07_flux *tf;
-	recon_row_y(v, c.theta, j0 - 1, r.ys1, r.yn1);
-	recon_row_y(v, c.theta, j0, r.ys, r.yn);
+	recon_row_y(v, c, j0 - 1, r.ys1, r.yn1);
+	recon_row_y(v, c, j0, r.ys, r.yn);
 	for (int i = 0; i < nx; i++) {
 		r.gs[i] = kp07_central_upwind(r.yn1[i], r.ys[i], c);
 		*my = swe_max(*my, r.gs[i].a);
 	}
 	for (int j = j0; j < j1; j++) {
 		for (int i = -1; i <= nx; i++)
-			swe_recon_x(v, c.theta, i, j, &r.xw[i + 1], &r.xe[i + 1]);
-		recon_row_y(v, c.theta, j + 1, r.ys1, r.yn1);
+			swe_recon_x(v, c, i, j, &r.xw[i + 1], &r.xe[i + 1]);
+		recon_row_y(v, c, j + 1, r.ys1, r.yn1);
 		for (int i = 0; i <= nx; i++) {
 			r.fx[i] = kp07_central_upwind(r.xe[i], r.xw[i + 1], c);
 			*mx = swe_max(*mx, r.fx[i].a);
@@ -337,6 +338,17 @@ static void cpu_fini(struct swe_backend_ctx *x)
 	free(x);
 }
 
+static int cpu_sample(struct swe_backend_ctx *x, const long *idx, int n, real *w, real *hu,
+	real *hv)
+{
+	for (int k = 0; k < n; k++) {
+		w[k] = x->s.w[idx[k]];
+		hu[k] = x->s.hu[idx[k]];
+		hv[k] = x->s.hv[idx[k]];
+	}
+	return 0;
+}
+
 const struct spate_backend spate_backend_cpu = {
-	"cpu", cpu_count, cpu_describe, cpu_init, cpu_advance, cpu_download, cpu_fini
+	"cpu", cpu_count, cpu_describe, cpu_init, cpu_advance, cpu_download, cpu_fini, cpu_sample
 };

@@ -56,14 +56,13 @@ struct kp07_flux {
 HOSTDEVICE static inline real swe_min(real a, real b) { return a < b ? a : b; }
 HOSTDEVICE static inline real swe_max(real a, real b) { return a > b ? a : b; }
 
-/* minmod(a, b, c) = min if all > 0, max if all < 0, else 0 (KP07 eq. 2.3). */
+/* minmod(a, b, c) = min if all > 0, max if all < 0, else 0 (KP07 eq. 2.3):
+ * all are > 0 exactly when their minimum is, all < 0 when their maximum is
+ * (written so, it compiles without branches). */
 HOSTDEVICE static inline real kp07_minmod(real a, real b, real c)
 {
-	if (a > 0 && b > 0 && c > 0)
-		return swe_min(a, swe_min(b, c));
-	if (a < 0 && b < 0 && c < 0)
-		return swe_max(a, swe_max(b, c));
-	return 0;
+	real lo = swe_min(a, swe_min(b, c)), hi = swe_max(a, swe_max(b, c));
+	return lo > 0 ? lo : hi < 0 ? hi : 0;
 }
 
 /* Half a cell's reconstructed increment, (dx/2) U_x, by the generalised
@@ -106,6 +105,21 @@ HOSTDEVICE static inline void kp07_reconstruct(real wm, real w0, real wp,
 	fp->eta = wP;
 	fp->hn = n0 + dn;
 	fp->ht = t0 + dt;
+}
+
+/* Desingularised inverse depth (KP07 eq. 2.21): u = q * kp07_inv_depth(h)
+ * is q / h for h >> kappa and -> 0 as h -> 0.  kappa4 = kappa^4 > 0.  One
+ * square root and one division per face state, shared by both momenta. */
+HOSTDEVICE static inline real kp07_inv_depth(real h, real kappa4)
+{
+	real h2 = h * h, h4 = h2 * h2;
+	return (real)1.41421356237309515 * h / R_SQRT(h4 + swe_max(h4, kappa4));
+}
+
+/* Desingularised velocity (KP07 eq. 2.21) of momentum hq at depth h. */
+HOSTDEVICE static inline real kp07_velocity(real h, real hq, real kappa4)
+{
+	return hq * kp07_inv_depth(h, kappa4);
 }
 
 /* Sort four values ascending (a five-comparator network). */
@@ -160,39 +174,36 @@ HOSTDEVICE static inline real kp07_cell_level(real h, real b1, real b2, real b3,
 
 /* Reconstruction of one cell in one direction, wet/dry aware: Bm, Bp are the
  * beds at the faces in this direction, Bo1, Bo2 those of the other
- * direction, Bc the bed at the centre (their mean, as stored).  Fully flooded cells (mean level at or above all four face
- * beds) use KP07's limited linear reconstruction; partially flooded ones are
- * flat at their level L (see above), first order in momentum. */
+ * direction, Bc the bed at the centre (their mean, as stored).  Fully
+ * flooded cells (mean level at or above all four face beds) use KP07's
+ * limited linear reconstruction; partially flooded ones are flat at their
+ * level L (see above) and move with the cell's (desingularised) velocity, so
+ * the momentum at a face is its depth times that velocity: a thin face never
+ * carries the momentum of the whole cell. */
 HOSTDEVICE static inline void kp07_reconstruct_wd(real wm, real w0, real wp,
 	real nm, real n0, real np, real tm, real t0, real tp,
-	real Bm, real Bp, real Bo1, real Bo2, real Bc, real theta, struct kp07_face *fm,
-	struct kp07_face *fp)
+	real Bm, real Bp, real Bo1, real Bo2, real Bc, real theta, real kappa4,
+	struct kp07_face *fm, struct kp07_face *fp)
 {
 	real top = swe_max(swe_max(Bm, Bp), swe_max(Bo1, Bo2));
-	real L;
+	real L, h, r;
 	if (w0 >= top) {
 		kp07_reconstruct(wm, w0, wp, nm, n0, np, tm, t0, tp, Bm, Bp, theta, fm, fp);
 		return;
 	}
-	L = kp07_cell_level(swe_max(w0 - Bc, 0), Bm, Bp, Bo1, Bo2);
+	h = swe_max(w0 - Bc, 0);
+	L = kp07_cell_level(h, Bm, Bp, Bo1, Bo2);
+	r = kp07_inv_depth(h, kappa4);
 	fm->w = swe_max(L, Bm);
 	fm->h = swe_max(L - Bm, 0);
 	fm->eta = L;
-	fm->hn = n0;
-	fm->ht = t0;
+	fm->hn = fm->h * (n0 * r);
+	fm->ht = fm->h * (t0 * r);
 	fp->w = swe_max(L, Bp);
 	fp->h = swe_max(L - Bp, 0);
 	fp->eta = L;
-	fp->hn = n0;
-	fp->ht = t0;
-}
-
-/* Desingularised velocity (KP07 eq. 2.21): q / h for h >> kappa, -> 0 as
- * h -> 0.  kappa4 = kappa^4 > 0. */
-HOSTDEVICE static inline real kp07_velocity(real h, real hq, real kappa4)
-{
-	real h2 = h * h, h4 = h2 * h2;
-	return (real)1.41421356237309515 * h * hq / R_SQRT(h4 + swe_max(h4, kappa4));
+	fp->hn = fp->h * (n0 * r);
+	fp->ht = fp->h * (t0 * r);
 }
 
 /* Central-upwind flux through the face between L (the minus cell's plus face)
@@ -202,8 +213,8 @@ HOSTDEVICE static inline struct kp07_flux kp07_central_upwind(struct kp07_face L
 	struct kp07_face R, struct swe_coef c)
 {
 	struct kp07_flux F;
-	real uL = kp07_velocity(L.h, L.hn, c.kappa4), vL = kp07_velocity(L.h, L.ht, c.kappa4);
-	real uR = kp07_velocity(R.h, R.hn, c.kappa4), vR = kp07_velocity(R.h, R.ht, c.kappa4);
+	real rL = kp07_inv_depth(L.h, c.kappa4), rR = kp07_inv_depth(R.h, c.kappa4);
+	real uL = L.hn * rL, vL = L.ht * rL, uR = R.hn * rR, vR = R.ht * rR;
 	real nL = L.h * uL, nR = R.h * uR;
 	real cL = R_SQRT(c.g * L.h), cR = R_SQRT(c.g * R.h);
 	real ap = swe_max(swe_max(uL + cL, uR + cR), 0);
@@ -286,11 +297,11 @@ HOSTDEVICE static inline void swe_finish(real *w, real *hu, real *hv, real Bc, r
 		return;
 	}
 	if (c.n2 > 0) {
-		real u = kp07_velocity(h, *hu, c.kappa4), v = kp07_velocity(h, *hv, c.kappa4);
+		real r = kp07_inv_depth(h, c.kappa4), u = *hu * r, v = *hv * r;
 		real s = R_SQRT(u * u + v * v);
-		real d = 1 + dt * c.g * c.n2 * s / (h * R_CBRT(h));
-		*hu /= d;
-		*hv /= d;
+		real d = 1 / (1 + dt * c.g * c.n2 * s / (h * R_CBRT(h)));
+		*hu *= d;
+		*hv *= d;
 	}
 }
 

@@ -42,28 +42,28 @@ HOSTDEVICE static inline void swe_face_beds(const struct swe_view *v, int i, int
 }
 
 /* Reconstruction of cell (i, j) along x: states at its west and east faces. */
-HOSTDEVICE static inline void swe_recon_x(const struct swe_view *v, real theta, int i, int j,
-	struct kp07_face *fw, struct kp07_face *fe)
+HOSTDEVICE static inline void swe_recon_x(const struct swe_view *v, struct swe_coef c, int i,
+	int j, struct kp07_face *fw, struct kp07_face *fe)
 {
 	long k = swe_vidx(v, i, j);
 	real Bw, Be, Bs, Bn;
 	swe_face_beds(v, i, j, &Bw, &Be, &Bs, &Bn);
 	kp07_reconstruct_wd(v->w[k - 1], v->w[k], v->w[k + 1], v->hu[k - 1], v->hu[k],
-		v->hu[k + 1], v->hv[k - 1], v->hv[k], v->hv[k + 1], Bw, Be, Bs, Bn, v->Bm[k], theta, fw,
-		fe);
+		v->hu[k + 1], v->hv[k - 1], v->hv[k], v->hv[k + 1], Bw, Be, Bs, Bn, v->Bm[k], c.theta,
+		c.kappa4, fw, fe);
 }
 
 /* Reconstruction of cell (i, j) along y: states at its south and north faces
  * (normal momentum hv, tangential hu). */
-HOSTDEVICE static inline void swe_recon_y(const struct swe_view *v, real theta, int i, int j,
-	struct kp07_face *fs, struct kp07_face *fn)
+HOSTDEVICE static inline void swe_recon_y(const struct swe_view *v, struct swe_coef c, int i,
+	int j, struct kp07_face *fs, struct kp07_face *fn)
 {
 	long k = swe_vidx(v, i, j), p = v->pitch;
 	real Bw, Be, Bs, Bn;
 	swe_face_beds(v, i, j, &Bw, &Be, &Bs, &Bn);
 	kp07_reconstruct_wd(v->w[k - p], v->w[k], v->w[k + p], v->hv[k - p], v->hv[k],
-		v->hv[k + p], v->hu[k - p], v->hu[k], v->hu[k + p], Bs, Bn, Bw, Be, v->Bm[k], theta, fs,
-		fn);
+		v->hv[k + p], v->hu[k - p], v->hu[k], v->hu[k + p], Bs, Bn, Bw, Be, v->Bm[k], c.theta,
+		c.kappa4, fs, fn);
 }
 
 /* Flux through the x-face between cells (i, j) and (i+1, j). */
@@ -71,8 +71,8 @@ HOSTDEVICE static inline struct kp07_flux swe_flux_x(const struct swe_view *v,
 	struct swe_coef c, int i, int j)
 {
 	struct kp07_face aw, ae, bw, be;
-	swe_recon_x(v, c.theta, i, j, &aw, &ae);
-	swe_recon_x(v, c.theta, i + 1, j, &bw, &be);
+	swe_recon_x(v, c, i, j, &aw, &ae);
+	swe_recon_x(v, c, i + 1, j, &bw, &be);
 	return kp07_central_upwind(ae, bw, c);
 }
 
@@ -81,8 +81,8 @@ HOSTDEVICE static inline struct kp07_flux swe_flux_y(const struct swe_view *v,
 	struct swe_coef c, int i, int j)
 {
 	struct kp07_face as, an, bs, bn;
-	swe_recon_y(v, c.theta, i, j, &as, &an);
-	swe_recon_y(v, c.theta, i, j + 1, &bs, &bn);
+	swe_recon_y(v, c, i, j, &as, &an);
+	swe_recon_y(v, c, i, j + 1, &bs, &bn);
 	return kp07_central_upwind(an, bs, c);
 }
 
@@ -94,11 +94,23 @@ HOSTDEVICE static inline void swe_cell_rhs(const struct swe_view *v, struct swe_
 {
 	struct kp07_face fw, fe, fs, fn;
 	real Sx, Sy;
-	swe_recon_x(v, c.theta, i, j, &fw, &fe);
-	swe_recon_y(v, c.theta, i, j, &fs, &fn);
+	swe_recon_x(v, c, i, j, &fw, &fe);
+	swe_recon_y(v, c, i, j, &fs, &fn);
 	Sx = kp07_bed_source(fw, fe, c.g, v->inv_dx);
 	Sy = kp07_bed_source(fs, fn, c.g, v->inv_dy);
 	swe_rhs(Fw, Fe, Gs, Gn, Sx, Sy, v->inv_dx, v->inv_dy, Lw, Lhu, Lhv);
+}
+
+/* Forward-Euler update of one cell from values: (w, hu, hv) = finish(U + dt L),
+ * U and L given, Bm the cell's centre bed. */
+HOSTDEVICE static inline void swe_euler_vals(real w0, real hu0, real hv0, real Lw, real Lhu,
+	real Lhv, real Bm, real dt, struct swe_coef c, real *w, real *hu, real *hv)
+{
+	real a = w0 + dt * Lw, b = hu0 + dt * Lhu, d = hv0 + dt * Lhv;
+	swe_finish(&a, &b, &d, Bm, dt, c);
+	*w = a;
+	*hu = b;
+	*hv = d;
 }
 
 /* Forward-Euler update of the cell at array index k: out = finish(U + dt L). */
@@ -106,8 +118,20 @@ HOSTDEVICE static inline void swe_euler_cell(const struct swe_view *u, const rea
 	const real *Lhu, const real *Lhv, long k, real dt, struct swe_coef c,
 	real *w, real *hu, real *hv)
 {
-	real a = u->w[k] + dt * Lw[k], b = u->hu[k] + dt * Lhu[k], d = u->hv[k] + dt * Lhv[k];
-	swe_finish(&a, &b, &d, u->Bm[k], dt, c);
+	swe_euler_vals(u->w[k], u->hu[k], u->hv[k], Lw[k], Lhu[k], Lhv[k], u->Bm[k], dt, c, w, hu,
+		hv);
+}
+
+/* Second SSP-RK2 stage of one cell from values: U^n = (w0, hu0, hv0),
+ * U* = (ws, hus, hvs), L* = (Lw, Lhu, Lhv); out = finish((U^n + U* + dt L*)/2). */
+HOSTDEVICE static inline void swe_rk2_vals(real w0, real hu0, real hv0, real ws, real hus,
+	real hvs, real Lw, real Lhu, real Lhv, real Bm, real dt, struct swe_coef c, real *w,
+	real *hu, real *hv)
+{
+	real a = swe_rk2_combine(w0, ws, Lw, dt);
+	real b = swe_rk2_combine(hu0, hus, Lhu, dt);
+	real d = swe_rk2_combine(hv0, hvs, Lhv, dt);
+	swe_finish(&a, &b, &d, Bm, dt, c);
 	*w = a;
 	*hu = b;
 	*hv = d;
@@ -118,13 +142,8 @@ HOSTDEVICE static inline void swe_rk2_cell(const struct swe_view *u, const struc
 	const real *Lw, const real *Lhu, const real *Lhv, long k, real dt, struct swe_coef c,
 	real *w, real *hu, real *hv)
 {
-	real a = swe_rk2_combine(u->w[k], s->w[k], Lw[k], dt);
-	real b = swe_rk2_combine(u->hu[k], s->hu[k], Lhu[k], dt);
-	real d = swe_rk2_combine(u->hv[k], s->hv[k], Lhv[k], dt);
-	swe_finish(&a, &b, &d, u->Bm[k], dt, c);
-	*w = a;
-	*hu = b;
-	*hv = d;
+	swe_rk2_vals(u->w[k], u->hu[k], u->hv[k], s->w[k], s->hu[k], s->hv[k], Lw[k], Lhu[k],
+		Lhv[k], u->Bm[k], dt, c, w, hu, hv);
 }
 
 /* Ghost cell `layer` (0 = next to the edge) at position m along side `side`
@@ -142,49 +161,53 @@ HOSTDEVICE static inline void swe_bc_cells(const struct swe_view *v, int side, i
 	}
 }
 
-/* Fill one ghost cell of U.  value: the side's level or inflow discharge per
- * unit width at this time. */
+/* Write ghost cell `layer` at position m of side `side` of U from the values
+ * (w, hu, hv) of its source cell (swe_bc_cells).  value: the side's level or
+ * inflow discharge per unit width at this time. */
+HOSTDEVICE static inline void swe_bc_put(const struct swe_view *v, int side, int kind,
+	real value, real grav, int layer, int m, real w, real hu, real hv)
+{
+	long g, s;
+	int along_x = side < 2, sign = (side == 0 || side == 2) ? 1 : -1;
+	real n = along_x ? hu : hv, t = along_x ? hv : hu;
+	swe_bc_cells(v, side, kind, layer, m, &g, &s);
+	swe_bc_ghost(kind, sign, value, v->Bm[s], v->Bm[g], grav, &w, &n, &t);
+	v->w[g] = w;
+	v->hu[g] = along_x ? n : t;
+	v->hv[g] = along_x ? t : n;
+}
+
+/* Fill one ghost cell of U from its source cell. */
 HOSTDEVICE static inline void swe_bc_cell(struct swe_view *v, int side, int kind, real value,
 	real grav, int layer, int m)
 {
 	long g, s;
-	real w, n, t;
-	int along_x = side < 2, sign = (side == 0 || side == 2) ? 1 : -1;
 	swe_bc_cells(v, side, kind, layer, m, &g, &s);
-	w = v->w[s];
-	n = along_x ? v->hu[s] : v->hv[s];
-	t = along_x ? v->hv[s] : v->hu[s];
-	swe_bc_ghost(kind, sign, value, v->Bm[s], v->Bm[g], grav, &w, &n, &t);
-	v->w[g] = w;
-	if (along_x) {
-		v->hu[g] = n;
-		v->hv[g] = t;
-	} else {
-		v->hv[g] = n;
-		v->hu[g] = t;
-	}
+	swe_bc_put(v, side, kind, value, grav, layer, m, v->w[s], v->hu[s], v->hv[s]);
 }
 
-/* Fill one ghost cell of a rate L (same map, linear part). */
+/* Write ghost cell `layer` at m of side `side` of a rate L (same map, linear
+ * part) from the rate (Lw0, Lhu0, Lhv0) of its source cell. */
+HOSTDEVICE static inline void swe_bc_put_rate(const struct swe_view *v, real *Lw, real *Lhu,
+	real *Lhv, int side, int kind, int layer, int m, real Lw0, real Lhu0, real Lhv0)
+{
+	long g, s;
+	int along_x = side < 2;
+	real n = along_x ? Lhu0 : Lhv0, t = along_x ? Lhv0 : Lhu0;
+	swe_bc_cells(v, side, kind, layer, m, &g, &s);
+	swe_bc_ghost_rate(kind, &Lw0, &n, &t);
+	Lw[g] = Lw0;
+	Lhu[g] = along_x ? n : t;
+	Lhv[g] = along_x ? t : n;
+}
+
+/* Fill one ghost cell of a rate L from its source cell. */
 HOSTDEVICE static inline void swe_bc_cell_rate(const struct swe_view *v, real *Lw, real *Lhu,
 	real *Lhv, int side, int kind, int layer, int m)
 {
 	long g, s;
-	real w, n, t;
-	int along_x = side < 2;
 	swe_bc_cells(v, side, kind, layer, m, &g, &s);
-	w = Lw[s];
-	n = along_x ? Lhu[s] : Lhv[s];
-	t = along_x ? Lhv[s] : Lhu[s];
-	swe_bc_ghost_rate(kind, &w, &n, &t);
-	Lw[g] = w;
-	if (along_x) {
-		Lhu[g] = n;
-		Lhv[g] = t;
-	} else {
-		Lhv[g] = n;
-		Lhu[g] = t;
-	}
+	swe_bc_put_rate(v, Lw, Lhu, Lhv, side, kind, layer, m, Lw[s], Lhu[s], Lhv[s]);
 }
 
 #ifndef __CUDACC__

@@ -1,9 +1,5 @@
-# terrain/local.mk: DEM input, resampling and initial-state rasterisation.
-# terrain/ is the only code that includes gdal.h.
-#
-# No sources yet.  Add them to the library, GDAL-only files under the
-# conditional, e.g.:
-#   src_libspate_a_SOURCES += terrain/esri_ascii.c terrain/terrain.h
-#   if HAVE_GDAL
-#   src_libspate_a_SOURCES += terrain/dem_gdal.c
-#   endif
+# terrain/local.mk: DEM input and initial-state rasterisation.
+# terrain/ is the only code that includes gdal.h (terrain/gdal.c, which
+# compiles to a stub that says so when GDAL is absent).
+src_libspate_a_SOURCES += terrain/asc.c terrain/gdal.c terrain/init.c
+noinst_HEADERS += terrain/terrain.h

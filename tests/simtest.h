@@ -1,6 +1,6 @@
 /* simtest.h: helpers shared by the simulation tests (t_lake, t_mass,
  * t_stoker, t_converge, t_cuda): parameters from code, a quiet run that
- * returns the final state, and a failure counter.
+ * returns the final state, a failure counter, and the lake-at-rest check.
  *
  * A test prints what it measures, one "name: value (limit)" line per check,
  * and exits 0 when every check passed, 1 otherwise, 77 to skip. */
@@ -55,8 +55,8 @@ static SIM_UNUSED void __attribute__((format(printf, 4, 5))) sim_set(struct swe_
 }
 
 /* Defaults for a built-in set-up on the CPU, walls, no output files. */
-static SIM_UNUSED void sim_params(struct swe_params *p, const char *setup, int nx, int ny, double dx,
-	double dy)
+static SIM_UNUSED void sim_params(struct swe_params *p, const char *setup, int nx, int ny,
+	double dx, double dy)
 {
 	swe_params_defaults(p);
 	sim_set(p, "domain", "setup", "%s", setup);
@@ -70,7 +70,8 @@ static SIM_UNUSED void sim_params(struct swe_params *p, const char *setup, int n
 
 /* Run p to its end (or max_steps); *final receives the final state (free it
  * with swe_state_free).  Exits 99 when the run itself fails. */
-static SIM_UNUSED void sim_run(const struct swe_params *p, struct swe_state *final, struct swe_result *r)
+static SIM_UNUSED void sim_run(const struct swe_params *p, struct swe_state *final,
+	struct swe_result *r)
 {
 	struct swe_run_opts o;
 	struct swe_result rr;
@@ -104,6 +105,71 @@ static SIM_UNUSED int sim_done(const char *name)
 	else
 		printf("%s: all checks passed\n", name);
 	return sim_failures ? 1 : 0;
+}
+
+/* Lake at rest: largest speed (m/s) and change of level (m) allowed. */
+#ifdef SPATE_DOUBLE
+#define SIM_SPEED_TOL 1e-10
+#define SIM_LEVEL_TOL 1e-10
+#else
+#define SIM_SPEED_TOL 1e-5
+#define SIM_LEVEL_TOL 1e-5
+#endif
+
+/* Lake at rest on `device` (t_lake, t_cuda): set-up lake_at_rest at `level`
+ * on 100 x 100 cells of 20 m, 1000 RK2 steps; checks the largest speed,
+ * the level in initially wet cells and the volume. */
+static SIM_UNUSED void sim_lake(const char *name, double level, const char *device)
+{
+	struct swe_params p;
+	struct swe_state s0, s1;
+	struct swe_result r;
+	double dw_wet = 0, dw_dry = 0, dh_dry = 0, speed;
+	long nwet = 0, ndry = 0;
+
+	sim_params(&p, "lake_at_rest", 100, 100, 20, 20);
+	sim_set(&p, "initial", "level", "%.17g", level);
+	sim_set(&p, "physics", "manning", "0");
+	sim_set(&p, "physics", "integrator", "rk2");
+	sim_set(&p, "run", "end_time", "1e9");
+	sim_set(&p, "run", "max_steps", "1000");
+	sim_set(&p, "run", "device", "%s", device);
+
+	if (swe_setup_builtin(&s0, &p)) {
+		fprintf(stderr, "test error: set-up failed\n");
+		exit(99);
+	}
+	sim_run(&p, &s1, &r);
+	speed = swe_max_speed(&s1, p.kappa);
+	for (int j = 0; j < s0.ny; j++)
+		for (int i = 0; i < s0.nx; i++) {
+			long k = swe_idx(&s0, i, j);
+			double dw = fabs((double)s1.w[k] - (double)s0.w[k]);
+			if (sim_h(&s0, i, j) > 0) {
+				nwet++;
+				dw_wet = dw > dw_wet ? dw : dw_wet;
+			} else {
+				ndry++;
+				dw_dry = dw > dw_dry ? dw : dw_dry;
+				dh_dry = sim_h(&s1, i, j) > dh_dry ? sim_h(&s1, i, j) : dh_dry;
+			}
+		}
+	printf("%s: level %g m, %ld wet and %ld dry cells, %ld steps to t = %.1f s\n", name, level,
+		nwet, ndry, r.steps, r.sim_time);
+	sim_check(r.steps == 1000, "%s: steps = %ld (1000)", name, r.steps);
+	sim_check(speed < SIM_SPEED_TOL, "%s: max speed = %.3e m/s (< %.0e)", name, speed,
+		SIM_SPEED_TOL);
+	sim_check(dw_wet < SIM_LEVEL_TOL, "%s: max |w - w0| in wet cells = %.3e m (< %.0e)",
+		name, dw_wet, SIM_LEVEL_TOL);
+	if (ndry)
+		printf("info %s: max |w - w0| in dry cells = %.3e m, max depth there = %.3e m\n",
+			name, dw_dry, dh_dry);
+	sim_check(fabs(r.volume_final - r.volume_initial) <= 1e-6 * r.volume_initial,
+		"%s: volume %.9g -> %.9g m^3, relative change %.2e (<= 1e-6)", name,
+		r.volume_initial, r.volume_final,
+		(r.volume_final - r.volume_initial) / r.volume_initial);
+	swe_state_free(&s0);
+	swe_state_free(&s1);
 }
 
 #endif

@@ -6,9 +6,15 @@
  * forms.  Grids N = 50, 100, 200, 400 on the same square (dx = 1000 m / N).
  *
  * Self-convergence: e(N) = mean over the coarse cells of |q_N - R q_2N|,
- * where R averages each 2 x 2 block of fine cells, for q = h, w, hu, hv;
- * observed order p = log2(e(N) / e(2N)).  The finest pair (200/400) must
- * reach p >= 1.8 for the depth h and for the momenta. */
+ * where R averages each 2 x 2 block of fine cells, in double; observed order
+ * p = log2(e(N) / e(2N)).  The finest triple (100/200/400) must reach
+ * p >= 1.8 for each of
+ *   h      the depth (its error is dominated by the static O(dx^2) error of
+ *          sampling the bed, hence the others);
+ *   w      the absolute surface level (w + bref: bref, the minimum of the
+ *          sampled bed, differs between grids);
+ *   w-w0   the change of the surface since t = 0: the dynamics alone;
+ *   hu, hv the momenta. */
 #include "simtest.h"
 
 #define L 1000.0

@@ -145,6 +145,104 @@ static void test_reconstruct_flat(void **st)
 	assert_close(fp.h, 0.8, EPS);
 }
 
+/* ------------------------------------------------------------ wet/dry cells */
+
+static void test_sort4(void **st)
+{
+	static const int perm[24][4] = {
+		{ 0, 1, 2, 3 }, { 0, 1, 3, 2 }, { 0, 2, 1, 3 }, { 0, 2, 3, 1 }, { 0, 3, 1, 2 },
+		{ 0, 3, 2, 1 }, { 1, 0, 2, 3 }, { 1, 0, 3, 2 }, { 1, 2, 0, 3 }, { 1, 2, 3, 0 },
+		{ 1, 3, 0, 2 }, { 1, 3, 2, 0 }, { 2, 0, 1, 3 }, { 2, 0, 3, 1 }, { 2, 1, 0, 3 },
+		{ 2, 1, 3, 0 }, { 2, 3, 0, 1 }, { 2, 3, 1, 0 }, { 3, 0, 1, 2 }, { 3, 0, 2, 1 },
+		{ 3, 1, 0, 2 }, { 3, 1, 2, 0 }, { 3, 2, 0, 1 }, { 3, 2, 1, 0 } };
+	static const real v[4] = { -1, (real)0.5, 2, 7 };
+	(void)st;
+	for (int k = 0; k < 24; k++) {
+		real a = v[perm[k][0]], b = v[perm[k][1]], c = v[perm[k][2]], d = v[perm[k][3]];
+		swe_sort4(&a, &b, &c, &d);
+		if (a != v[0] || b != v[1] || c != v[2] || d != v[3])
+			fail_msg("permutation %d sorted to %g %g %g %g", k, (double)a, (double)b,
+				(double)c, (double)d);
+	}
+}
+
+/* The level of a partially flooded cell inverts its depth-level relation:
+ * h(L) = 1/4 sum max(L - b_f, 0), and above every face bed L = h + mean b. */
+static void test_cell_level(void **st)
+{
+	(void)st;
+	for (int it = 0; it < 100000; it++) {
+		real b[4], h = it % 10 == 0 ? 0 : (real)pow(10, urand(-6, 0.5));
+		real L, hb, mean;
+		double tol;
+		for (int f = 0; f < 4; f++)
+			b[f] = (real)urand(-1, 1);
+		mean = (real)0.25 * (b[0] + b[1] + b[2] + b[3]);
+		L = kp07_cell_level(h, b[0], b[1], b[2], b[3]);
+		hb = swe_depth_at_level(L, b[0], b[1], b[2], b[3]);
+		tol = 8 * EPS * (2 + h);
+		assert_close(hb, h, tol);
+		/* the level is at least the lowest face bed, at most h + mean bed */
+		assert_true(L >= swe_min(swe_min(b[0], b[1]), swe_min(b[2], b[3])) - tol);
+		assert_true(L <= h + mean + tol);
+		if (L >= swe_max(swe_max(b[0], b[1]), swe_max(b[2], b[3])))
+			assert_close(L, h + mean, tol);
+		/* monotone: more water, higher level */
+		assert_true(kp07_cell_level(h * 2 + (real)1e-3, b[0], b[1], b[2], b[3]) > L);
+	}
+	/* by hand: face beds 0, 0, 1, 1 hold a depth of 0.25 at level 0.5 */
+	assert_close(kp07_cell_level((real)0.25, 0, 1, 0, 1), 0.5, EPS);
+	assert_close(swe_depth_at_level((real)0.5, 1, 0, 1, 0), 0.25, EPS);
+	assert_close(kp07_cell_level(0, (real)0.3, 1, 2, 3), 0.3, EPS);
+}
+
+/* Wet/dry-aware reconstruction in both directions of random cells, partly
+ * flooded or not: face depths >= 0, face levels on or above the face bed,
+ * and the four face depths average to the cell depth (KP07's 2D positivity
+ * argument and the mass balance of a partly flooded cell rest on it). */
+static void test_reconstruct_wd_random(void **st)
+{
+	int partial = 0, n = 100000;
+	(void)st;
+	for (int it = 0; it < n; it++) {
+		struct kp07_face fw, fe, fs, fn;
+		real Bw = (real)urand(-1, 1), Be = (real)urand(-1, 1);
+		real Bs = (real)urand(-1, 1), Bn = (real)urand(-1, 1);
+		real Bc = (real)0.25 * (Bw + Be + Bs + Bn);
+		real top = swe_max(swe_max(Bw, Be), swe_max(Bs, Bn));
+		real w0 = it % 5 == 0 ? Bc : Bc + (real)pow(10, urand(-5, 0.3));
+		real theta = (real)urand(1, 2);
+		double tol = 16 * EPS * (2 + fabs((double)w0));
+		if (w0 < top)
+			partial++;
+		kp07_reconstruct_wd((real)urand(-1, 2), w0, (real)urand(-1, 2), 1, (real)0.5, 2, 0, 0,
+			0, Bw, Be, Bs, Bn, Bc, theta, (real)1e-8, &fw, &fe);
+		kp07_reconstruct_wd((real)urand(-1, 2), w0, (real)urand(-1, 2), 0, 0, 0, 1, (real)0.5,
+			2, Bs, Bn, Bw, Be, Bc, theta, (real)1e-8, &fs, &fn);
+		if (!(fw.h >= 0 && fe.h >= 0 && fs.h >= 0 && fn.h >= 0))
+			fail_msg("case %d: negative face depth", it);
+		if (!(fw.w >= Bw - tol && fe.w >= Be - tol && fs.w >= Bs - tol && fn.w >= Bn - tol))
+			fail_msg("case %d: a face level below its bed", it);
+		assert_close(0.25 * ((double)fw.h + fe.h + fs.h + fn.h), (double)w0 - Bc, tol);
+		if (w0 < top) {
+			/* partly flooded: flat at one level, one velocity: the momentum
+			 * at a face is its depth times the cell's velocity */
+			double u = 0.5 * kp07_inv_depth(w0 - Bc, (real)1e-8);
+			assert_close(fw.eta, fe.eta, 0);
+			assert_close(fs.eta, fw.eta, 0);
+			assert_close(fw.hn, fw.h * u, 1e-5 * (1 + fabs(fw.h * u)));
+			assert_close(fe.hn, fe.h * u, 1e-5 * (1 + fabs(fe.h * u)));
+			assert_close(fs.ht, fs.h * u, 1e-5 * (1 + fabs(fs.h * u)));
+			if (w0 - Bc > 0.1) /* h >> kappa: the face momenta average to the cell's */
+				assert_close(0.25 * ((double)fw.hn + fe.hn + fs.ht + fn.ht), 0.5, 1e-4);
+		} else {
+			assert_close(fw.eta, fw.w, 0);
+			assert_close(fe.eta, fe.w, 0);
+		}
+	}
+	assert_true(partial > n / 10);
+}
+
 /* ------------------------------------------------------------ velocity */
 
 static void test_velocity(void **st)
@@ -364,15 +462,17 @@ static void test_hydrograph(void **st)
 #define NCELL ((NY + 2 * G) * PITCH)
 #define NCORN ((NY + 2 * G + 1) * CPITCH)
 
-/* A constant level over an uneven bed, wet everywhere, at rest: the flux
- * differences balance the bed sources, so every L vanishes (KP07 sec. 2.3). */
-static void test_lake_balance(void **st)
+/* A constant level over an uneven bed, at rest: the flux differences balance
+ * the bed sources, so every L vanishes (KP07 sec. 2.3).  With `emerged`, the
+ * level lies below some of the bed, so that cells are wet, partly flooded
+ * (w from the level by swe_depth_at_level) and dry. */
+static void lake_balance(int emerged)
 {
 	static real w[NCELL], hu[NCELL], hv[NCELL], Bc[NCORN], Bm[NCELL];
 	struct swe_coef c = coef();
 	struct swe_view v;
-	double level = 0, dx = 10, dy = 7.5;
-	(void)st;
+	double level = -1e9, dx = 10, dy = 7.5, bmin = 1e9;
+	int counts[3] = { 0, 0, 0 };  /* dry, partly flooded, wet */
 	for (int J = -G; J <= NY + G; J++)
 		for (int I = -G; I <= NX + G; I++) {
 			/* a slope, a curvature and noise */
@@ -380,8 +480,9 @@ static void test_lake_balance(void **st)
 				urand(-0.2, 0.2);
 			Bc[(J + G) * CPITCH + I + G] = (real)b;
 			level = b > level ? b : level;
+			bmin = b < bmin ? b : bmin;
 		}
-	level += 0.3;
+	level = emerged ? 0.5 * (level + bmin) : level + 0.3;
 	v.w = w;
 	v.hu = hu;
 	v.hv = hv;
@@ -396,25 +497,52 @@ static void test_lake_balance(void **st)
 	for (int j = -G; j < NY + G; j++)
 		for (int i = -G; i < NX + G; i++) {
 			long k = swe_vidx(&v, i, j), kc = swe_vcidx(&v, i, j);
+			real Bw, Be, Bs, Bn, top;
 			Bm[k] = swe_bed_centre(Bc[kc], Bc[kc + 1], Bc[kc + CPITCH], Bc[kc + CPITCH + 1]);
-			w[k] = (real)level;
+			swe_face_beds(&v, i, j, &Bw, &Be, &Bs, &Bn);
+			top = swe_max(swe_max(Bw, Be), swe_max(Bs, Bn));
+			w[k] = level >= top ? (real)level :
+				Bm[k] + swe_depth_at_level((real)level, Bw, Be, Bs, Bn);
+			if (i >= 0 && j >= 0 && i < NX && j < NY)
+				counts[w[k] <= Bm[k] ? 0 : level >= top ? 2 : 1]++;
 			hu[k] = 0;
 			hv[k] = 0;
 		}
+	if (emerged && (counts[0] == 0 || counts[1] == 0 || counts[2] == 0))
+		fail_msg("set-up: %d dry, %d partly flooded, %d wet cells: want some of each",
+			counts[0], counts[1], counts[2]);
 	for (int j = 0; j < NY; j++)
 		for (int i = 0; i < NX; i++) {
 			struct kp07_flux Fw = swe_flux_x(&v, c, i - 1, j), Fe = swe_flux_x(&v, c, i, j);
 			struct kp07_flux Gs = swe_flux_y(&v, c, i, j - 1), Gn = swe_flux_y(&v, c, i, j);
 			real Lw, Lhu, Lhv;
-			double hmax = level + 1, scale = 16 * EPS * c.g * hmax * hmax / (dx < dy ? dx : dy);
+			double hmax = level - bmin + 1, scale = 16 * EPS * c.g * hmax * hmax /
+				(dx < dy ? dx : dy);
 			swe_cell_rhs(&v, c, i, j, Fw, Fe, Gs, Gn, &Lw, &Lhu, &Lhv);
-			/* the momentum fluxes alone do not vanish: the bed matters */
-			assert_true(fabs((double)(Fe.fn - Fw.fn)) + fabs((double)(Gn.fn - Gs.fn)) >
-				0.1);
-			assert_close(Lw, 0, 4 * EPS);
-			assert_close(Lhu, 0, scale);
-			assert_close(Lhv, 0, scale);
+			/* the momentum fluxes alone do not vanish (but for dry cells): the bed
+			 * matters */
+			if (!emerged)
+				assert_true(fabs((double)(Fe.fn - Fw.fn)) +
+					fabs((double)(Gn.fn - Gs.fn)) > 0.1);
+			if (!(fabs((double)Lw) <= 4 * EPS && fabs((double)Lhu) <= scale &&
+				fabs((double)Lhv) <= scale))
+				fail_msg("cell (%d, %d), depth %.6g: L = (%.3g, %.3g, %.3g), limit "
+					"%.3g, %.3g", i, j, (double)(w[swe_vidx(&v, i, j)] -
+					Bm[swe_vidx(&v, i, j)]), (double)Lw, (double)Lhu, (double)Lhv,
+					4 * EPS, scale);
 		}
+}
+
+static void test_lake_balance(void **st)
+{
+	(void)st;
+	lake_balance(0);
+}
+
+static void test_lake_balance_wetdry(void **st)
+{
+	(void)st;
+	lake_balance(1);
 }
 
 int main(void)
@@ -424,6 +552,9 @@ int main(void)
 		cmocka_unit_test(test_half_slope),
 		cmocka_unit_test(test_reconstruct_random),
 		cmocka_unit_test(test_reconstruct_flat),
+		cmocka_unit_test(test_sort4),
+		cmocka_unit_test(test_cell_level),
+		cmocka_unit_test(test_reconstruct_wd_random),
 		cmocka_unit_test(test_velocity),
 		cmocka_unit_test(test_flux_dry),
 		cmocka_unit_test(test_flux_consistency),
@@ -434,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_cfl_dt),
 		cmocka_unit_test(test_hydrograph),
 		cmocka_unit_test(test_lake_balance),
+		cmocka_unit_test(test_lake_balance_wetdry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

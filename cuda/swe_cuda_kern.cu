@@ -1,0 +1,460 @@
+/* swe_cuda_kern.cu: the kernels of the CUDA backend and their launch
+ * functions (declared in swe_cuda.h; the host side is swe_cuda.cu).
+ *
+ * Loops, indexing, memory movement and reductions only: every formula comes
+ * from swe_kern.h through swe_step.h, so a step here computes what
+ * cpu_advance (swe_cpu.c) computes:
+ *
+ *   k_strip<false>  stage 1: L = L(U^n) on the interior, the ghosts of L
+ *                   (swe_bc_put_rate), the largest x- and y-face speeds; the
+ *                   last block to finish sets the step's dt (swe_cfl_dt)
+ *   k_strip<true>   RK2 second stage: U* = swe_euler_vals(U^n, L) where the
+ *                   stencil needs it, L(U*), U^{n+1} = swe_rk2_vals(...), and
+ *                   the ghosts of U^{n+1} (swe_bc_put) at the new time
+ *   k_euler         forward Euler instead of the second stage
+ *   k_bc            ghosts of an uploaded state (once, before the first step)
+ *
+ * The strip walk.  Each warp owns a strip of 32 columns and kp.rows rows,
+ * lane = column.  Its two outer columns on each side are halo: the warp
+ * updates the 28 inner ones, and strips overlap by four columns.  A lane walks
+ * up its column with a sliding window in registers: three rows of the state,
+ * the face beds, the north face of the row below and the flux through it, so
+ * each cell is reconstructed once per direction and each y-face flux is
+ * computed once.  The x-neighbours (states, reconstructed west faces, the
+ * flux through the west face) come from the neighbouring lanes by warp
+ * shuffles: no shared memory and no barrier in the walk.  The next row is
+ * loaded one row ahead.
+ *
+ * A face flux shared by two strips is computed by both, by the same code
+ * from the same values, hence to the same bits: mass is conserved to
+ * round-off.  To keep it so, every state, reconstruction and flux comes out
+ * of the one loop body (the first rows of a strip run it with the x part
+ * switched off), never out of a separate prologue. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+extern "C" {
+#include "spate.h"
+#include "swe.h"
+#include "swe_step.h"
+#include "swe_cuda.h"
+}
+
+#include <cuda_runtime.h>
+
+#define WARP 32
+#define FULL_MASK 0xffffffffu
+/* Columns a strip borrows on each side, and the columns it updates. */
+#define HALO SWE_GHOST
+#define STRIP_OUT SWE_CUDA_STRIP_COLS
+/* Most warps per block (the block reduction's shared array). */
+#define MAX_WARPS 8
+
+typedef struct swe_cuda_ctl ctl_t;
+typedef struct swe_cuda_params kparams_t;
+typedef struct swe_cuda_step step_t;
+
+/* A speed's bits for an unsigned maximum: -0 becomes +0 (adding zero), NaN
+ * keeps its pattern, larger than infinity's, which the time step catches. */
+__device__ static inline swe_rbits speed_bits(real a)
+{
+#ifdef SPATE_DOUBLE
+	return (swe_rbits)__double_as_longlong(a + (real)0);
+#else
+	return (swe_rbits)__float_as_uint(a + (real)0);
+#endif
+}
+
+__device__ static inline real bits_speed(swe_rbits b)
+{
+#ifdef SPATE_DOUBLE
+	return __longlong_as_double((long long)b);
+#else
+	return __uint_as_float(b);
+#endif
+}
+
+__device__ static inline swe_rbits bits_max(swe_rbits a, swe_rbits b)
+{
+	return a > b ? a : b;
+}
+
+/* The global arrays as a view (the stencil layer's indexing). */
+__device__ static inline struct swe_view gview(const kparams_t &kp, real *w, real *hu, real *hv,
+	const real *Bc, const real *Bm)
+{
+	struct swe_view v;
+	v.w = w;
+	v.hu = hu;
+	v.hv = hv;
+	v.Bc = Bc;
+	v.Bm = Bm;
+	v.nx = kp.nx;
+	v.ny = kp.ny;
+	v.pitch = kp.pitch;
+	v.cpitch = kp.cpitch;
+	v.inv_dx = kp.inv_dx;
+	v.inv_dy = kp.inv_dy;
+	return v;
+}
+
+__device__ static inline int halted(const ctl_t *q)
+{
+	return q->t >= q->t_stop || q->err;
+}
+
+/* Boundary value of one side at time t: level, or inflow per unit width. */
+__device__ static inline real side_value_dev(const kparams_t &kp, int side, double t)
+{
+	const struct swe_bc *b = kp.bc + side;
+	if (kp.bcd.kind[side] != SWE_BC_INFLOW)
+		return kp.bcd.value[side];
+	return (real)(swe_hydrograph(b->t, b->q, kp.bcd.n[side], t) * kp.bcd.scale[side]);
+}
+
+/* Call put(side, layer, m) for each ghost cell whose source (swe_bc_cells)
+ * is interior cell (i, j): at most a few, and none away from the edges. */
+template <class Put>
+__device__ static inline void each_ghost_of(const struct swe_view &v, const kparams_t &kp, int i,
+	int j, Put put)
+{
+	long k;
+	if (i >= SWE_GHOST && i < v.nx - SWE_GHOST && j >= SWE_GHOST && j < v.ny - SWE_GHOST)
+		return;
+	k = swe_vidx(&v, i, j);
+	for (int side = 0; side < 4; side++) {
+		int m = side < 2 ? j : i;
+		for (int layer = 0; layer < SWE_GHOST; layer++) {
+			long g, s;
+			swe_bc_cells(&v, side, kp.bcd.kind[side], layer, m, &g, &s);
+			if (s == k)
+				put(side, layer, m);
+		}
+	}
+}
+
+/* Ghost cells of U: grid (ceil(max(nx,ny)/256), 4 sides, SWE_GHOST layers). */
+__global__ static void k_bc(kparams_t kp, const ctl_t *q, step_t a)
+{
+	int m = blockIdx.x * blockDim.x + threadIdx.x, side = blockIdx.y, layer = blockIdx.z;
+	struct swe_view v;
+	if (m >= (side < 2 ? kp.ny : kp.nx))
+		return;
+	v = gview(kp, a.w, a.hu, a.hv, a.Bc, a.Bm);
+	swe_bc_cell(&v, side, kp.bcd.kind[side], side_value_dev(kp, side, q->t), kp.c.g, layer, m);
+}
+
+/* The step's dt from the stage-1 speeds (swe_cfl_dt), capped at t_stop;
+ * dt = 0 marks a no-op step.  One thread, after every stage-1 block. */
+__device__ static void set_dt(const kparams_t &kp, ctl_t *q)
+{
+	swe_rbits bx = atomicExch(&q->ax1, (swe_rbits)0), by = atomicExch(&q->ay1, (swe_rbits)0);
+	double ax = (double)bits_speed(bx), ay = (double)bits_speed(by), cap, dt = 0;
+	if (!halted(q)) {
+		cap = q->t_stop - q->t;
+		if (bx > SWE_RBITS_INF || by > SWE_RBITS_INF) {
+			q->err = 1;
+		} else {
+			dt = swe_cfl_dt(ax, ay, kp.dx, kp.dy, kp.cfl, cap);
+			if (!(dt > 0)) {
+				q->err = 1;
+				dt = 0;
+			}
+		}
+		if (dt > 0) {
+			q->t = dt >= cap ? q->t_stop : q->t + dt;
+			q->steps++;
+			q->last_dt = dt;
+			q->amax = fmax(ax, ay);
+			if (kp.integrator == 2) {
+				q->ax2 = 0;
+				q->ay2 = 0;
+			}
+		}
+	}
+	q->dt = dt;
+	q->done = 0;
+}
+
+/* A no-op step: U^{n+1} = U^n on every cell, ghosts included. */
+__device__ static inline void copy_all(const kparams_t &kp, const step_t &a)
+{
+	long n = (long)gridDim.x * gridDim.y * blockDim.x * blockDim.y;
+	long k = ((long)blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x * blockDim.y +
+		(long)threadIdx.y * blockDim.x + threadIdx.x;
+	for (; k < kp.ncell; k += n) {
+		a.w1[k] = a.w[k];
+		a.hu1[k] = a.hu[k];
+		a.hv1[k] = a.hv[k];
+	}
+}
+
+/* The largest x- and y-face speeds of the block into *ax, *ay (atomicMax on
+ * the bits).  Stage 1: the last block to arrive then sets dt. */
+template <bool S2>
+__device__ static inline void block_speeds(const kparams_t &kp, ctl_t *q, swe_rbits bx,
+	swe_rbits by, int run)
+{
+	__shared__ swe_rbits red[2][MAX_WARPS];
+	int lane = threadIdx.x & (WARP - 1), warp = threadIdx.x / WARP, nw = blockDim.x / WARP;
+	for (int o = WARP / 2; o > 0; o >>= 1) {
+		bx = bits_max(bx, __shfl_xor_sync(FULL_MASK, bx, o));
+		by = bits_max(by, __shfl_xor_sync(FULL_MASK, by, o));
+	}
+	if (lane == 0) {
+		red[0][warp] = bx;
+		red[1][warp] = by;
+	}
+	__syncthreads();
+	if (threadIdx.x != 0)
+		return;
+	for (int i = 1; i < nw; i++) {
+		bx = bits_max(bx, red[0][i]);
+		by = bits_max(by, red[1][i]);
+	}
+	if (S2) {
+		atomicMax(&q->ax2, bx);
+		atomicMax(&q->ay2, by);
+		return;
+	}
+	if (run) {
+		atomicMax(&q->ax1, bx);
+		atomicMax(&q->ay1, by);
+	}
+	__threadfence();
+	if (atomicAdd(&q->done, 1u) == gridDim.x * gridDim.y - 1) {
+		__threadfence();
+		set_dt(kp, q);
+	}
+}
+
+/* One stage on a block of strips (see the top of the file).  Stage 1 (S2
+ * false) reads U^n and writes L; stage 2 reads U^n and L, makes U* on the
+ * fly and writes U^{n+1}. */
+template <bool S2>
+__global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp, ctl_t *q, step_t a)
+{
+	const int lane = threadIdx.x & (WARP - 1), warp = threadIdx.x / WARP;
+	const int c0 = (blockIdx.x * (blockDim.x / WARP) + warp) * STRIP_OUT;
+	const int col = c0 - HALO + lane, colc = min(col, kp.nx + SWE_GHOST - 1);
+	const int j0 = blockIdx.y * kp.rows, jend = min(j0 + kp.rows, kp.ny);
+	/* lanes that update their cell, and lanes whose east face is a face of
+	 * the domain next to an updated cell */
+	const bool upd = lane >= HALO && lane < WARP - HALO && col < kp.nx;
+	const bool xface = lane >= HALO - 1 && lane < WARP - HALO && col < kp.nx;
+	const struct swe_coef c = kp.c;
+	const struct swe_view u = gview(kp, a.w, a.hu, a.hv, a.Bc, a.Bm);
+	real dt = 0;
+	swe_rbits bx = 0, by = 0;
+	int run;
+
+	if (S2) {
+		if (q->dt == 0) {
+			copy_all(kp, a);
+			return;
+		}
+		dt = (real)q->dt;
+		run = 1;
+	} else {
+		run = !halted(q);
+	}
+	if (run && c0 < kp.nx) {
+		/* row j+2 of the window, loaded one iteration ahead */
+		real nw_, nhu, nhv, nLw = 0, nLhu = 0, nLhv = 0, nBm, nc0, nc1;
+		/* rows j and j+1 of the state (U^n, or U* in stage 2) */
+		real w0 = 0, hu0 = 0, hv0 = 0, w1 = 0, hu1 = 0, hv1 = 0;
+		/* corners at the bottom of row j+1; beds of row j (faces, centre), of
+		 * row j+1 (centre) */
+		real ca0 = 0, ca1 = 0, bw0 = 0, be0 = 0, bs0 = 0, bn0 = 0, bm0 = 0, bm1 = 0;
+		/* north face of row j, its bed source, the flux below row j */
+		struct kp07_face fn0 = { 0, 0, 0, 0, 0 };
+		struct kp07_flux g0 = { 0, 0, 0, 0 };
+		real sy0 = 0;
+		auto fetch = [&](int r) {
+			long k, kc;
+			r = min(r, kp.ny + SWE_GHOST - 1);
+			k = swe_vidx(&u, colc, r);
+			kc = swe_vcidx(&u, colc, r);
+			nw_ = u.w[k];
+			nhu = u.hu[k];
+			nhv = u.hv[k];
+			if (S2) {
+				nLw = a.Lw[k];
+				nLhu = a.Lhu[k];
+				nLhv = a.Lhv[k];
+			}
+			nBm = u.Bm[k];
+			nc0 = u.Bc[kc];
+			nc1 = u.Bc[kc + 1];
+		};
+
+		fetch(j0 - 2);
+#pragma unroll 1
+		for (int j = j0 - 4; j < jend; j++) {
+			real w2, hu2, hv2, cb0 = nc0, cb1 = nc1, bm2 = nBm, bw1, be1, bs1, bn1, sy1 = 0;
+			struct kp07_face fs1 = fn0, fn1 = fn0;
+			struct kp07_flux g1 = g0;
+
+			if (S2)
+				swe_euler_vals(nw_, nhu, nhv, nLw, nLhu, nLhv, nBm, dt, c, &w2, &hu2, &hv2);
+			else {
+				w2 = nw_;
+				hu2 = nhu;
+				hv2 = nhv;
+			}
+			fetch(j + 3);
+
+			/* y: reconstruct row j+1, flux through its south face */
+			bw1 = swe_bed_face(ca0, cb0);
+			be1 = swe_bed_face(ca1, cb1);
+			bs1 = bn0;
+			bn1 = swe_bed_face(cb0, cb1);
+			if (j >= j0 - 2) {
+				kp07_reconstruct_wd(w0, w1, w2, hv0, hv1, hv2, hu0, hu1, hu2, bs1, bn1, bw1,
+					be1, bm1, c.theta, c.kappa4, &fs1, &fn1);
+				sy1 = kp07_bed_source(fs1, fn1, c.g, kp.inv_dy);
+				g1 = kp07_central_upwind(fn0, fs1, c);
+				if (j >= j0 - 1 && upd)
+					by = bits_max(by, speed_bits(g1.a));
+			}
+
+			/* x: reconstruct row j, flux through the east face; the west
+			 * face's flux is the west neighbour's east one */
+			if (j >= j0) {
+				struct kp07_face fw, fe, fr;
+				struct kp07_flux fxe, fxw;
+				real sx, Lw, Lhu, Lhv;
+				kp07_reconstruct_wd(__shfl_up_sync(FULL_MASK, w0, 1), w0,
+					__shfl_down_sync(FULL_MASK, w0, 1), __shfl_up_sync(FULL_MASK, hu0, 1),
+					hu0, __shfl_down_sync(FULL_MASK, hu0, 1),
+					__shfl_up_sync(FULL_MASK, hv0, 1), hv0,
+					__shfl_down_sync(FULL_MASK, hv0, 1), bw0, be0, bs0, bn0, bm0, c.theta,
+					c.kappa4, &fw, &fe);
+				sx = kp07_bed_source(fw, fe, c.g, kp.inv_dx);
+				fr.w = __shfl_down_sync(FULL_MASK, fw.w, 1);
+				fr.h = __shfl_down_sync(FULL_MASK, fw.h, 1);
+				fr.eta = fr.w;
+				fr.hn = __shfl_down_sync(FULL_MASK, fw.hn, 1);
+				fr.ht = __shfl_down_sync(FULL_MASK, fw.ht, 1);
+				fxe = kp07_central_upwind(fe, fr, c);
+				fxw.f0 = __shfl_up_sync(FULL_MASK, fxe.f0, 1);
+				fxw.fn = __shfl_up_sync(FULL_MASK, fxe.fn, 1);
+				fxw.ft = __shfl_up_sync(FULL_MASK, fxe.ft, 1);
+				fxw.a = 0;
+				if (xface)
+					bx = bits_max(bx, speed_bits(fxe.a));
+				swe_rhs(fxw, fxe, g0, g1, sx, sy0, kp.inv_dx, kp.inv_dy, &Lw, &Lhu, &Lhv);
+				if (upd) {
+					long k = swe_vidx(&u, col, j);
+					if (!S2) {
+						a.Lw[k] = Lw;
+						a.Lhu[k] = Lhu;
+						a.Lhv[k] = Lhv;
+						each_ghost_of(u, kp, col, j, [&](int side, int layer, int m) {
+							swe_bc_put_rate(&u, a.Lw, a.Lhu, a.Lhv, side,
+								kp.bcd.kind[side], layer, m, Lw, Lhu, Lhv);
+						});
+					} else {
+						struct swe_view o = gview(kp, a.w1, a.hu1, a.hv1, a.Bc, a.Bm);
+						real nw, nu, nv;
+						swe_rk2_vals(u.w[k], u.hu[k], u.hv[k], w0, hu0, hv0, Lw, Lhu, Lhv,
+							bm0, dt, c, &nw, &nu, &nv);
+						a.w1[k] = nw;
+						a.hu1[k] = nu;
+						a.hv1[k] = nv;
+						each_ghost_of(o, kp, col, j, [&](int side, int layer, int m) {
+							swe_bc_put(&o, side, kp.bcd.kind[side],
+								side_value_dev(kp, side, q->t), c.g, layer, m, nw,
+								nu, nv);
+						});
+					}
+				}
+			}
+
+			/* slide the window up one row */
+			w0 = w1;
+			hu0 = hu1;
+			hv0 = hv1;
+			w1 = w2;
+			hu1 = hu2;
+			hv1 = hv2;
+			ca0 = cb0;
+			ca1 = cb1;
+			bw0 = bw1;
+			be0 = be1;
+			bs0 = bs1;
+			bn0 = bn1;
+			bm0 = bm1;
+			bm1 = bm2;
+			fn0 = fn1;
+			sy0 = sy1;
+			g0 = g1;
+		}
+	}
+	block_speeds<S2>(kp, q, bx, by, run);
+}
+
+/* Forward Euler: U^{n+1} = swe_euler_cell(U^n, L, dt) on the interior, and
+ * the ghosts of U^{n+1}.  Blocks of 32 x 8 cells. */
+__global__ static void k_euler(kparams_t kp, const ctl_t *q, step_t a)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+	struct swe_view u, o;
+	real nw, nu, nv;
+	long k;
+	if (q->dt == 0) {
+		copy_all(kp, a);
+		return;
+	}
+	if (i >= kp.nx || j >= kp.ny)
+		return;
+	u = gview(kp, a.w, a.hu, a.hv, a.Bc, a.Bm);
+	o = gview(kp, a.w1, a.hu1, a.hv1, a.Bc, a.Bm);
+	k = swe_vidx(&u, i, j);
+	swe_euler_cell(&u, a.Lw, a.Lhu, a.Lhv, k, (real)q->dt, kp.c, &nw, &nu, &nv);
+	a.w1[k] = nw;
+	a.hu1[k] = nu;
+	a.hv1[k] = nv;
+	each_ghost_of(o, kp, i, j, [&](int side, int layer, int m) {
+		swe_bc_put(&o, side, kp.bcd.kind[side], side_value_dev(kp, side, q->t), kp.c.g, layer,
+			m, nw, nu, nv);
+	});
+}
+
+/* ------------------------------------------------------- launch functions */
+
+int swe_cuda_kernels_init(void)
+{
+	/* no shared memory to speak of: all of it to the L1 cache */
+	if (cudaFuncSetAttribute(k_strip<false>, cudaFuncAttributePreferredSharedMemoryCarveout,
+		    cudaSharedmemCarveoutMaxL1) != cudaSuccess ||
+		cudaFuncSetAttribute(k_strip<true>, cudaFuncAttributePreferredSharedMemoryCarveout,
+			cudaSharedmemCarveoutMaxL1) != cudaSuccess) {
+		spate_log_error("cuda", "cannot set the kernels' attributes: %s",
+			cudaGetErrorString(cudaGetLastError()));
+		return -SPATE_EDEVICE;
+	}
+	return 0;
+}
+
+void swe_cuda_enqueue_bc(const kparams_t *kp, const step_t *a, void *stream)
+{
+	int nmax = kp->nx > kp->ny ? kp->nx : kp->ny;
+	dim3 grid((nmax + 255) / 256, 4, SWE_GHOST);
+	k_bc<<<grid, 256, 0, (cudaStream_t)stream>>>(*kp, a->q, *a);
+}
+
+void swe_cuda_enqueue_step(const kparams_t *kp, const step_t *a, void *stream)
+{
+	cudaStream_t st = (cudaStream_t)stream;
+	int cols = STRIP_OUT * kp->warps;
+	dim3 grid((kp->nx + cols - 1) / cols, (kp->ny + kp->rows - 1) / kp->rows);
+
+	k_strip<false><<<grid, WARP * kp->warps, 0, st>>>(*kp, a->q, *a);
+	if (kp->integrator == 1) {
+		dim3 eb(32, 8), eg((kp->nx + 31) / 32, (kp->ny + 7) / 8);
+		k_euler<<<eg, eb, 0, st>>>(*kp, a->q, *a);
+		return;
+	}
+	k_strip<true><<<grid, WARP * kp->warps, 0, st>>>(*kp, a->q, *a);
+}

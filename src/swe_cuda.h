@@ -1,0 +1,80 @@
+/* swe_cuda.h: what the two halves of the CUDA backend share: the host side
+ * (cuda/swe_cuda.cu: devices, memory, graphs, the time loop) and the kernels
+ * (cuda/swe_cuda_kern.cu) with their host-callable launch functions.
+ *
+ * Declarations only: no formula (those are in swe_kern.h and swe_step.h), no
+ * CUDA syntax, so that the header also reads as C.  Included only by the
+ * .cu files. */
+#ifndef SPATE_SWE_CUDA_H
+#define SPATE_SWE_CUDA_H
+
+#include "swe.h"
+
+/* Face speeds are >= 0, so their bit patterns order like unsigned integers:
+ * the kernels take maxima with atomicMax on the bits. */
+#ifdef SPATE_DOUBLE
+typedef unsigned long long swe_rbits;
+#define SWE_RBITS_INF 0x7ff0000000000000ULL
+#else
+typedef unsigned int swe_rbits;
+#define SWE_RBITS_INF 0x7f800000U
+#endif
+
+/* The stage kernels give each warp a strip of 32 columns, of which it
+ * updates the inner SWE_CUDA_STRIP_COLS (two on each side are its halo). */
+#define SWE_CUDA_STRIP_COLS (32 - 2 * SWE_GHOST)
+
+/* The control block in device memory: everything a step decides on the
+ * device.  The host reads it once per batch of steps. */
+struct swe_cuda_ctl {
+	double t;          /* simulated time, s */
+	double t_stop;     /* steps at t >= t_stop are no-ops */
+	double dt;         /* this step's dt (0: no-op) */
+	double last_dt;    /* dt of the last real step */
+	double amax;       /* Euler: largest stage speed of the last real step */
+	long long steps;   /* real steps taken */
+	int err;           /* 1: non-finite speeds or dt <= 0; every step is a no-op */
+	unsigned int done; /* stage-1 blocks finished (the last one sets dt, resets it) */
+	swe_rbits ax1, ay1; /* stage-1 face-speed maxima of this step */
+	swe_rbits ax2, ay2; /* stage-2 maxima of the last real RK2 step */
+};
+
+/* Constant parameters of the kernels (passed by value). */
+struct swe_cuda_params {
+	struct swe_coef c;
+	int nx, ny, pitch, cpitch;
+	real inv_dx, inv_dy;
+	double dx, dy, cfl;
+	long ncell;          /* (ny + 2G) * pitch */
+	int integrator;      /* 1 = forward Euler, 2 = SSP-RK2 */
+	int rows;            /* rows of a strip: each warp walks a strip of 32 columns */
+	int warps;           /* warps per block, side by side in x */
+	struct swe_bcdev bcd;
+	const struct swe_bc *bc; /* device copy of p->bc[4] (hydrographs) */
+};
+
+/* Device arrays of one step: U^n (w, hu, hv) -> U^{n+1} (w1, hu1, hv1). */
+struct swe_cuda_step {
+	real *w, *hu, *hv;
+	real *w1, *hu1, *hv1;
+	real *Lw, *Lhu, *Lhv;  /* right-hand side of stage 1 (ghosts included) */
+	const real *Bc, *Bm;   /* corners, cell-centre bed */
+	struct swe_cuda_ctl *q;
+};
+
+/* Dynamic shared memory and other per-kernel set-up; 0 or -SPATE_EDEVICE. */
+int swe_cuda_kernels_init(void);
+
+/* Enqueue the ghost cells of U^n (w, hu, hv) at the control block's time on
+ * stream (a cudaStream_t).  A step writes the ghosts of the state it makes,
+ * so this is needed once, before the first step from an uploaded state. */
+void swe_cuda_enqueue_bc(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	void *stream);
+
+/* Enqueue one step U^n -> U^{n+1} (stage 1 with the time step, then the
+ * Euler update or the RK2 second stage) on stream.  Launch errors are left
+ * for cudaGetLastError. */
+void swe_cuda_enqueue_step(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	void *stream);
+
+#endif

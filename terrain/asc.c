@@ -1,0 +1,244 @@
+/* asc.c: the built-in ESRI ASCII grid reader (plain or gzip-compressed), so
+ * that spate reads terrain where GDAL is absent. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#ifdef HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+#include "spate.h"
+#include "terrain.h"
+
+/* A token reader over a (possibly compressed) file that counts lines. */
+struct reader {
+#ifdef HAVE_ZLIB
+	gzFile gz;
+#else
+	FILE *f;
+#endif
+	const char *path;
+	char buf[1 << 16];
+	int len, pos, eof, err;
+	long line;
+};
+
+static int fill(struct reader *r)
+{
+	int n;
+	if (r->eof)
+		return 0;
+#ifdef HAVE_ZLIB
+	n = gzread(r->gz, r->buf, sizeof r->buf);
+#else
+	n = (int)fread(r->buf, 1, sizeof r->buf, r->f);
+#endif
+	if (n <= 0) {
+		r->eof = 1;
+		if (n < 0)
+			r->err = 1;
+		return 0;
+	}
+	r->len = n;
+	r->pos = 0;
+	return 1;
+}
+
+static int peekc(struct reader *r)
+{
+	if (r->pos >= r->len && !fill(r))
+		return EOF;
+	return (unsigned char)r->buf[r->pos];
+}
+
+/* Next whitespace-separated token into tok (at most n-1 chars); 0 at end. */
+static int token(struct reader *r, char *tok, size_t n)
+{
+	size_t k = 0;
+	int c;
+	while ((c = peekc(r)) != EOF && isspace(c)) {
+		if (c == '\n')
+			r->line++;
+		r->pos++;
+	}
+	if (c == EOF)
+		return 0;
+	while ((c = peekc(r)) != EOF && !isspace(c)) {
+		if (k + 1 < n)
+			tok[k++] = (char)c;
+		r->pos++;
+	}
+	tok[k] = 0;
+	return 1;
+}
+
+static int open_reader(struct reader *r, const char *path)
+{
+	memset(r, 0, sizeof *r);
+	r->path = path;
+	r->line = 1;
+#ifdef HAVE_ZLIB
+	r->gz = gzopen(path, "rb");
+	if (!r->gz) {
+#else
+	r->f = fopen(path, "rb");
+	if (!r->f) {
+#endif
+		spate_log_error("terrain", "%s: cannot open: %s", path, strerror(errno));
+		return -SPATE_EIO;
+	}
+#ifndef HAVE_ZLIB
+	{
+		unsigned char magic[2];
+		if (fread(magic, 1, 2, r->f) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+			spate_log_error("terrain", "%s: gzip-compressed, but this spate was built "
+				"without zlib: gunzip it first", path);
+			fclose(r->f);
+			return -SPATE_EUNSUPPORTED;
+		}
+		rewind(r->f);
+	}
+#endif
+	return 0;
+}
+
+static void close_reader(struct reader *r)
+{
+#ifdef HAVE_ZLIB
+	gzclose(r->gz);
+#else
+	fclose(r->f);
+#endif
+}
+
+static int parse_num(const char *s, double *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtod(s, &end);
+	return end == s || *end || errno == ERANGE;
+}
+
+#define FAIL(...) do { \
+		fprintf(stderr, "spate: terrain: %s:%ld: ", path, r.line); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+		rc = -SPATE_EFORMAT; \
+		goto out; \
+	} while (0)
+
+int terrain_read_asc(const char *path, struct terrain_grid *g)
+{
+	static struct reader r;   /* 64 KiB buffer: not on the stack */
+	char tok[256], key[64];
+	double ncols = -1, nrows = -1, xll = NAN, yll = NAN, cs = NAN, dx = NAN, dy = NAN, v;
+	int centre = 0, rc;
+	long n, k;
+
+	memset(g, 0, sizeof *g);
+	if ((rc = open_reader(&r, path)))
+		return rc;
+	/* header: keyword value pairs until the first number */
+	for (;;) {
+		int c = peekc(&r);
+		while (c != EOF && isspace(c)) {
+			if (c == '\n')
+				r.line++;
+			r.pos++;
+			c = peekc(&r);
+		}
+		if (c == EOF)
+			FAIL("no data after the header");
+		if (!isalpha(c))
+			break;
+		if (!token(&r, key, sizeof key) || !token(&r, tok, sizeof tok))
+			FAIL("header keyword without a value");
+		if (parse_num(tok, &v) || !isfinite(v))
+			FAIL("%s = '%s': not a number", key, tok);
+		if (!strcasecmp(key, "ncols")) ncols = v;
+		else if (!strcasecmp(key, "nrows")) nrows = v;
+		else if (!strcasecmp(key, "xllcorner")) xll = v;
+		else if (!strcasecmp(key, "yllcorner")) yll = v;
+		else if (!strcasecmp(key, "xllcenter")) { xll = v; centre |= 1; }
+		else if (!strcasecmp(key, "yllcenter")) { yll = v; centre |= 2; }
+		else if (!strcasecmp(key, "cellsize")) cs = v;
+		else if (!strcasecmp(key, "dx")) dx = v;
+		else if (!strcasecmp(key, "dy")) dy = v;
+		else if (!strcasecmp(key, "nodata_value")) { g->nodata = v; g->has_nodata = 1; }
+		else
+			FAIL("unknown header keyword '%s' (an ESRI ASCII grid has ncols, nrows, "
+				"xllcorner, yllcorner, cellsize, NODATA_value)", key);
+	}
+	if (ncols != floor(ncols) || nrows != floor(nrows) || ncols < 1 || nrows < 1)
+		FAIL("ncols = %g, nrows = %g: both must be whole numbers >= 1", ncols, nrows);
+	if (ncols * nrows > (double)TERRAIN_MAX_CELLS)
+		FAIL("ncols x nrows = %.3g cells: more than spate accepts", ncols * nrows);
+	if (isnan(xll) || isnan(yll))
+		FAIL("the header needs xllcorner (or xllcenter) and yllcorner (or yllcenter)");
+	if (!isnan(cs))
+		dx = dy = cs;
+	if (isnan(dx) || isnan(dy) || !(dx > 0) || !(dy > 0))
+		FAIL("cellsize (or dx and dy) must be given and > 0");
+	g->nx = (int)ncols;
+	g->ny = (int)nrows;
+	g->dx = dx;
+	g->dy = dy;
+	g->x0 = (centre & 1) ? xll - 0.5 * dx : xll;
+	g->y0 = (centre & 2) ? yll - 0.5 * dy : yll;
+	n = (long)g->nx * g->ny;
+	g->v = malloc((size_t)n * sizeof *g->v);
+	if (!g->v) {
+		spate_log_error("terrain", "%s: %d x %d grid: out of memory", path, g->nx, g->ny);
+		rc = -SPATE_ENOMEM;
+		goto out;
+	}
+	/* values, north row first */
+	for (k = 0; k < n; k++) {
+		long j = g->ny - 1 - k / g->nx, i = k % g->nx;
+		if (!token(&r, tok, sizeof tok))
+			FAIL("file ends after %ld of the %ld values the header announces "
+				"(%d x %d): truncated file, or a header that lies", k, n, g->nx, g->ny);
+		if (parse_num(tok, &v))
+			FAIL("value %ld (row %ld, column %ld): '%s' is not a number", k + 1,
+				k / g->nx + 1, i + 1, tok);
+		if (isnan(v))
+			g->nan_count++;
+		if (g->has_nodata && v == g->nodata)
+			v = NAN;
+		g->v[(size_t)j * g->nx + i] = isfinite(v) ? v : NAN;
+	}
+	if (token(&r, tok, sizeof tok))
+		FAIL("more values than the header's %d x %d: a header that lies about the size",
+			g->nx, g->ny);
+	if (r.err)
+		FAIL("read error (corrupt compressed data?)");
+	rc = 0;
+out:
+	close_reader(&r);
+	if (rc)
+		terrain_free(g);
+	return rc;
+}
+#undef FAIL
+
+void terrain_free(struct terrain_grid *g)
+{
+	free(g->v);
+	g->v = NULL;
+}
+
+int terrain_read(const char *path, struct terrain_grid *g)
+{
+#ifdef HAVE_GDAL
+	return terrain_read_gdal(path, g);
+#else
+	return terrain_read_asc(path, g);
+#endif
+}

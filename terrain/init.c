@@ -1,0 +1,200 @@
+/* init.c: a shallow-water state from a DEM and the scenario's initial water:
+ * bed at the cell corners from cell-centred DEM values, NODATA as walls or a
+ * mask, water from a fill level (sea), a reservoir behind a dam line, a dry
+ * disk, or a depth raster. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "spate.h"
+#include "swe.h"
+#include "terrain.h"
+
+/* Resolve a data path: absolute as is; relative: under data_dir if there,
+ * else as given (relative to the working directory). */
+void terrain_resolve(const struct swe_params *p, const char *path, char *out, size_t n)
+{
+	if (path[0] != '/' && strncmp(path, "/vsi", 4) && p->data_dir[0]) {
+		snprintf(out, n, "%s/%s", p->data_dir, path);
+		if (access(out, R_OK) == 0)
+			return;
+	}
+	snprintf(out, n, "%s", path);
+}
+
+static int read_raster(const struct swe_params *p, const char *path, struct terrain_grid *g)
+{
+	char full[2 * SWE_PATH_MAX + 16];
+	terrain_resolve(p, path, full, sizeof full);
+#ifdef HAVE_GDAL
+	{
+		size_t n = strlen(full);
+		if (n > 3 && strcmp(full + n - 3, ".gz") == 0 && strncmp(full, "/vsi", 4)) {
+			char vsi[sizeof full + 16];
+			snprintf(vsi, sizeof vsi, "/vsigzip/%s", full);
+			return terrain_read_gdal(vsi, g);
+		}
+	}
+#endif
+	return terrain_read(full, g);
+}
+
+/* TELEMAC's upstream test for Malpasset: signed distance to the line
+ * p1 -> p2, positive on its left, beyond 1 mm. */
+static int upstream(const double *l, double x, double y)
+{
+	double a = l[1] - l[3], b = l[2] - l[0], c = l[0] * l[3] - l[2] * l[1];
+	return (a * x + b * y + c) / sqrt(a * a + b * b) > 0.001;
+}
+
+/* Initial absolute water level of a cell with DEM value z at (x, y); NAN: dry. */
+static double initial_level(const struct swe_params *p, double x, double y, double z)
+{
+	double L = NAN;
+	if (!isnan(p->fill_level) && z < p->fill_level)
+		L = p->fill_level;
+	if (p->has_reservoir && upstream(p->reservoir_line, x, y) && z < p->reservoir_level)
+		L = isnan(L) || p->reservoir_level > L ? p->reservoir_level : L;
+	if (p->has_dry_disk && hypot(x - p->dry_disk[0], y - p->dry_disk[1]) <= p->dry_disk[2])
+		L = NAN;
+	return L;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median of the finite values among a sample of at most 65536; NAN if none. */
+static double sampled_median(const double *v, long n)
+{
+	enum { SAMPLES = 65536 };
+	double *s = malloc(SAMPLES * sizeof *s), med = NAN;
+	long m = 0, step = n / SAMPLES + 1;
+	if (!s)
+		return NAN;
+	for (long k = 0; k < n && m < SAMPLES; k += step)
+		if (!isnan(v[k]))
+			s[m++] = v[k];
+	if (m > 0) {
+		qsort(s, (size_t)m, sizeof *s, cmp_double);
+		med = s[m / 2];
+	}
+	free(s);
+	return med;
+}
+
+int terrain_setup(struct swe_state *s, const struct swe_params *p)
+{
+	struct terrain_grid dem, dep;
+	double zmax = -INFINITY, zmin = INFINITY, wall, *level = NULL;
+	int rc, nx, ny;
+	long n;
+
+	memset(&dep, 0, sizeof dep);
+	if ((rc = read_raster(p, p->dem, &dem)))
+		return rc;
+	nx = dem.nx;
+	ny = dem.ny;
+	n = (long)nx * ny;
+	if (nx < 4 || ny < 4) {
+		spate_log_error("terrain", "%s: %d x %d cells: the solver needs at least 4 x 4",
+			p->dem, nx, ny);
+		rc = -SPATE_EINVAL;
+		goto out;
+	}
+	for (long k = 0; k < n; k++)
+		if (!isnan(dem.v[k])) {
+			zmax = dem.v[k] > zmax ? dem.v[k] : zmax;
+			zmin = dem.v[k] < zmin ? dem.v[k] : zmin;
+		}
+	if (zmax < zmin) {
+		spate_log_error("terrain", "%s: every cell is NODATA", p->dem);
+		rc = -SPATE_EINVAL;
+		goto out;
+	}
+	if (dem.nan_count)
+		spate_log_info("spate: %s: %d NaN values treated as NODATA\n", p->dem, dem.nan_count);
+	wall = zmax + p->wall_height;
+	if (p->depth_file[0]) {
+		if ((rc = read_raster(p, p->depth_file, &dep)))
+			goto out;
+		if (dep.nx != nx || dep.ny != ny || fabs(dep.x0 - dem.x0) > 1e-6 * dem.dx ||
+			fabs(dep.y0 - dem.y0) > 1e-6 * dem.dy) {
+			spate_log_error("terrain", "%s: its grid (%d x %d at %g, %g) differs from the "
+				"DEM's (%d x %d at %g, %g)", p->depth_file, dep.nx, dep.ny, dep.x0, dep.y0,
+				nx, ny, dem.x0, dem.y0);
+			rc = -SPATE_EINVAL;
+			goto out;
+		}
+	}
+	level = malloc((size_t)n * sizeof *level);
+	if (!level || (rc = swe_state_alloc(s, nx, ny, dem.dx, dem.dy))) {
+		rc = -SPATE_ENOMEM;
+		goto out;
+	}
+	s->x0 = dem.x0;
+	s->y0 = dem.y0;
+	if (p->nodata_mask) {
+		s->mask = calloc((size_t)n, 1);
+		if (!s->mask) {
+			rc = -SPATE_ENOMEM;
+			goto out;
+		}
+	}
+	for (int j = 0; j < ny; j++)
+		for (int i = 0; i < nx; i++) {
+			long k = (long)j * nx + i;
+			double z = dem.v[k];
+			if (isnan(z)) {
+				if (s->mask)
+					s->mask[k] = 1;
+				dem.v[k] = wall;
+				level[k] = NAN;
+			} else if (dep.v) {
+				level[k] = !isnan(dep.v[k]) && dep.v[k] > 0 ? z + dep.v[k] : NAN;
+			} else {
+				level[k] = initial_level(p, dem.x0 + (i + 0.5) * dem.dx,
+					dem.y0 + (j + 0.5) * dem.dy, z);
+			}
+		}
+	s->bref = sampled_median(level, n);
+	if (isnan(s->bref))
+		s->bref = zmin;
+	/* corners: mean of the (up to four) surrounding cell values (KP07.md) */
+	for (int J = 0; J <= ny; J++)
+		for (int I = 0; I <= nx; I++) {
+			double sum = 0;
+			int cnt = 0;
+			for (int dj = -1; dj <= 0; dj++)
+				for (int di = -1; di <= 0; di++) {
+					int i = I + di, j = J + dj;
+					if (i >= 0 && i < nx && j >= 0 && j < ny) {
+						sum += dem.v[(long)j * nx + i];
+						cnt++;
+					}
+				}
+			s->Bc[swe_cidx(s, I, J)] = (real)(sum / cnt - s->bref);
+		}
+	swe_state_finish_bed(s);
+	for (int j = 0; j < ny; j++)
+		for (int i = 0; i < nx; i++) {
+			long k = swe_idx(s, i, j);
+			double L = level[(long)j * nx + i];
+			s->w[k] = isnan(L) ? s->Bm[k] : swe_level_to_w(s, i, j, (real)(L - s->bref));
+		}
+	rc = 0;
+out:
+	free(level);
+	terrain_free(&dem);
+	terrain_free(&dep);
+	if (rc)
+		swe_state_free(s);
+	return rc;
+}

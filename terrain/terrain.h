@@ -1,0 +1,51 @@
+/* terrain.h: rasters in (DEMs, initial depth or level grids) and the
+ * conversion of a DEM to the solver's corner bed. */
+#ifndef SPATE_TERRAIN_H
+#define SPATE_TERRAIN_H
+
+#include <stddef.h>
+
+/* A north-up raster of cell-centred values, row 0 = southern row. */
+struct terrain_grid {
+	int nx, ny;
+	double x0, y0;      /* lower-left corner of the lower-left cell, m */
+	double dx, dy;      /* cell size, m (> 0) */
+	double nodata;      /* the file's NODATA value (meaningful if has_nodata) */
+	int has_nodata;
+	int nan_count;      /* NaN values read (stored as NODATA) */
+	double *v;          /* nx * ny values, v[j * nx + i]; NODATA cells hold NAN */
+	char crs_wkt[2048]; /* coordinate reference system, "" if unknown */
+};
+
+/* Largest grid accepted, in cells (a header that lies is refused early). */
+#define TERRAIN_MAX_CELLS (1L << 32)
+
+/* Read an ESRI ASCII grid (.asc; gzip-compressed when built with zlib).
+ * Validates the header (ncols, nrows > 0, cell size > 0, corner or centre
+ * origin), the value count (a truncated file or extra values are errors) and
+ * the values (NODATA and NaN become NAN in v).  Returns 0 or -SPATE_E* after
+ * a message naming the file, line and what is wrong. */
+int terrain_read_asc(const char *path, struct terrain_grid *g);
+
+/* Read any raster GDAL can open (GeoTIFF, ESRI ASCII, /vsigzip/...), band 1.
+ * Refuses rotated or south-up geotransforms.  Returns -SPATE_EUNSUPPORTED when
+ * built without GDAL. */
+int terrain_read_gdal(const char *path, struct terrain_grid *g);
+
+/* Read a raster: GDAL when built with it, else the ESRI ASCII reader. */
+int terrain_read(const char *path, struct terrain_grid *g);
+
+void terrain_free(struct terrain_grid *g);
+
+struct swe_state;
+struct swe_params;
+/* Build the state of a [domain] setup = dem scenario: the DEM's grid, bed at
+ * corners, NODATA as walls or masked, initial water from [initial].  Returns 0
+ * or -SPATE_E* after a message. */
+int terrain_setup(struct swe_state *s, const struct swe_params *p);
+
+/* A data path as spate opens it: absolute as is; relative: under [domain]
+ * data_dir when the file is there, else relative to the working directory. */
+void terrain_resolve(const struct swe_params *p, const char *path, char *out, size_t n);
+
+#endif

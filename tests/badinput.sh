@@ -1,0 +1,126 @@
+#!/bin/bash
+# badinput.sh: bad scenario files and options must be refused cleanly.
+#
+# Each case runs "$SPATE run FILE [OPTIONS]" on a file generated in a
+# temporary folder and expects exit status 1 (bad input: not 0, not 2, not a
+# crash >= 128) and a message on stderr that names the file, the line and the
+# key (each case lists the fragments it needs).  A control case first checks
+# that the good base file runs.
+#
+# Environment: SPATE (the program; set by make check).
+set -u
+
+if [ -z "${SPATE:-}" ] || [ ! -x "$SPATE" ]; then
+	echo "badinput.sh: SPATE is not set to the spate program" >&2
+	exit 99
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/spate-badinput.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+
+# The good base file: 9 lines; cases replace line 7 or drop lines.
+base() {
+	cat <<'EOF'
+[domain]
+setup = circular_dambreak
+nx = 20
+ny = 20
+[physics]
+manning = 0.02
+theta = 1.3
+[run]
+end_time = 1
+EOF
+}
+
+# expect NAME STATUS FRAGMENT... -- ARGS...: run spate with ARGS; the exit
+# status must be STATUS and stderr must contain every FRAGMENT.
+expect() {
+	local name=$1 want=$2 frags=() rc err missing=""
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+		frags+=("$1")
+		shift
+	done
+	shift
+	n=$((n + 1))
+	"$SPATE" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	err=$(head -c 2000 "$tmp/err")
+	for f in "${frags[@]}"; do
+		grep -qF -- "$f" "$tmp/err" || missing="$missing '$f'"
+	done
+	if [ "$rc" -ne "$want" ]; then
+		echo "FAIL $name: exit status $rc, expected $want; stderr: $err"
+		fail=$((fail + 1))
+	elif [ -n "$missing" ]; then
+		echo "FAIL $name: stderr lacks$missing; stderr: $err"
+		fail=$((fail + 1))
+	else
+		echo "ok   $name: exit $rc: $(head -n 1 "$tmp/err")"
+	fi
+}
+
+# bad FILE-NAME: write stdin to $tmp/FILE-NAME.
+bad() {
+	cat >"$tmp/$1"
+}
+
+base | bad good.conf
+expect "control: the base file runs" 0 -- \
+	run "$tmp/good.conf" --quiet --no-output --run.end_time=0.5
+
+base | sed '7s/.*/thetta = 1.3/' | bad bad.conf
+expect "unknown key" 1 "bad.conf:7" "thetta" -- run "$tmp/bad.conf" --no-output
+
+base | sed '6s/.*/manning = abc/' | bad bad.conf
+expect "bad number" 1 "bad.conf:6" "manning" "abc" -- run "$tmp/bad.conf" --no-output
+
+base | sed '6s/.*/manning = 0.03x/' | bad bad.conf
+expect "number with trailing junk" 1 "bad.conf:6" "manning" -- run "$tmp/bad.conf" --no-output
+
+base | sed '6s/.*/manning = -0.03/' | bad bad.conf
+expect "negative Manning" 1 "bad.conf:6" "manning" -- run "$tmp/bad.conf" --no-output
+
+base | sed '7s/.*/theta = 3/' | bad bad.conf
+expect "theta out of [1, 2]" 1 "bad.conf:7" "theta" -- run "$tmp/bad.conf" --no-output
+
+base | sed '5s/.*/[phyiscs]/' | bad bad.conf
+expect "unknown section" 1 "bad.conf:6" "phyiscs" -- run "$tmp/bad.conf" --no-output
+
+base | sed '8,9d' | bad norun.conf
+expect "missing section [run]" 1 "norun.conf" "[run]" -- run "$tmp/norun.conf" --no-output
+
+{ echo "nx = 20"; base; } | bad nosection.conf
+expect "key before any section" 1 "nosection.conf:1" "nx" -- run "$tmp/nosection.conf" --no-output
+
+base | sed '7s/.*/theta 1.3/' | bad syntax.conf
+expect "syntax error (no =)" 1 "syntax.conf:7" -- run "$tmp/syntax.conf" --no-output
+
+base | sed '5s/.*/[physics/' | bad syntax2.conf
+expect "syntax error (no ])" 1 "syntax2.conf:" -- run "$tmp/syntax2.conf" --no-output
+
+expect "nonexistent file" 1 "no-such-file.conf" -- run "$tmp/no-such-file.conf" --no-output
+
+expect "bad override --physics.cfl=2" 1 "cfl" "2" -- \
+	run "$tmp/good.conf" --no-output --physics.cfl=2
+
+expect "override of an unknown key" 1 "cfll" -- \
+	run "$tmp/good.conf" --no-output --physics.cfll=0.4
+
+expect "malformed override" 1 "physics" -- run "$tmp/good.conf" --no-output --physics=0.4
+
+expect "unknown --device" 1 "device" "tpu" -- run "$tmp/good.conf" --no-output --device=tpu
+
+expect "unknown option" 1 "--frobnicate" -- run "$tmp/good.conf" --no-output --frobnicate
+
+expect "two scenario files" 1 "good.conf" -- run "$tmp/good.conf" "$tmp/good.conf"
+
+expect "no scenario file" 1 "scenario" -- run --no-output
+
+expect "unknown command" 1 "frobnicate" -- frobnicate
+
+echo "badinput.sh: $n cases, $fail failed"
+[ "$fail" -eq 0 ]
