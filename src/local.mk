@@ -12,6 +12,9 @@ src_libspate_a_SOURCES = \
 	src/diag.c \
 	src/swe_cpu.c \
 	src/swe_bc.c \
+	src/decomp.c \
+	src/halo.c \
+	src/swe_multi.c \
 	src/backend.c \
 	src/swe.c \
 	src/output.c \
@@ -25,8 +28,11 @@ noinst_HEADERS += \
 	src/swe_step.h \
 	src/swe_cuda.h \
 	src/swe_run.h \
+	src/swe_multi.h \
+	src/decomp.h \
 	src/output.h \
-	src/gauge.h
+	src/gauge.h \
+	src/products_kern.h
 # CUDA objects (cuda/local.mk) join the library through LIBADD.
 src_libspate_a_LIBADD =
 

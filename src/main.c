@@ -10,6 +10,7 @@
 #include "swe.h"
 #include "swe_run.h"
 #include "output.h"
+#include "decomp.h"
 
 #ifndef SPATE_SCENARIODIR
 #define SPATE_SCENARIODIR "/usr/local/share/spate/scenarios"
@@ -43,6 +44,9 @@ static void usage(FILE *f)
 "  --summary FILE           write a JSON run summary (FILE '-' = stdout)\n"
 "  --print-params           print the resolved parameters and exit\n"
 "  --no-output              write no grids (timing runs)\n"
+"  --parallel.subdomains=N  cut the grid into N subdomains of rows (CPU; also\n"
+"                           --parallel.workload=60,40); under mpirun rank 0\n"
+"                           writes, and a report per subdomain ends the run\n"
 "  --quiet, -q              no progress line or log on stderr\n"
 "\n"
 "Options of bench:\n"
@@ -129,6 +133,7 @@ static int cmd_run(int argc, char **argv)
 	struct swe_run_opts o;
 	struct swe_result r;
 	const char *scenario = NULL, *summary = NULL, *device = NULL;
+	struct swe_prod *rank_prod = NULL;
 	int print_only = 0, rc, i;
 
 	memset(&o, 0, sizeof o);
@@ -190,7 +195,18 @@ static int cmd_run(int argc, char **argv)
 		swe_params_print(&p, stdout);
 		return 0;
 	}
+	if (decomp_world_rank() != 0) {
+		/* under mpirun only rank 0 prints and writes; the others still keep
+		 * the flood products, whose gather is collective */
+		spate_set_quiet(1);
+		summary = NULL;
+		if (!o.no_output) {
+			o.no_output = 1;
+			o.final_products = &rank_prod;
+		}
+	}
 	rc = swe_run(&p, &o, &r);
+	free(rank_prod);
 	if (rc) {
 		if (rc != -SPATE_EINTR)
 			spate_log_error("run", "%s: %s", scenario, spate_strerror(rc));
@@ -206,7 +222,7 @@ static int cmd_run(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int command(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -229,4 +245,13 @@ int main(int argc, char **argv)
 	spate_log_error("usage", "unknown command '%s' (commands: run, devices, bench; "
 		"see spate --help)", argv[1]);
 	return EXIT_USAGE;
+}
+
+/* MPI starts here when spate was started by mpirun (decomp.c), and a failure
+ * on one rank of several aborts them all. */
+int main(int argc, char **argv)
+{
+	if (decomp_world_init(&argc, &argv))
+		return EXIT_RUNTIME;
+	return decomp_world_fini(command(argc, argv));
 }

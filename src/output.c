@@ -11,6 +11,7 @@
 
 #include "spate.h"
 #include "output.h"
+#include "products_kern.h"
 
 int spate_mkdir_p(const char *dir)
 {
@@ -89,6 +90,39 @@ int swe_write_grids(const struct swe_state *s, const struct swe_params *p, const
 				g[(size_t)j * s->nx + i] = v;
 			}
 		snprintf(path, sizeof path, "%s/%s_%04d.asc", dir, names[var], index);
+		rc = spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, -9999);
+	}
+	free(g);
+	return rc;
+}
+
+int swe_write_products(const struct swe_state *s, const struct swe_prod *pr, const char *dir)
+{
+	static const char *const names[6] = { "max_depth", "max_speed", "max_hazard",
+		"arrival_time", "time_of_max_depth", "duration_wet" };
+	size_t n = (size_t)s->nx * s->ny;
+	double *g = malloc(n * sizeof *g);
+	int rc = 0;
+	if (!g)
+		return -SPATE_ENOMEM;
+	for (int var = 0; var < 6 && !rc; var++) {
+		char path[4200];
+		for (size_t k = 0; k < n; k++) {
+			const struct swe_prod *p = &pr[k];
+			double v;
+			switch (var) {
+			case 0: v = p->max_depth; break;
+			case 1: v = p->max_speed; break;
+			case 2: v = p->max_hazard; break;
+			case 3: v = p->arrival; break;
+			case 4: v = p->max_depth > 0 ? p->t_max_depth : -9999; break;
+			default: v = p->wet_duration; break;
+			}
+			if ((var == 3 && p->arrival < 0) || (s->mask && s->mask[k]))
+				v = -9999;
+			g[k] = v;
+		}
+		snprintf(path, sizeof path, "%s/%s.asc", dir, names[var]);
 		rc = spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, -9999);
 	}
 	free(g);

@@ -25,6 +25,12 @@ int spate_write_asc(const char *path, int nx, int ny, double x0, double y0, doub
 int swe_write_grids(const struct swe_state *s, const struct swe_params *p, const char *dir,
 	int index);
 
+struct swe_prod;
+/* Write the flood products as <dir>/<name>.asc: max_depth, max_speed,
+ * max_hazard, arrival_time, time_of_max_depth, duration_wet (NODATA where
+ * never wet or masked). */
+int swe_write_products(const struct swe_state *s, const struct swe_prod *pr, const char *dir);
+
 /* Write the JSON summary; returns 0 or -SPATE_EIO. */
 int swe_write_summary(const char *path, const struct swe_result *r, const struct swe_params *p);
 

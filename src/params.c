@@ -41,6 +41,7 @@ static const struct key keys[] = {
 	{ "domain", "data_dir", K_STR, F(data_dir), S(data_dir), 0, 0, NULL },
 	{ "domain", "nodata", K_CHOICE, F(nodata_mask), 0, 0, 0, "wall|mask" },
 	{ "domain", "wall_height", K_DBL, F(wall_height), 0, 0, 1e5, NULL },
+	{ "domain", "cellsize", K_DBL, F(cellsize), 0, 0, 1e6, NULL },
 	{ "initial", "h_in", K_DBL, F(h_in), 0, 0, 1e4, NULL },
 	{ "initial", "h_out", K_DBL, F(h_out), 0, 0, 1e4, NULL },
 	{ "initial", "radius", K_DBL, F(radius), 0, 0, 1e9, NULL },
@@ -64,10 +65,13 @@ static const struct key keys[] = {
 	{ "output", "dir", K_STR, F(out_dir), S(out_dir), 0, 0, NULL },
 	{ "output", "interval", K_DBL, F(out_interval), 0, 0, 1e9, NULL },
 	{ "output", "grids", K_CHOICE, F(write_grids), 0, 0, 0, "no|yes" },
+	{ "output", "products", K_CHOICE, F(products), 0, 0, 0, "no|yes" },
+	{ "output", "threshold", K_DBL, F(threshold), 0, 0, 100, NULL },
 	{ "gauges", "file", K_STR, F(gauge_file), S(gauge_file), 0, 0, NULL },
 	{ "gauges", "radius", K_INT, F(gauge_radius), 0, 0, 10, NULL },
 	{ "gauges", "threshold", K_DBL, F(gauge_threshold), 0, 0, 100, NULL },
 	{ "gauges", "interval", K_DBL, F(gauge_interval), 0, 0, 1e9, NULL },
+	{ "parallel", "subdomains", K_INT, F(subdomains), 0, 1, SWE_SUB_MAX, NULL },
 };
 #undef F
 #undef S
@@ -111,9 +115,12 @@ void swe_params_defaults(struct swe_params *p)
 	snprintf(p->device, sizeof p->device, "auto");
 	snprintf(p->out_dir, sizeof p->out_dir, "spate-out");
 	p->write_grids = 1;
+	p->products = 1;
+	p->threshold = 0.05;
 	p->gauge_radius = 1;
 	p->gauge_threshold = 0.05;
 	p->gauge_interval = 10;
+	p->subdomains = 1;
 }
 
 /* Index of `word` in a '|'-separated list, or -1. */
@@ -147,17 +154,34 @@ static int parse_double(const char *v, double *out)
 	return 0;
 }
 
+/* 1 while swe_params_load checks a key without messages (see handler). */
+static int quiet_set;
+
+/* "spate: FILE:LINE: " or, for line 0 (command line, tests), "spate: ORIGIN: ". */
+static void where(const char *origin, int line)
+{
+	if (line > 0)
+		fprintf(stderr, "spate: %s:%d: ", origin, line);
+	else
+		fprintf(stderr, "spate: %s: ", origin);
+}
+
 #define BAD(...) do { \
-		fprintf(stderr, "spate: %s:%d: [%s] %s = %s: ", origin, line, section, key, value); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
+		if (!quiet_set) { \
+			where(origin, line); \
+			fprintf(stderr, "[%s] %s = %s: ", section, key, value); \
+			fprintf(stderr, __VA_ARGS__); \
+			fputc('\n', stderr); \
+		} \
 		return -SPATE_EINVAL; \
 	} while (0)
 
-/* Hydrograph "t0 q0, t1 q1, ...": times strictly increasing. */
+/* Hydrograph "t0 q0, t1 q1, ...": times strictly increasing.  Parsed into
+ * locals, so a rejected value leaves the side's table as it was. */
 static int parse_hydrograph(struct swe_bc *b, const char *value, const char *origin, int line,
 	const char *section, const char *key)
 {
+	double tt[SWE_HYDRO_MAX], qq[SWE_HYDRO_MAX];
 	const char *s = value;
 	int n = 0;
 	while (*s) {
@@ -182,16 +206,18 @@ static int parse_hydrograph(struct swe_bc *b, const char *value, const char *ori
 			s++;
 		if (n >= SWE_HYDRO_MAX)
 			BAD("more than %d points", SWE_HYDRO_MAX);
-		if (n > 0 && t <= b->t[n - 1])
-			BAD("times must increase (point %d at %g s follows %g s)", n + 1, t, b->t[n - 1]);
+		if (n > 0 && t <= tt[n - 1])
+			BAD("times must increase (point %d at %g s follows %g s)", n + 1, t, tt[n - 1]);
 		if (q < 0)
 			BAD("discharge must be >= 0 (point %d)", n + 1);
-		b->t[n] = t;
-		b->q[n] = q;
+		tt[n] = t;
+		qq[n] = q;
 		n++;
 	}
 	if (n == 0)
 		BAD("empty hydrograph");
+	memcpy(b->t, tt, (size_t)n * sizeof *tt);
+	memcpy(b->q, qq, (size_t)n * sizeof *qq);
 	b->n = n;
 	return 0;
 }
@@ -261,6 +287,35 @@ int swe_params_set(struct swe_params *p, const char *section, const char *key,
 		p->has_reservoir = 1;
 		return 0;
 	}
+	if (strcmp(section, "domain") == 0 && strcmp(key, "crop") == 0) {
+		if (parse_vector(value, p->crop, 4) || p->crop[2] <= p->crop[0] ||
+			p->crop[3] <= p->crop[1])
+			BAD("expected four numbers: xmin ymin xmax ymax, with xmin < xmax, ymin < ymax");
+		p->has_crop = 1;
+		return 0;
+	}
+	if (strcmp(section, "parallel") == 0 && strcmp(key, "workload") == 0) {
+		char *end;
+		const char *v = value;
+		int n = 0;
+		while (*v) {
+			double f;
+			errno = 0;
+			f = strtod(v, &end);
+			if (end == v || errno == ERANGE || !(f > 0) || !isfinite(f))
+				BAD("expected relative workloads > 0, one per subdomain: 60,40");
+			if (n >= SWE_SUB_MAX)
+				BAD("more than %d subdomains", SWE_SUB_MAX);
+			p->workload[n++] = f;
+			v = end;
+			while (*v == ' ' || *v == '\t' || *v == ',')
+				v++;
+		}
+		if (n == 0)
+			BAD("expected relative workloads > 0, one per subdomain: 60,40");
+		p->nworkload = n;
+		return 0;
+	}
 	if (strcmp(section, "initial") == 0 && strcmp(key, "dry_disk") == 0) {
 		if (parse_vector(value, p->dry_disk, 3) || p->dry_disk[2] < 0)
 			BAD("expected three numbers: x y radius (radius >= 0)");
@@ -311,9 +366,11 @@ int swe_params_set(struct swe_params *p, const char *section, const char *key,
 			break;
 	if (i == sizeof keys / sizeof keys[0])
 		BAD("unknown section [%s]; sections are [domain], [initial], [physics], "
-			"[boundary], [run], [output], [gauges]", section);
-	fprintf(stderr, "spate: %s:%d: [%s] %s: unknown key; [%s] takes:", origin, line, section,
-		key, section);
+			"[boundary], [run], [output], [gauges], [parallel]", section);
+	if (quiet_set)
+		return -SPATE_EINVAL;
+	where(origin, line);
+	fprintf(stderr, "[%s] %s: unknown key; [%s] takes:", section, key, section);
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(keys[i].sec, section) == 0)
 			fprintf(stderr, " %s", keys[i].key);
@@ -322,12 +379,16 @@ int swe_params_set(struct swe_params *p, const char *section, const char *key,
 }
 #undef BAD
 
-/* libinih reads through this so the handler knows the line number. */
+/* libinih reads through this so the handler knows the line number.  The
+ * first bad key is only recorded (err, err_line, its text): libinih reports
+ * a syntax error only when it returns, so the message waits until then and
+ * goes out only if that key comes before the first syntax error. */
 struct reader {
 	FILE *f;
 	const char *path;
 	int line;
-	int err;
+	int err, err_line;
+	char sec[64], name[128], value[1024];
 	struct swe_params *p;
 	unsigned seen;      /* bit per known section */
 };
@@ -342,25 +403,49 @@ static char *read_line(char *str, int num, void *stream)
 }
 
 static const char *const sections[] = { "domain", "initial", "physics", "boundary", "run", "output",
-	"gauges" };
+	"gauges", "parallel" };
 
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct reader *r = user;
 	if (r->err)
 		return 1;
-	if (!*section) {
-		fprintf(stderr, "spate: %s:%d: %s = %s: key outside any section; put it under "
-			"[domain], [initial], [physics], [boundary], [run], [output] or [gauges]\n",
-			r->path, r->line, name, value);
-		r->err = -SPATE_EINVAL;
-		return 1;
-	}
 	for (unsigned i = 0; i < sizeof sections / sizeof sections[0]; i++)
 		if (strcmp(section, sections[i]) == 0)
 			r->seen |= 1u << i;
-	r->err = swe_params_set(r->p, section, name, value, r->path, r->line);
+	quiet_set = 1;
+	r->err = *section ? swe_params_set(r->p, section, name, value, r->path, r->line) :
+		-SPATE_EINVAL;
+	quiet_set = 0;
+	if (r->err) {
+		r->err_line = r->line;
+		snprintf(r->sec, sizeof r->sec, "%s", section);
+		snprintf(r->name, sizeof r->name, "%s", name);
+		snprintf(r->value, sizeof r->value, "%s", value);
+	}
 	return 1;
+}
+
+/* The message of the reader's recorded bad key: the same check again, aloud,
+ * on a scratch copy of the parameters. */
+static void report_key(const struct reader *r)
+{
+	struct swe_params *scratch;
+	if (!r->sec[0]) {
+		fprintf(stderr, "spate: %s:%d: %s = %s: key outside any section; put it under "
+			"[domain], [initial], [physics], [boundary], [run], [output], [gauges] or "
+			"[parallel]\n", r->path, r->err_line, r->name, r->value);
+		return;
+	}
+	scratch = malloc(sizeof *scratch);
+	if (!scratch) {
+		fprintf(stderr, "spate: %s:%d: [%s] %s = %s: invalid\n", r->path, r->err_line,
+			r->sec, r->name, r->value);
+		return;
+	}
+	*scratch = *r->p;
+	swe_params_set(scratch, r->sec, r->name, r->value, r->path, r->err_line);
+	free(scratch);
 }
 
 int swe_params_load(struct swe_params *p, const char *path)
@@ -377,8 +462,11 @@ int swe_params_load(struct swe_params *p, const char *path)
 	}
 	rc = ini_parse_stream(read_line, &r, handler, &r);
 	fclose(r.f);
-	if (r.err)
+	/* rc: the line of libinih's first syntax error (the handler never fails) */
+	if (r.err && (rc <= 0 || r.err_line < rc)) {
+		report_key(&r);
 		return r.err;
+	}
 	if (rc != 0) {
 		fprintf(stderr, "spate: %s:%d: syntax error: expected [section], key = value, "
 			"or a ; comment\n", path, rc);
@@ -416,6 +504,11 @@ int swe_params_validate(const struct swe_params *p)
 	}
 	if ((double)p->nx * p->ny > 4.0e9) {
 		spate_log_error("scenario", "[domain] nx * ny = %.3g cells: too many", (double)p->nx * p->ny);
+		return -SPATE_EINVAL;
+	}
+	if (p->nworkload > 0 && p->subdomains > 1 && p->subdomains != p->nworkload) {
+		spate_log_error("scenario", "[parallel] subdomains = %d but workload gives %d "
+			"fractions: give one of them, or make them agree", p->subdomains, p->nworkload);
 		return -SPATE_EINVAL;
 	}
 	if (p->integrator == 1 && p->cfl > 0.5) {
@@ -483,6 +576,13 @@ void swe_params_print(const struct swe_params *p, void *file)
 					fputc('\n', f);
 				}
 			}
+		}
+		if (strcmp(k->sec, "parallel") == 0 && strcmp(k->key, "subdomains") == 0 &&
+			p->nworkload > 0) {
+			fprintf(f, "workload =");
+			for (int j = 0; j < p->nworkload; j++)
+				fprintf(f, "%s%.17g", j ? "," : " ", p->workload[j]);
+			fputc('\n', f);
 		}
 	}
 }

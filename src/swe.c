@@ -7,14 +7,17 @@
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "spate.h"
 #include "swe.h"
 #include "swe_run.h"
+#include "swe_multi.h"
 #include "output.h"
 #include "gauge.h"
+#include "products_kern.h"
 #include "terrain.h"
 
 static volatile sig_atomic_t interrupted;
@@ -72,7 +75,7 @@ static int sample_gauges(const struct spate_backend *be, struct swe_backend_ctx 
 
 int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe_result *r)
 {
-	const struct spate_backend *be = spate_backend_select(p->device);
+	const struct spate_backend *be = swe_backend_for(p); /* one domain, or decomposed */
 	struct swe_backend_ctx *ctx = NULL;
 	struct swe_state s;
 	struct swe_stats st;
@@ -81,6 +84,8 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	int rc, index = 0, printed = 0;
 	struct gauge_set gs;
 	double next_gauge = 0;
+	int want_products = 0;
+	struct swe_prod *prod = NULL;
 
 	memset(r, 0, sizeof *r);
 	memset(&st, 0, sizeof st);
@@ -99,25 +104,29 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	cells = (double)s.nx * s.ny;
 	r->volume_initial = swe_volume(&s);
 	r->max_depth = swe_max_depth(&s);
-	if (p->write_grids && !o->no_output) {
-		rc = spate_mkdir_p(p->out_dir);
-		if (!rc)
-			rc = swe_write_grids(&s, p, p->out_dir, index++);
-		if (rc)
-			goto out;
-	}
+	if (!o->no_output && (p->write_grids || p->products || p->gauge_file[0]) &&
+		(rc = spate_mkdir_p(p->out_dir)))
+		goto out;
+	if (p->write_grids && !o->no_output && (rc = swe_write_grids(&s, p, p->out_dir, index++)))
+		goto out;
 	if (p->gauge_file[0]) {
 		char path[2 * SWE_PATH_MAX + 16];
 		terrain_resolve(p, p->gauge_file, path, sizeof path);
 		if ((rc = gauge_load(&gs, path, &s, p->gauge_radius, p->gauge_threshold)))
-			goto out;
-		if (!o->no_output && (rc = spate_mkdir_p(p->out_dir)))
 			goto out;
 	}
 	rc = be->init(&ctx, &s, p, 0);
 	if (rc)
 		goto out;
 	if (gs.n && (rc = sample_gauges(be, ctx, &gs, &s, p, 0, &next_gauge, o->no_output)))
+		goto out;
+	want_products = p->products && (!o->no_output || o->final_products);
+	if (want_products && !be->products_start) {
+		spate_log_info("spate: the %s backend keeps no flood products; run with "
+			"--output.products=no to silence this\n", be->name);
+		want_products = 0;
+	}
+	if (want_products && (rc = be->products_start(ctx, (real)p->threshold)))
 		goto out;
 	spate_log_info("spate: %s, %d x %d cells of %g x %g m, %s precision, %s on %s\n",
 		p->setup, s.nx, s.ny, s.dx, s.dy, SPATE_PRECISION, be->name, r->device);
@@ -180,6 +189,21 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	if (p->write_grids && !o->no_output && (rc = swe_write_grids(&s, p, p->out_dir, index++)))
 		goto out;
 	r->outputs = index;
+	if (want_products) {
+		prod = malloc((size_t)s.nx * s.ny * sizeof *prod);
+		if (!prod) {
+			rc = -SPATE_ENOMEM;
+			goto out;
+		}
+		if ((rc = be->products_get(ctx, prod)))
+			goto out;
+		if (!o->no_output && (rc = swe_write_products(&s, prod, p->out_dir)))
+			goto out;
+		if (o->final_products) {
+			*o->final_products = prod;
+			prod = NULL;
+		}
+	}
 	if (gs.n && !o->no_output && (rc = gauge_write_summary(&gs, p->out_dir)))
 		goto out;
 	if (o->final_state)
@@ -195,6 +219,7 @@ out:
 	if (ctx)
 		be->fini(ctx);
 	gauge_free(&gs);
+	free(prod);
 	swe_state_free(&s);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #define SWE_NAME_MAX 256
 #define SWE_PATH_MAX 1024
 #define SWE_HYDRO_MAX 256
+#define SWE_SUB_MAX 256    /* = DECOMP_MAX */
 
 enum swe_side { SWE_WEST = 0, SWE_EAST = 1, SWE_SOUTH = 2, SWE_NORTH = 3 };
 
@@ -42,6 +43,9 @@ struct swe_params {
 	char data_dir[SWE_PATH_MAX]; /* where relative data paths are looked up */
 	int nodata_mask;    /* NODATA cells: 0 = walls (high ground), 1 = masked */
 	double wall_height; /* NODATA walls: this far above the highest bed, m */
+	double cellsize;    /* resample the DEM to this cell size, m (0: keep) */
+	double crop[4];     /* xmin ymin xmax ymax */
+	int has_crop;
 	/* [initial] for setup = dem, applied in this order */
 	double fill_level;        /* water up to this level everywhere (sea), m; NAN: none */
 	double reservoir_level;   /* water up to this level upstream of reservoir_line */
@@ -64,11 +68,17 @@ struct swe_params {
 	char out_dir[SWE_NAME_MAX];
 	double out_interval; /* s, 0 = only the final state */
 	int write_grids;     /* write ESRI ASCII grids of h, u, v, w */
+	int products;        /* track and write the flood products */
+	double threshold;    /* wet threshold of the products (arrival etc.), m */
 	/* [gauges] */
 	char gauge_file[SWE_PATH_MAX]; /* CSV name,x,y ("" = none) */
 	int gauge_radius;    /* neighbourhood half-width for maxima, cells */
 	double gauge_threshold; /* arrival depth, m */
 	double gauge_interval;  /* time-series interval, s */
+	/* [parallel] */
+	int subdomains;      /* row subdomains (1: one per MPI rank) */
+	int nworkload;       /* workload fractions given (0: equal sizes) */
+	double workload[SWE_SUB_MAX]; /* relative work of each subdomain */
 };
 
 /* The state of a domain on the host: cell-centred (w, hu, hv) and corner B,
@@ -115,6 +125,7 @@ struct swe_stats {
 };
 
 struct swe_backend_ctx;
+struct swe_prod;
 
 /* A backend: the CPU one is always built, the CUDA one when configured. */
 struct spate_backend {
@@ -136,6 +147,11 @@ struct spate_backend {
 	 * the driver then downloads the whole state). */
 	int (*sample)(struct swe_backend_ctx *ctx, const long *idx, int n, real *w, real *hu,
 		real *hv);
+	/* Flood products (products_kern.h): from now on keep one struct swe_prod
+	 * per interior cell, updated after every step; thr: wet threshold, m. */
+	int (*products_start)(struct swe_backend_ctx *ctx, real thr);
+	/* Copy the products to out: nx * ny, row-major, row 0 the southern. */
+	int (*products_get)(struct swe_backend_ctx *ctx, struct swe_prod *out);
 };
 
 extern const struct spate_backend spate_backend_cpu;

@@ -31,9 +31,17 @@ static real side_value(const struct swe_bcdev *b, const struct swe_params *p, in
 void swe_bc_fill(struct swe_view *v, const struct swe_bcdev *b, const struct swe_params *p,
 	double t)
 {
+	swe_bc_fill_sides(v, b, p, t, 0xfu);
+}
+
+void swe_bc_fill_sides(struct swe_view *v, const struct swe_bcdev *b, const struct swe_params *p,
+	double t, unsigned sides)
+{
 	int side;
 	real g = (real)p->g;
 	for (side = 0; side < 4; side++) {
+		if (!(sides & 1u << side))
+			continue;
 		int len = side < 2 ? v->ny : v->nx, kind = b->kind[side];
 		real value = side_value(b, p, side, t);
 		for (int layer = 0; layer < SWE_GHOST; layer++)
@@ -45,8 +53,16 @@ void swe_bc_fill(struct swe_view *v, const struct swe_bcdev *b, const struct swe
 void swe_bc_fill_rate(const struct swe_view *v, const struct swe_bcdev *b, real *Lw, real *Lhu,
 	real *Lhv)
 {
+	swe_bc_fill_rate_sides(v, b, Lw, Lhu, Lhv, 0xfu);
+}
+
+void swe_bc_fill_rate_sides(const struct swe_view *v, const struct swe_bcdev *b, real *Lw,
+	real *Lhu, real *Lhv, unsigned sides)
+{
 	int side;
 	for (side = 0; side < 4; side++) {
+		if (!(sides & 1u << side))
+			continue;
 		int len = side < 2 ? v->ny : v->nx;
 		for (int layer = 0; layer < SWE_GHOST; layer++)
 			for (int m = 0; m < len; m++)

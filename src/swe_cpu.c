@@ -9,7 +9,10 @@
  *             ghosts of L are mapped like those of U), then
  *             U^{n+1} = finish((U^n + U* + dt L(U*)) / 2)
  * which is exactly what the CUDA backend computes (cuda/swe_cuda_kern.cu fuses
- * the steps into two kernels, with the same functions on the same values). */
+ * the steps into two kernels, with the same functions on the same values).
+ * The step is cut into phases (stage1: 1-2, predict: 4 up to U*, correct:
+ * stage 2, commit) that the decomposition layer also runs on subdomains of
+ * rows (swe_multi.h): a context is a band of global rows, here all of them. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -23,6 +26,8 @@
 #include "spate.h"
 #include "swe.h"
 #include "swe_step.h"
+#include "swe_multi.h"
+#include "products_kern.h"
 
 struct swe_backend_ctx {
 	struct swe_state s;        /* current state (owned arrays) */
@@ -34,8 +39,13 @@ struct swe_backend_ctx {
 	struct swe_coef c;
 	struct swe_bcdev bcd;
 	const struct swe_params *p;
+	struct swe_prod *prod;     /* flood products, or NULL */
+	real prod_thr;
 	double t;
 	long steps;
+	int row0;                  /* first global row of this (sub)domain */
+	unsigned sides;            /* bit per side (enum swe_side) that is a global
+	                              edge: west and east always */
 };
 
 static size_t rowbuf_bytes(int nx);
@@ -81,11 +91,15 @@ static real *alloc_like(const struct swe_state *s)
 	return a;
 }
 
-static int cpu_init(struct swe_backend_ctx **out, const struct swe_state *s0,
-	const struct swe_params *p, int device)
+/* The (sub)domain of global rows [row0, row0 + rows) of g: its own copy of
+ * the state and bed, ghost rows included (cut from g, so the ghost beds equal
+ * the neighbours' real ones); the boundary data of the whole domain. */
+static int cpu_sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
+	const struct swe_params *p, int row0, int rows, int device)
 {
 	struct swe_backend_ctx *x = calloc(1, sizeof *x);
-	size_t n = (size_t)(s0->ny + 2 * SWE_GHOST) * s0->pitch;
+	size_t n = (size_t)(rows + 2 * SWE_GHOST) * g->pitch;
+	size_t off = (size_t)row0 * g->pitch, coff = (size_t)row0 * g->cpitch;
 	(void)device;
 	if (!x)
 		return -SPATE_ENOMEM;
@@ -99,38 +113,51 @@ static int cpu_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 #else
 	x->nthreads = 1;
 #endif
-	if (swe_state_alloc(&x->s, s0->nx, s0->ny, s0->dx, s0->dy))
+	if (row0 < 0 || rows < SWE_GHOST || row0 + rows > g->ny) {
+		free(x);
+		return -SPATE_EINVAL;
+	}
+	if (swe_state_alloc(&x->s, g->nx, rows, g->dx, g->dy))
 		goto nomem;
-	x->s.x0 = s0->x0;
-	x->s.y0 = s0->y0;
-	x->s.bref = s0->bref;
-	memcpy(x->s.w, s0->w, n * sizeof(real));
-	memcpy(x->s.hu, s0->hu, n * sizeof(real));
-	memcpy(x->s.hv, s0->hv, n * sizeof(real));
-	memcpy(x->s.Bm, s0->Bm, n * sizeof(real));
-	memcpy(x->s.Bc, s0->Bc, (size_t)(s0->ny + 2 * SWE_GHOST + 1) * s0->cpitch * sizeof(real));
-	x->w1 = alloc_like(s0);
-	x->hu1 = alloc_like(s0);
-	x->hv1 = alloc_like(s0);
-	x->ws = alloc_like(s0);
-	x->hus = alloc_like(s0);
-	x->hvs = alloc_like(s0);
-	x->Lw = alloc_like(s0);
-	x->Lhu = alloc_like(s0);
-	x->Lhv = alloc_like(s0);
-	x->rowbuf = spate_alloc((size_t)x->nthreads * rowbuf_bytes(s0->nx));
+	x->s.x0 = g->x0;
+	x->s.y0 = g->y0 + row0 * g->dy;
+	x->s.bref = g->bref;
+	memcpy(x->s.w, g->w + off, n * sizeof(real));
+	memcpy(x->s.hu, g->hu + off, n * sizeof(real));
+	memcpy(x->s.hv, g->hv + off, n * sizeof(real));
+	memcpy(x->s.Bm, g->Bm + off, n * sizeof(real));
+	memcpy(x->s.Bc, g->Bc + coff, (size_t)(rows + 2 * SWE_GHOST + 1) * g->cpitch * sizeof(real));
+	x->w1 = alloc_like(&x->s);
+	x->hu1 = alloc_like(&x->s);
+	x->hv1 = alloc_like(&x->s);
+	x->ws = alloc_like(&x->s);
+	x->hus = alloc_like(&x->s);
+	x->hvs = alloc_like(&x->s);
+	x->Lw = alloc_like(&x->s);
+	x->Lhu = alloc_like(&x->s);
+	x->Lhv = alloc_like(&x->s);
+	x->rowbuf = spate_alloc((size_t)x->nthreads * rowbuf_bytes(g->nx));
 	if (!x->w1 || !x->hu1 || !x->hv1 || !x->ws || !x->hus || !x->hvs || !x->Lw ||
 		!x->Lhu || !x->Lhv || !x->rowbuf)
 		goto nomem;
 	x->c = swe_coef_of(p);
-	swe_bcdev_fill(&x->bcd, s0, p);
+	swe_bcdev_fill(&x->bcd, g, p);
 	x->p = p;
+	x->row0 = row0;
+	x->sides = 1u << SWE_WEST | 1u << SWE_EAST | (row0 == 0 ? 1u << SWE_SOUTH : 0) |
+		(row0 + rows == g->ny ? 1u << SWE_NORTH : 0);
 	*out = x;
 	return 0;
 nomem:
-	spate_log_error("cpu", "out of memory for a %d x %d grid", s0->nx, s0->ny);
+	spate_log_error("cpu", "out of memory for a %d x %d grid", g->nx, rows);
 	spate_backend_cpu.fini(x);
 	return -SPATE_ENOMEM;
+}
+
+static int cpu_init(struct swe_backend_ctx **out, const struct swe_state *s0,
+	const struct swe_params *p, int device)
+{
+	return cpu_sub_init(out, s0, p, 0, s0->ny, device);
 }
 
 /* A state's arrays as the step functions see them. */
@@ -250,59 +277,133 @@ static void cpu_rhs(struct swe_backend_ctx *x, struct swe_view v, double *ax, do
 	*ay = my;
 }
 
+/* Update the flood products with the current state at time t after dt. */
+static void cpu_products(struct swe_backend_ctx *x, double dt)
+{
+	int nx = x->s.nx, ny = x->s.ny;
+	struct swe_view u = view_of(x, x->s.w, x->s.hu, x->s.hv);
+#pragma omp parallel for schedule(static)
+	for (int j = 0; j < ny; j++)
+		for (int i = 0; i < nx; i++) {
+			long k = swe_vidx(&u, i, j);
+			swe_prod_update(&x->prod[(size_t)j * nx + i], u.w[k] - u.Bm[k], u.hu[k], u.hv[k],
+				x->c.kappa4, x->prod_thr, x->t, dt);
+		}
+}
+
+static int cpu_products_start(struct swe_backend_ctx *x, real thr)
+{
+	size_t n = (size_t)x->s.nx * x->s.ny;
+	free(x->prod);
+	x->prod = malloc(n * sizeof *x->prod);
+	if (!x->prod)
+		return -SPATE_ENOMEM;
+	for (size_t k = 0; k < n; k++)
+		swe_prod_reset(&x->prod[k]);
+	x->prod_thr = thr;
+	cpu_products(x, 0);
+	return 0;
+}
+
+static int cpu_products_get(struct swe_backend_ctx *x, struct swe_prod *out)
+{
+	if (!x->prod)
+		return -SPATE_EINVAL;
+	memcpy(out, x->prod, (size_t)x->s.nx * x->s.ny * sizeof *out);
+	return 0;
+}
+
+/* Stage 1 of a step at time t: the boundary conditions of the global edges
+ * (swe_bc.c), then L = L(U^n); the largest face speeds in x and y. */
+static int cpu_stage1(struct swe_backend_ctx *x, double t, double *ax, double *ay)
+{
+	struct swe_view u = view_of(x, x->s.w, x->s.hu, x->s.hv);
+	swe_bc_fill_sides(&u, &x->bcd, x->p, t, x->sides);
+	cpu_rhs(x, u, ax, ay);
+	return 0;
+}
+
+/* Euler: U^{n+1} = finish(U^n + dt L) on the interior.  RK2: the ghost rates
+ * of the global edges, then U* = finish(U^n + dt L) on every cell of the
+ * interior rows and of the ghost rows of global edges, ghost columns
+ * included; ghost rows of internal edges come from the neighbours. */
+static int cpu_predict(struct swe_backend_ctx *x, double dt)
+{
+	struct swe_view u = view_of(x, x->s.w, x->s.hu, x->s.hv);
+	int nx = x->s.nx, ny = x->s.ny, G = SWE_GHOST, j;
+	real rdt = (real)dt;
+	if (x->p->integrator == 1) {
+#pragma omp parallel for schedule(static)
+		for (j = 0; j < ny; j++)
+			for (int i = 0; i < nx; i++) {
+				long k = swe_vidx(&u, i, j);
+				swe_euler_cell(&u, x->Lw, x->Lhu, x->Lhv, k, rdt, x->c,
+					&x->w1[k], &x->hu1[k], &x->hv1[k]);
+			}
+	} else {
+		int j0 = x->sides & 1u << SWE_SOUTH ? -G : 0;
+		int j1 = ny + (x->sides & 1u << SWE_NORTH ? G : 0);
+		swe_bc_fill_rate_sides(&u, &x->bcd, x->Lw, x->Lhu, x->Lhv, x->sides);
+#pragma omp parallel for schedule(static)
+		for (j = j0; j < j1; j++)
+			for (int i = -G; i < nx + G; i++) {
+				long k = swe_vidx(&u, i, j);
+				swe_euler_cell(&u, x->Lw, x->Lhu, x->Lhv, k, rdt, x->c,
+					&x->ws[k], &x->hus[k], &x->hvs[k]);
+			}
+	}
+	return 0;
+}
+
+/* RK2 stage 2: L(U*), then U^{n+1} = finish((U^n + U* + dt L(U*)) / 2) on the
+ * interior; the largest face speeds of this stage. */
+static int cpu_correct(struct swe_backend_ctx *x, double dt, double *ax, double *ay)
+{
+	struct swe_view u = view_of(x, x->s.w, x->s.hu, x->s.hv);
+	struct swe_view s = view_of(x, x->ws, x->hus, x->hvs);
+	int nx = x->s.nx, ny = x->s.ny, j;
+	real rdt = (real)dt;
+	cpu_rhs(x, s, ax, ay);
+#pragma omp parallel for schedule(static)
+	for (j = 0; j < ny; j++)
+		for (int i = 0; i < nx; i++) {
+			long k = swe_vidx(&u, i, j);
+			swe_rk2_cell(&u, &s, x->Lw, x->Lhu, x->Lhv, k, rdt, x->c,
+				&x->w1[k], &x->hu1[k], &x->hv1[k]);
+		}
+	return 0;
+}
+
+/* U^{n+1} becomes the current state, at time t after a step dt. */
+static int cpu_commit(struct swe_backend_ctx *x, double t, double dt)
+{
+	real *tmp;
+	tmp = x->s.w; x->s.w = x->w1; x->w1 = tmp;
+	tmp = x->s.hu; x->s.hu = x->hu1; x->hu1 = tmp;
+	tmp = x->s.hv; x->s.hv = x->hv1; x->hv1 = tmp;
+	x->t = t;
+	x->steps++;
+	if (x->prod)
+		cpu_products(x, dt);
+	return 0;
+}
+
+/* The single-domain step: the phases above on one subdomain that owns every
+ * row (swe_multi.h). */
 static int cpu_advance(struct swe_backend_ctx *x, double t_stop, long max_steps,
 	struct swe_stats *st)
 {
 	long n;
-	int nx = x->s.nx, ny = x->s.ny, G = SWE_GHOST;
 	for (n = 0; (max_steps <= 0 || n < max_steps) && x->t < t_stop; n++) {
-		struct swe_view u = view_of(x, x->s.w, x->s.hu, x->s.hv);
 		double ax, ay, dt, cap = t_stop - x->t;
-		real rdt;
-		int j;
-
-		swe_bc_fill(&u, &x->bcd, x->p, x->t);
-		cpu_rhs(x, u, &ax, &ay);
+		cpu_stage1(x, x->t, &ax, &ay);
 		dt = swe_cfl_dt(ax, ay, x->s.dx, x->s.dy, x->p->cfl, cap);
 		if (!(dt > 0))
 			return -SPATE_ENUMERIC;
-		rdt = (real)dt;
-		if (x->p->integrator == 1) {
-#pragma omp parallel for schedule(static)
-			for (j = 0; j < ny; j++)
-				for (int i = 0; i < nx; i++) {
-					long k = swe_vidx(&u, i, j);
-					swe_euler_cell(&u, x->Lw, x->Lhu, x->Lhv, k, rdt, x->c,
-						&x->w1[k], &x->hu1[k], &x->hv1[k]);
-				}
-		} else {
-			struct swe_view s;
-			swe_bc_fill_rate(&u, &x->bcd, x->Lw, x->Lhu, x->Lhv);
-#pragma omp parallel for schedule(static)
-			for (j = -G; j < ny + G; j++)
-				for (int i = -G; i < nx + G; i++) {
-					long k = swe_vidx(&u, i, j);
-					swe_euler_cell(&u, x->Lw, x->Lhu, x->Lhv, k, rdt, x->c,
-						&x->ws[k], &x->hus[k], &x->hvs[k]);
-				}
-			s = view_of(x, x->ws, x->hus, x->hvs);
-			cpu_rhs(x, s, &ax, &ay);
-#pragma omp parallel for schedule(static)
-			for (j = 0; j < ny; j++)
-				for (int i = 0; i < nx; i++) {
-					long k = swe_vidx(&u, i, j);
-					swe_rk2_cell(&u, &s, x->Lw, x->Lhu, x->Lhv, k, rdt, x->c,
-						&x->w1[k], &x->hu1[k], &x->hv1[k]);
-				}
-		}
-		{
-			real *t;
-			t = x->s.w; x->s.w = x->w1; x->w1 = t;
-			t = x->s.hu; x->s.hu = x->hu1; x->hu1 = t;
-			t = x->s.hv; x->s.hv = x->hv1; x->hv1 = t;
-		}
-		x->t = dt >= cap ? t_stop : x->t + dt;
-		x->steps++;
+		cpu_predict(x, dt);
+		if (x->p->integrator != 1)
+			cpu_correct(x, dt, &ax, &ay);
+		cpu_commit(x, dt >= cap ? t_stop : x->t + dt, dt);
 		st->last_dt = dt;
 		st->amax = ax > ay ? ax : ay;
 	}
@@ -335,6 +436,7 @@ static void cpu_fini(struct swe_backend_ctx *x)
 	free(x->Lhu);
 	free(x->Lhv);
 	free(x->rowbuf);
+	free(x->prod);
 	free(x);
 }
 
@@ -349,6 +451,45 @@ static int cpu_sample(struct swe_backend_ctx *x, const long *idx, int n, real *w
 	return 0;
 }
 
+/* Copy local rows [j0, j1) of U or U* to or from three row blocks. */
+static int cpu_rows_copy(struct swe_backend_ctx *x, int stage, int j0, int j1, real *w,
+	real *hu, real *hv, int put)
+{
+	real *a[3];
+	real *b[3];
+	size_t off = (size_t)(j0 + SWE_GHOST) * x->s.pitch;
+	size_t n = (size_t)(j1 - j0) * x->s.pitch * sizeof(real);
+	if (j0 < -SWE_GHOST || j1 > x->s.ny + SWE_GHOST || j0 > j1)
+		return -SPATE_EINVAL;
+	a[0] = (stage == SWE_STAGE_U ? x->s.w : x->ws) + off;
+	a[1] = (stage == SWE_STAGE_U ? x->s.hu : x->hus) + off;
+	a[2] = (stage == SWE_STAGE_U ? x->s.hv : x->hvs) + off;
+	b[0] = w;
+	b[1] = hu;
+	b[2] = hv;
+	for (int f = 0; f < 3; f++)
+		memcpy(put ? a[f] : b[f], put ? b[f] : a[f], n);
+	return 0;
+}
+
+static int cpu_rows_get(struct swe_backend_ctx *x, int stage, int j0, int j1, real *w,
+	real *hu, real *hv)
+{
+	return cpu_rows_copy(x, stage, j0, j1, w, hu, hv, 0);
+}
+
+static int cpu_rows_put(struct swe_backend_ctx *x, int stage, int j0, int j1, const real *w,
+	const real *hu, const real *hv)
+{
+	return cpu_rows_copy(x, stage, j0, j1, (real *)w, (real *)hu, (real *)hv, 1);
+}
+
+const struct swe_sub_ops swe_cpu_sub_ops = {
+	"cpu", cpu_sub_init, cpu_stage1, cpu_predict, cpu_correct, cpu_commit, cpu_rows_get,
+	cpu_rows_put, cpu_sample, cpu_products_start, cpu_products_get, cpu_fini
+};
+
 const struct spate_backend spate_backend_cpu = {
-	"cpu", cpu_count, cpu_describe, cpu_init, cpu_advance, cpu_download, cpu_fini, cpu_sample
+	"cpu", cpu_count, cpu_describe, cpu_init, cpu_advance, cpu_download, cpu_fini, cpu_sample,
+	cpu_products_start, cpu_products_get
 };

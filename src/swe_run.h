@@ -8,6 +8,7 @@
 struct swe_run_opts {
 	int no_output;                  /* write no grids (benchmarks, tests) */
 	struct swe_state *final_state;  /* if set, receives a copy of the final state */
+	struct swe_prod **final_products; /* if set, receives the products (malloc'd, nx*ny) */
 };
 
 /* Run p to its end time (or max_steps); fills r.  Returns 0 or -SPATE_E*. */

@@ -218,6 +218,12 @@ void swe_bc_fill(struct swe_view *v, const struct swe_bcdev *b, const struct swe
 	double t);
 void swe_bc_fill_rate(const struct swe_view *v, const struct swe_bcdev *b, real *Lw, real *Lhu,
 	real *Lhv);
+/* The same on the sides in `sides` only: bit 1 << side (enum swe_side) each
+ * (a subdomain fills the global edges it touches; the rest is halo). */
+void swe_bc_fill_sides(struct swe_view *v, const struct swe_bcdev *b, const struct swe_params *p,
+	double t, unsigned sides);
+void swe_bc_fill_rate_sides(const struct swe_view *v, const struct swe_bcdev *b, real *Lw,
+	real *Lhu, real *Lhv, unsigned sides);
 #endif
 
 #endif

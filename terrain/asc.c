@@ -5,6 +5,7 @@
 #endif
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,13 @@ static int fill(struct reader *r)
 		r->eof = 1;
 		if (n < 0)
 			r->err = 1;
+#ifdef HAVE_ZLIB
+		else {
+			int e;
+			gzerror(r->gz, &e);     /* a cut stream ends with Z_BUF_ERROR, n = 0 */
+			r->err = e != Z_OK;
+		}
+#endif
 		return 0;
 	}
 	r->len = n;
@@ -58,7 +66,8 @@ static int peekc(struct reader *r)
 	return (unsigned char)r->buf[r->pos];
 }
 
-/* Next whitespace-separated token into tok (at most n-1 chars); 0 at end. */
+/* Next whitespace-separated token into tok (at most n-1 chars; a longer one
+ * ends in "..."); 0 at end. */
 static int token(struct reader *r, char *tok, size_t n)
 {
 	size_t k = 0;
@@ -73,6 +82,8 @@ static int token(struct reader *r, char *tok, size_t n)
 	while ((c = peekc(r)) != EOF && !isspace(c)) {
 		if (k + 1 < n)
 			tok[k++] = (char)c;
+		else if (n > 4)     /* too long: "...", never read as a number */
+			memcpy(tok + n - 4, "...", 3);
 		r->pos++;
 	}
 	tok[k] = 0;
@@ -127,7 +138,8 @@ static int parse_num(const char *s, double *v)
 }
 
 #define FAIL(...) do { \
-		fprintf(stderr, "spate: terrain: %s:%ld: ", path, r.line); \
+		fprintf(stderr, "spate: terrain: %s:%ld: %s", path, r.line, r.err ? \
+			"read error (corrupt or truncated compressed data?), then: " : ""); \
 		fprintf(stderr, __VA_ARGS__); \
 		fputc('\n', stderr); \
 		rc = -SPATE_EFORMAT; \
@@ -139,7 +151,7 @@ int terrain_read_asc(const char *path, struct terrain_grid *g)
 	static struct reader r;   /* 64 KiB buffer: not on the stack */
 	char tok[256], key[64];
 	double ncols = -1, nrows = -1, xll = NAN, yll = NAN, cs = NAN, dx = NAN, dy = NAN, v;
-	int centre = 0, rc;
+	int centre = 0, first = 0, rc;
 	long n, k;
 
 	memset(g, 0, sizeof *g);
@@ -158,7 +170,15 @@ int terrain_read_asc(const char *path, struct terrain_grid *g)
 			FAIL("no data after the header");
 		if (!isalpha(c))
 			break;
-		if (!token(&r, key, sizeof key) || !token(&r, tok, sizeof tok))
+		if (!token(&r, key, sizeof key))
+			FAIL("header keyword without a value");
+		if (!parse_num(key, &v)) {
+			/* "nan" or "inf": the first value, not a keyword */
+			snprintf(tok, sizeof tok, "%s", key);
+			first = 1;
+			break;
+		}
+		if (!token(&r, tok, sizeof tok))
 			FAIL("header keyword without a value");
 		if (parse_num(tok, &v) || !isfinite(v))
 			FAIL("%s = '%s': not a number", key, tok);
@@ -176,8 +196,10 @@ int terrain_read_asc(const char *path, struct terrain_grid *g)
 			FAIL("unknown header keyword '%s' (an ESRI ASCII grid has ncols, nrows, "
 				"xllcorner, yllcorner, cellsize, NODATA_value)", key);
 	}
-	if (ncols != floor(ncols) || nrows != floor(nrows) || ncols < 1 || nrows < 1)
-		FAIL("ncols = %g, nrows = %g: both must be whole numbers >= 1", ncols, nrows);
+	if (ncols != floor(ncols) || nrows != floor(nrows) || ncols < 1 || nrows < 1 ||
+		ncols > INT_MAX || nrows > INT_MAX)
+		FAIL("ncols = %g, nrows = %g: both must be whole numbers in [1, %d]", ncols, nrows,
+			INT_MAX);
 	if (ncols * nrows > (double)TERRAIN_MAX_CELLS)
 		FAIL("ncols x nrows = %.3g cells: more than spate accepts", ncols * nrows);
 	if (isnan(xll) || isnan(yll))
@@ -202,7 +224,9 @@ int terrain_read_asc(const char *path, struct terrain_grid *g)
 	/* values, north row first */
 	for (k = 0; k < n; k++) {
 		long j = g->ny - 1 - k / g->nx, i = k % g->nx;
-		if (!token(&r, tok, sizeof tok))
+		if (first)
+			first = 0;
+		else if (!token(&r, tok, sizeof tok))
 			FAIL("file ends after %ld of the %ld values the header announces "
 				"(%d x %d): truncated file, or a header that lies", k, n, g->nx, g->ny);
 		if (parse_num(tok, &v))
@@ -218,7 +242,7 @@ int terrain_read_asc(const char *path, struct terrain_grid *g)
 		FAIL("more values than the header's %d x %d: a header that lies about the size",
 			g->nx, g->ny);
 	if (r.err)
-		FAIL("read error (corrupt compressed data?)");
+		FAIL("after the last value");
 	rc = 0;
 out:
 	close_reader(&r);

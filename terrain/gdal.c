@@ -15,6 +15,33 @@
 #include <gdal.h>
 #include <cpl_conv.h>
 
+/* GDAL's ESRI ASCII driver reads a non-numeric value as 0, fills missing
+ * values with 0 and ignores extra ones.  Such a file (plain, or gzipped where
+ * zlib is built in) goes to the strict built-in reader instead, keeping the
+ * CRS GDAL found (the .prj beside it).  Returns 1 when it did not apply, else
+ * terrain_read_asc's result. */
+static int strict_asc(GDALDatasetH ds, const char *path, struct terrain_grid *g)
+{
+	GDALDriverH drv = GDALGetDatasetDriver(ds);
+	const char *file = path, *wkt = GDALGetProjectionRef(ds);
+	char crs[sizeof g->crs_wkt];
+	int rc;
+
+	if (!drv || strcmp(GDALGetDriverShortName(drv), "AAIGrid") != 0)
+		return 1;
+#ifdef HAVE_ZLIB
+	if (strncmp(file, "/vsigzip/", 9) == 0)
+		file += 9;
+#endif
+	if (strncmp(file, "/vsi", 4) == 0)
+		return 1;
+	snprintf(crs, sizeof crs, "%s", wkt ? wkt : "");
+	rc = terrain_read_asc(file, g);
+	if (rc == 0)
+		memcpy(g->crs_wkt, crs, sizeof crs);
+	return rc;
+}
+
 int terrain_read_gdal(const char *path, struct terrain_grid *g)
 {
 	GDALDatasetH ds;
@@ -32,12 +59,22 @@ int terrain_read_gdal(const char *path, struct terrain_grid *g)
 		spate_log_error("terrain", "%s: GDAL cannot open it: %s", path, CPLGetLastErrorMsg());
 		return -SPATE_EIO;
 	}
+	if ((rc = strict_asc(ds, path, g)) <= 0) {
+		GDALClose(ds);
+		return rc;
+	}
+	rc = -SPATE_EFORMAT;
 	g->nx = GDALGetRasterXSize(ds);
 	g->ny = GDALGetRasterYSize(ds);
-	if (g->nx < 1 || g->ny < 1 || (double)g->nx * g->ny > (double)TERRAIN_MAX_CELLS ||
-		GDALGetRasterCount(ds) < 1) {
+	if (g->nx < 1 || g->ny < 1 || GDALGetRasterCount(ds) < 1) {
 		spate_log_error("terrain", "%s: %d x %d raster with %d bands: need at least 1 x 1 "
 			"and one band", path, g->nx, g->ny, GDALGetRasterCount(ds));
+		goto out;
+	}
+	if ((double)g->nx * g->ny > (double)TERRAIN_MAX_CELLS) {
+		spate_log_error("terrain", "%s: %d x %d = %.3g cells: more than spate accepts (%.3g); "
+			"crop or resample it first", path, g->nx, g->ny, (double)g->nx * g->ny,
+			(double)TERRAIN_MAX_CELLS);
 		goto out;
 	}
 	if (GDALGetGeoTransform(ds, gt) != CE_None) {

@@ -27,6 +27,10 @@ void terrain_resolve(const struct swe_params *p, const char *path, char *out, si
 	snprintf(out, n, "%s", path);
 }
 
+/* Largest |elevation| accepted, m: beyond it a value is an undeclared NODATA
+ * (often -3.4e38), and single precision would lose the bed. */
+#define TERRAIN_MAX_ELEV 1e5
+
 static int read_raster(const struct swe_params *p, const char *path, struct terrain_grid *g)
 {
 	char full[2 * SWE_PATH_MAX + 16];
@@ -98,8 +102,12 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 	long n;
 
 	memset(&dep, 0, sizeof dep);
+	memset(s, 0, sizeof *s);    /* the error paths free it */
 	if ((rc = read_raster(p, p->dem, &dem)))
 		return rc;
+	if ((p->has_crop && (rc = terrain_crop(&dem, p->crop))) ||
+		(p->cellsize > 0 && (rc = terrain_resample(&dem, p->cellsize))))
+		goto out;
 	nx = dem.nx;
 	ny = dem.ny;
 	n = (long)nx * ny;
@@ -119,11 +127,21 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 		rc = -SPATE_EINVAL;
 		goto out;
 	}
+	if (zmin < -TERRAIN_MAX_ELEV || zmax > TERRAIN_MAX_ELEV) {
+		spate_log_error("terrain", "%s: elevations from %g to %g m, outside [%g, %g] m: a "
+			"NODATA value the file does not declare? (set NODATA_value, or gdal_translate "
+			"-a_nodata)", p->dem, zmin, zmax, -TERRAIN_MAX_ELEV, TERRAIN_MAX_ELEV);
+		rc = -SPATE_EINVAL;
+		goto out;
+	}
 	if (dem.nan_count)
 		spate_log_info("spate: %s: %d NaN values treated as NODATA\n", p->dem, dem.nan_count);
 	wall = zmax + p->wall_height;
 	if (p->depth_file[0]) {
 		if ((rc = read_raster(p, p->depth_file, &dep)))
+			goto out;
+		if ((p->has_crop && (rc = terrain_crop(&dep, p->crop))) ||
+			(p->cellsize > 0 && (rc = terrain_resample(&dep, p->cellsize))))
 			goto out;
 		if (dep.nx != nx || dep.ny != ny || fabs(dep.x0 - dem.x0) > 1e-6 * dem.dx ||
 			fabs(dep.y0 - dem.y0) > 1e-6 * dem.dy) {
@@ -133,6 +151,13 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 			rc = -SPATE_EINVAL;
 			goto out;
 		}
+		for (long k = 0; k < n; k++)
+			if (dep.v[k] > TERRAIN_MAX_ELEV) {
+				spate_log_error("terrain", "%s: depth %g m: more than %g m: an undeclared "
+					"NODATA value?", p->depth_file, dep.v[k], TERRAIN_MAX_ELEV);
+				rc = -SPATE_EINVAL;
+				goto out;
+			}
 	}
 	level = malloc((size_t)n * sizeof *level);
 	if (!level || (rc = swe_state_alloc(s, nx, ny, dem.dx, dem.dy))) {

@@ -37,6 +37,14 @@ int terrain_read(const char *path, struct terrain_grid *g);
 
 void terrain_free(struct terrain_grid *g);
 
+/* Keep the cells whose whole area lies inside box = {xmin, ymin, xmax, ymax}. */
+int terrain_crop(struct terrain_grid *g, const double box[4]);
+
+/* Resample to square cells of size `cell` over the same extent: area mean of
+ * the source cells when coarser (NODATA where less than half hold data),
+ * bilinear when finer (NODATA next to NODATA). */
+int terrain_resample(struct terrain_grid *g, double cell);
+
 struct swe_state;
 struct swe_params;
 /* Build the state of a [domain] setup = dem scenario: the DEM's grid, bed at

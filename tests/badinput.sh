@@ -99,15 +99,23 @@ expect "key before any section" 1 "nosection.conf:1" "nx" -- run "$tmp/nosection
 base | sed '7s/.*/theta 1.3/' | bad syntax.conf
 expect "syntax error (no =)" 1 "syntax.conf:7" -- run "$tmp/syntax.conf" --no-output
 
+# "[physics" leaves the keys below it in [domain], where manning is unknown:
+# the syntax error on line 5 is reported, not the key on line 6.
 base | sed '5s/.*/[physics/' | bad syntax2.conf
-expect "syntax error (no ])" 1 "syntax2.conf:" -- run "$tmp/syntax2.conf" --no-output
+expect "syntax error (no ]) before a key it makes unknown" 1 "syntax2.conf:5: syntax error" -- \
+	run "$tmp/syntax2.conf" --no-output
+
+# A bad key before a syntax error is the one reported.
+base | sed '6s/.*/manning = abc/; 7s/.*/theta 1.3/' | bad keyfirst.conf
+expect "bad key (line 6) before a syntax error (line 7)" 1 "keyfirst.conf:6: [physics] manning" \
+	-- run "$tmp/keyfirst.conf" --no-output
 
 expect "nonexistent file" 1 "no-such-file.conf" -- run "$tmp/no-such-file.conf" --no-output
 
-expect "bad override --physics.cfl=2" 1 "cfl" "2" -- \
+expect "bad override --physics.cfl=2" 1 "spate: command line: [physics] cfl = 2: must be in" -- \
 	run "$tmp/good.conf" --no-output --physics.cfl=2
 
-expect "override of an unknown key" 1 "cfll" -- \
+expect "override of an unknown key" 1 "spate: command line: [physics] cfll: unknown key" -- \
 	run "$tmp/good.conf" --no-output --physics.cfll=0.4
 
 expect "malformed override" 1 "physics" -- run "$tmp/good.conf" --no-output --physics=0.4

@@ -34,8 +34,31 @@ tests_t_params_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_params_LDADD = $(LDADD) $(CMOCKA_LIBS)
 endif
 
-dist_check_SCRIPTS += tests/badinput.sh tests/cli.sh
-TESTS += $(check_PROGRAMS) tests/badinput.sh tests/cli.sh
+# t_terrain_asan: the DEM readers under AddressSanitizer.  It compiles
+# terrain/asc.c, terrain/gdal.c and src/util.c itself (objects of its own,
+# not those of the library) so the sanitizer covers them, and links only
+# what they need.
+check_PROGRAMS += tests/t_terrain_asan
+tests_t_terrain_asan_SOURCES = tests/t_terrain_asan.c terrain/asc.c terrain/gdal.c src/util.c
+tests_t_terrain_asan_CFLAGS = $(AM_CFLAGS) -fsanitize=address -fno-omit-frame-pointer
+tests_t_terrain_asan_LDFLAGS = $(AM_LDFLAGS) -fsanitize=address
+tests_t_terrain_asan_LDADD = $(ZLIB_LIBS) $(GDAL_LIBS)
+
+dist_check_SCRIPTS += tests/badinput.sh tests/cli.sh tests/terrain_bad.sh tests/dem_same.sh
+TESTS += $(check_PROGRAMS) tests/badinput.sh tests/cli.sh tests/terrain_bad.sh \
+	tests/dem_same.sh
+
+# The decomposition layer: 1 vs N subdomains in one process (t_decomp), 1 vs
+# N MPI ranks (mpi_decomp.sh: skips without MPI or mpiexec).
+check_PROGRAMS += tests/t_decomp
+tests_t_decomp_SOURCES = tests/t_decomp.c tests/simtest.h
+dist_check_SCRIPTS += tests/mpi_decomp.sh
+TESTS += tests/mpi_decomp.sh
+if HAVE_MPI
+HAVE_MPI_FLAG = yes
+else
+HAVE_MPI_FLAG = no
+endif
 
 # Shell tests run through bash, so they work even without the exec bit.
 TEST_EXTENSIONS = .sh
@@ -46,7 +69,9 @@ AM_TESTS_ENVIRONMENT = \
 	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
 	SPATE_SCENARIOS='$(abs_top_srcdir)/scenarios'; export SPATE_SCENARIOS; \
-	OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive}; export OMP_WAIT_POLICY;
+	OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive}; export OMP_WAIT_POLICY; \
+	MPIEXEC='$(MPIEXEC)'; export MPIEXEC; \
+	SPATE_HAVE_MPI='$(HAVE_MPI_FLAG)'; export SPATE_HAVE_MPI;
 
 # Scratch output that tests may leave in the build tree.
 CLEANFILES += tests/*.out tests/*.tmp

@@ -1,0 +1,221 @@
+/* decomp.c: cutting a stack of planes into subdomains, and the MPI world
+ * (ranks, reductions, gathers) that the decomposition layer runs on. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef HAVE_MPI
+#include <mpi.h>
+#endif
+
+#include "spate.h"
+#include "decomp.h"
+
+int decomp_rows(int ny, int n, const double *workload, int min_rows, int *row0, int *rows)
+{
+	double total = 0, cum = 0;
+	int b[DECOMP_MAX + 1];
+	if (n < 1 || n > DECOMP_MAX || min_rows < 1 || (long)n * min_rows > ny)
+		return -SPATE_EINVAL;
+	for (int k = 0; k < n; k++) {
+		double f = workload ? workload[k] : 1;
+		if (!(f > 0) || !isfinite(f))
+			return -SPATE_EINVAL;
+		total += f;
+	}
+	b[0] = 0;
+	b[n] = ny;
+	for (int k = 1; k < n; k++) {
+		cum += workload ? workload[k - 1] : 1;
+		b[k] = (int)floor(ny * (cum / total) + 0.5);
+	}
+	/* at least min_rows each: push boundaries up, then down from the top */
+	for (int k = 1; k < n; k++)
+		if (b[k] < b[k - 1] + min_rows)
+			b[k] = b[k - 1] + min_rows;
+	for (int k = n - 1; k > 0; k--)
+		if (b[k] > b[k + 1] - min_rows)
+			b[k] = b[k + 1] - min_rows;
+	for (int k = 0; k < n; k++) {
+		row0[k] = b[k];
+		rows[k] = b[k + 1] - b[k];
+		if (rows[k] < min_rows)
+			return -SPATE_EINVAL;
+	}
+	return 0;
+}
+
+int decomp_plan(struct decomp *d, int ny, int n, const double *workload, int min_rows,
+	const char *what)
+{
+	int row0[DECOMP_MAX], rows[DECOMP_MAX], P = decomp_world_size();
+	memset(d, 0, sizeof *d);
+	if (n < P || n > DECOMP_MAX) {
+		spate_log_error("decomp", "%s: %d subdomains on %d MPI ranks: need 1 to %d per "
+			"rank and at most %d in all", what, n, P, DECOMP_MAX, DECOMP_MAX);
+		return -SPATE_EINVAL;
+	}
+	if (decomp_rows(ny, n, workload, min_rows, row0, rows)) {
+		spate_log_error("decomp", "%s: cannot cut %d rows into %d subdomains of at least %d "
+			"rows each (fewer subdomains, or workloads > 0 closer to equal)", what, ny, n,
+			min_rows);
+		return -SPATE_EINVAL;
+	}
+	d->ny = ny;
+	d->n = n;
+	d->nranks = P;
+	d->rank = decomp_world_rank();
+	for (int k = 0; k < n; k++) {
+		d->part[k].row0 = row0[k];
+		d->part[k].rows = rows[k];
+	}
+	for (int r = 0; r < P; r++)
+		for (int k = (int)((long)n * r / P); k < (int)((long)n * (r + 1) / P); k++)
+			d->part[k].rank = r;
+	d->first = (int)((long)n * d->rank / P);
+	d->last = (int)((long)n * (d->rank + 1) / P);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- MPI world */
+
+static int world_rank, world_size = 1, world_started;
+#ifdef HAVE_MPI
+static MPI_Comm world_comm;
+#endif
+
+/* Started by an MPI launcher (Open MPI, MPICH/Hydra, Slurm's PMI)? */
+static int under_launcher(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK",
+		"MPI_LOCALNRANKS" };
+	for (size_t k = 0; k < sizeof vars / sizeof vars[0]; k++)
+		if (getenv(vars[k]))
+			return 1;
+	return 0;
+}
+
+int decomp_world_init(int *argc, char ***argv)
+{
+#ifdef HAVE_MPI
+	int provided = 0;
+	if (!under_launcher())
+		return 0;
+	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+		spate_log_error("mpi", "MPI_Init_thread failed");
+		return -SPATE_EDEVICE;
+	}
+	world_started = 1;
+	MPI_Comm_dup(MPI_COMM_WORLD, &world_comm);
+	MPI_Comm_rank(world_comm, &world_rank);
+	MPI_Comm_size(world_comm, &world_size);
+	if (provided < MPI_THREAD_FUNNELED && world_rank == 0)
+		spate_log_error("mpi", "MPI offers no MPI_THREAD_FUNNELED; OpenMP threads may "
+			"misbehave");
+#else
+	(void)argc;
+	(void)argv;
+	if (under_launcher() && getenv("OMPI_COMM_WORLD_RANK") &&
+		strcmp(getenv("OMPI_COMM_WORLD_RANK"), "0") != 0) {
+		/* every rank would run the whole problem and write the same files */
+		spate_log_error("mpi", "started by mpirun, but this spate was built without MPI "
+			"(reconfigure with --with-mpi)");
+		return -SPATE_EUNSUPPORTED;
+	}
+#endif
+	return 0;
+}
+
+int decomp_world_fini(int status)
+{
+#ifdef HAVE_MPI
+	if (!world_started)
+		return status;
+	if (status != 0 && world_size > 1)
+		MPI_Abort(MPI_COMM_WORLD, status);
+	MPI_Comm_free(&world_comm);
+	MPI_Finalize();
+	world_started = 0;
+#endif
+	return status;
+}
+
+int decomp_world_rank(void)
+{
+	return world_rank;
+}
+
+int decomp_world_size(void)
+{
+	return world_size;
+}
+
+int decomp_max(double *v, int n, double *wait)
+{
+#ifdef HAVE_MPI
+	if (world_size > 1) {
+		double t0 = spate_now();
+		int rc = MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, world_comm);
+		if (wait)
+			*wait += spate_now() - t0;
+		return rc == MPI_SUCCESS ? 0 : -SPATE_EDEVICE;
+	}
+#else
+	(void)v;
+	(void)n;
+#endif
+	(void)wait;
+	return 0;
+}
+
+int decomp_bcast(double *v, int n)
+{
+#ifdef HAVE_MPI
+	if (world_size > 1)
+		return MPI_Bcast(v, n, MPI_DOUBLE, 0, world_comm) == MPI_SUCCESS ? 0 : -SPATE_EDEVICE;
+#else
+	(void)v;
+	(void)n;
+#endif
+	return 0;
+}
+
+int decomp_gather_planes(const void *send, void *recv, size_t plane, const int *count,
+	const int *offset)
+{
+#ifdef HAVE_MPI
+	MPI_Datatype t;
+	int rc;
+	if (world_size == 1)
+		return 0;
+	if (plane > (size_t)1 << 30)
+		return -SPATE_EINVAL;
+	MPI_Type_contiguous((int)plane, MPI_BYTE, &t);
+	MPI_Type_commit(&t);
+	if (world_rank == 0)
+		rc = MPI_Gatherv(send == recv ? MPI_IN_PLACE : send, count[0], t, recv, count,
+			offset, t, 0, world_comm);
+	else
+		rc = MPI_Gatherv(send, count[world_rank], t, NULL, NULL, NULL, t, 0, world_comm);
+	MPI_Type_free(&t);
+	return rc == MPI_SUCCESS ? 0 : -SPATE_EDEVICE;
+#else
+	(void)send;
+	(void)recv;
+	(void)plane;
+	(void)count;
+	(void)offset;
+	return 0;
+#endif
+}
+
+#ifdef HAVE_MPI
+/* For halo.c: the communicator of the run. */
+MPI_Comm decomp_world_comm(void);
+MPI_Comm decomp_world_comm(void)
+{
+	return world_comm;
+}
+#endif

@@ -1,0 +1,107 @@
+/* decomp.h: the decomposition layer, shared by both physics modules.
+ *
+ * A domain is a stack of ny planes (2D: grid rows; 3D: x-y slices), each
+ * contiguous in memory.  It is cut into n subdomains of whole planes; a
+ * subdomain owns planes [row0, row0 + rows) and keeps g ghost planes on each
+ * side, so a halo is one contiguous block per field and needs no packing.
+ * MPI ranks own contiguous groups of subdomains; the neighbours of a
+ * subdomain are the ones before and after it in the stack (DESIGN.md,
+ * "Decomposition layer"; Jacobsen et al. 2010, 1D slab decomposition).
+ *
+ * Without MPI, or when the program was not started by mpirun, there is one
+ * rank and every call below that communicates is a local no-op. */
+#ifndef SPATE_DECOMP_H
+#define SPATE_DECOMP_H
+
+#include <stddef.h>
+
+/* Most subdomains in one run. */
+#define DECOMP_MAX 256
+
+/* One subdomain: planes [row0, row0 + rows) on MPI rank `rank`. */
+struct decomp_part {
+	int row0, rows;
+	int rank;
+};
+
+/* A decomposition of ny planes into n subdomains over nranks ranks; this
+ * rank owns subdomains [first, last). */
+struct decomp {
+	int ny, n;
+	int nranks, rank;
+	int first, last;
+	struct decomp_part part[DECOMP_MAX];
+};
+
+/* Split ny planes into n parts of at least min_rows each, in proportion to
+ * workload[0..n-1] (NULL: equal), rounding the cumulative boundaries to the
+ * nearest plane.  Fills row0[] and rows[]; returns 0 or -SPATE_EINVAL (no
+ * message: the caller names the key). */
+int decomp_rows(int ny, int n, const double *workload, int min_rows, int *row0, int *rows);
+
+/* The decomposition of ny planes into n subdomains (workload as above) over
+ * the ranks of this run: rank r owns subdomains [n r / P, n (r + 1) / P).
+ * Returns 0, or -SPATE_EINVAL after a message naming `what`. */
+int decomp_plan(struct decomp *d, int ny, int n, const double *workload, int min_rows,
+	const char *what);
+
+/* ---- the MPI world (decomp.c).  One process, one rank, when built without
+ * MPI or started without mpirun. */
+
+/* Start MPI when this process was started by an MPI launcher (MPI_Init_thread,
+ * MPI_THREAD_FUNNELED); returns 0 or -SPATE_EDEVICE. */
+int decomp_world_init(int *argc, char ***argv);
+/* Finish MPI if started; returns status unchanged.  A failing status with
+ * more than one rank aborts every rank (MPI_Abort), so none waits forever. */
+int decomp_world_fini(int status);
+int decomp_world_rank(void);
+int decomp_world_size(void);
+
+/* v[0..n-1] = the maximum over all ranks (exact: no rounding).  *wait, when
+ * not NULL, grows by the seconds spent in the reduction. */
+int decomp_max(double *v, int n, double *wait);
+/* Rank 0's values of v[0..n-1] on every rank. */
+int decomp_bcast(double *v, int n);
+/* Gather planes to rank 0: this rank's `count` planes of `plane` bytes at
+ * `send` land at plane `offset[r]` of recv on rank 0 (recv may equal send
+ * there: in place).  counts and offsets are given for every rank. */
+int decomp_gather_planes(const void *send, void *recv, size_t plane, const int *count,
+	const int *offset);
+
+/* ---- halo exchange (halo.c): a plan built once, then executed. */
+
+/* How the exchange reaches the subdomains' data (the physics module's job):
+ * get copies the g planes next to edge `side` (0 = south/low, 1 =
+ * north/high) of subdomain `sub` into buf; put copies buf into its ghost
+ * planes on that side.  Both return 0 or -SPATE_E*. */
+struct halo_ops {
+	void *user;
+	int (*get)(void *user, int sub, int side, void *buf);
+	int (*put)(void *user, int sub, int side, const void *buf);
+};
+
+/* One message: subdomain `from`'s edge planes to subdomain `to`'s ghosts. */
+struct halo_link {
+	int from, to;       /* subdomains (to = from +- 1) */
+	int side_from;      /* edge of `from` sent: 1 north (to = from + 1), 0 south */
+	int local;          /* both on this rank */
+	void *buf;          /* bytes of the message */
+};
+
+struct halo_plan {
+	const struct decomp *d;
+	size_t bytes;       /* per message: fields x g planes x plane size */
+	int n;
+	struct halo_link *link;
+	void *req;          /* MPI requests, 2 per link */
+};
+
+/* The links of every internal edge that touches this rank. */
+int halo_plan_build(struct halo_plan *h, const struct decomp *d, size_t bytes);
+/* Move every halo: receive remote ones (non-blocking), send this rank's
+ * edges, copy local ones, wait, put.  t_sub[sub] (global subdomain index)
+ * grows by the seconds each subdomain spent on it, waits included. */
+int halo_exchange(struct halo_plan *h, const struct halo_ops *ops, double *t_sub);
+void halo_plan_free(struct halo_plan *h);
+
+#endif

@@ -1,0 +1,110 @@
+#!/bin/bash
+# mpi_decomp.sh: 1 vs N MPI ranks.  A small circular dam break and the dam
+# break over bumps run serially and under mpiexec on 1, 2 and 4 ranks (and 3
+# subdomains or a 70/30 workload on 2 ranks); every grid written (h, w, u, v
+# and the flood products, ESRI ASCII) must equal the serial one byte for byte,
+# and only rank 0 may print or write.
+#
+# Environment (set by make check): SPATE, SPATE_SCENARIOS, MPIEXEC (empty:
+# none found), SPATE_HAVE_MPI (yes/no).  Skips (77) without MPI or mpiexec.
+set -u
+
+if [ -z "${SPATE:-}" ] || [ ! -x "$SPATE" ]; then
+	echo "mpi_decomp.sh: SPATE is not set to the spate program" >&2
+	exit 99
+fi
+if [ "${SPATE_HAVE_MPI:-no}" != yes ] || [ -z "${MPIEXEC:-}" ]; then
+	echo "mpi_decomp.sh: spate built without MPI, or no mpiexec: skipped"
+	exit 77
+fi
+scen=${SPATE_SCENARIOS:-${top_srcdir:-.}/scenarios}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/spate-mpi.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# one OpenMP thread per rank: the ranks share this machine's cores
+export OMP_NUM_THREADS=1 OMPI_MCA_rmaps_base_oversubscribe=1
+fail=0
+
+check() {   # check NAME STATUS [DETAIL]
+	if [ "$2" -eq 0 ]; then
+		echo "ok   $1"
+	else
+		echo "FAIL $1${3:+: $3}"
+		fail=$((fail + 1))
+	fi
+}
+
+# run NAME NP SCENARIO ARGS...: NP = 0 runs without mpiexec
+run() {
+	local name=$1 np=$2 sc=$3
+	shift 3
+	if [ "$np" -eq 0 ]; then
+		timeout 120 "$SPATE" run "$scen/$sc.conf" --device=cpu --output.dir="$tmp/$name" \
+			--summary "$tmp/$name.json" "$@" 2>"$tmp/$name.err" >/dev/null
+	else
+		timeout 120 "$MPIEXEC" --oversubscribe -np "$np" "$SPATE" run "$scen/$sc.conf" \
+			--device=cpu --output.dir="$tmp/$name" --summary "$tmp/$name.json" "$@" \
+			2>"$tmp/$name.err" >/dev/null
+	fi
+}
+
+# same NAME REF: every .asc of REF equal in NAME
+same() {
+	local f bad="" k=0
+	for f in "$tmp/$2"/*.asc; do
+		k=$((k + 1))
+		cmp -s "$f" "$tmp/$1/${f##*/}" || bad="$bad ${f##*/}"
+	done
+	[ "$k" -gt 0 ] && [ -z "$bad" ]
+	check "$1: $k grids byte for byte equal to $2" $? "differ:$bad"
+}
+
+small="--domain.nx=80 --domain.ny=60 --run.end_time=1e9 --run.max_steps=40 --output.interval=0"
+for sc in circular_dambreak bumps_dambreak; do
+	# shellcheck disable=SC2086
+	run "$sc-serial" 0 "$sc" $small
+	check "$sc: serial run" $? "$(tail -3 "$tmp/$sc-serial.err")"
+	for np in 1 2 4; do
+		[ "$sc" = bumps_dambreak ] && [ "$np" -ne 2 ] && continue
+		# shellcheck disable=SC2086
+		run "$sc-np$np" "$np" "$sc" $small
+		st=$?
+		if [ "$st" -ne 0 ] && [ "$np" -eq 1 ] && grep -qi "not enough slots\|mpi_init\|orte\|pmix" \
+			"$tmp/$sc-np$np.err"; then
+			echo "mpi_decomp.sh: $MPIEXEC cannot start programs here: skipped"
+			cat "$tmp/$sc-np$np.err"
+			exit 77
+		fi
+		check "$sc: mpiexec -np $np" $st "$(tail -3 "$tmp/$sc-np$np.err")"
+		same "$sc-np$np" "$sc-serial"
+	done
+done
+# shellcheck disable=SC2086
+run sub3-np2 2 circular_dambreak $small --parallel.subdomains=3
+check "3 subdomains on 2 ranks" $? "$(tail -3 "$tmp/sub3-np2.err")"
+same sub3-np2 circular_dambreak-serial
+# shellcheck disable=SC2086
+run w7030-np2 2 circular_dambreak $small --parallel.workload=70,30
+check "workload 70,30 on 2 ranks" $? "$(tail -3 "$tmp/w7030-np2.err")"
+same w7030-np2 circular_dambreak-serial
+grep -q "0-41 (42)" "$tmp/w7030-np2.err"
+check "workload 70,30: subdomain 0 has rows 0-41 (42 of 60)" $? "$(cat "$tmp/w7030-np2.err")"
+
+# only rank 0 prints: one 'done' line, one report with a row per subdomain
+n=$(grep -c "spate: done:" "$tmp/circular_dambreak-np4.err")
+[ "$n" -eq 1 ]
+check "4 ranks: one 'done' line on stderr ($n)" $?
+n=$(grep -cE "^spate: +[0-9]+ +[0-9]+-[0-9]+ \([0-9]+\) +[0-9]+ +cpu " \
+	"$tmp/circular_dambreak-np4.err")
+[ "$n" -eq 4 ]
+check "4 ranks: the report has a row per subdomain ($n of 4)" $? \
+	"$(cat "$tmp/circular_dambreak-np4.err")"
+[ -s "$tmp/circular_dambreak-np4.json" ]
+check "4 ranks: rank 0 wrote the summary" $?
+
+if [ "$fail" -ne 0 ]; then
+	echo "mpi_decomp.sh: $fail check(s) FAILED"
+	exit 1
+fi
+echo "mpi_decomp.sh: all checks passed"
+exit 0
