@@ -12,7 +12,8 @@ CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/swe.h \
 	$(top_srcdir)/src/swe_cuda.h \
 	$(top_srcdir)/src/swe_kern.h \
-	$(top_srcdir)/src/swe_step.h
+	$(top_srcdir)/src/swe_step.h \
+	$(top_srcdir)/src/products_kern.h
 # Always distributed, so `make dist` works on a machine without nvcc.
 EXTRA_DIST += $(CUDA_SRCS)
 

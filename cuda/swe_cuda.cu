@@ -17,6 +17,7 @@ extern "C" {
 #include "spate.h"
 #include "swe.h"
 #include "swe_cuda.h"
+#include "products_kern.h"
 }
 
 #include <cuda_runtime.h>
@@ -65,6 +66,12 @@ struct swe_backend_ctx {
 	cudaGraphExec_t graph[2];     /* GRAPH_STEPS steps from parity 0 / 1 */
 	int have_graph[2];
 	double t_stop_dev;            /* t_stop last written to the device */
+	struct swe_prod *prod;        /* flood products (device), or NULL */
+	real prod_thr;
+	long *didx;                   /* gauge sampling: device indices */
+	real *dsamp, *hsamp;          /* gathered values (device, pinned host) */
+	int nsamp;
+	const long *sampled;          /* the host index array last uploaded */
 };
 
 static real bits_real(swe_rbits b)
@@ -154,6 +161,11 @@ static void cuda_fini(struct swe_backend_ctx *x)
 	cudaFree(x->Bm);
 	cudaFree(x->bc);
 	cudaFree(x->dctl);
+	cudaFree(x->prod);
+	cudaFree(x->didx);
+	cudaFree(x->dsamp);
+	if (x->hsamp)
+		cudaFreeHost(x->hsamp);
 	if (x->hctl)
 		cudaFreeHost(x->hctl);
 	if (x->stream)
@@ -251,6 +263,8 @@ static void enqueue_step(struct swe_backend_ctx *x, int p)
 {
 	struct swe_cuda_step a = step_arrays(x, p);
 	swe_cuda_enqueue_step(&x->kp, &a, x->stream);
+	if (x->prod)
+		swe_cuda_enqueue_products(&x->kp, &a, x->prod, x->prod_thr, 0, x->stream);
 }
 
 /* Capture GRAPH_STEPS steps from parity p into x->graph[p]; 0 or -SPATE_E*. */
@@ -356,6 +370,75 @@ static int cuda_download(struct swe_backend_ctx *x, struct swe_state *s)
 	return 0;
 }
 
+static int cuda_products_start(struct swe_backend_ctx *x, real thr)
+{
+	struct swe_cuda_step a = step_arrays(x, x->cur);
+	size_t n = (size_t)x->kp.nx * x->kp.ny * sizeof(struct swe_prod);
+	CUDA_CHECK(cudaSetDevice(x->device));
+	if (!x->prod)
+		CUDA_CHECK(cudaMalloc((void **)&x->prod, n));
+	x->prod_thr = thr;
+	/* the state is in parity cur: present it as the output of a step */
+	a.w1 = a.w;
+	a.hu1 = a.hu;
+	a.hv1 = a.hv;
+	swe_cuda_enqueue_products(&x->kp, &a, x->prod, thr, 1, x->stream);
+	CUDA_CHECK(cudaGetLastError());
+	/* graphs captured before hold no product updates */
+	for (int p = 0; p < 2; p++)
+		if (x->have_graph[p]) {
+			cudaGraphExecDestroy(x->graph[p]);
+			x->have_graph[p] = 0;
+		}
+	return 0;
+}
+
+static int cuda_products_get(struct swe_backend_ctx *x, struct swe_prod *out)
+{
+	if (!x->prod)
+		return -SPATE_EINVAL;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	CUDA_CHECK(cudaStreamSynchronize(x->stream));
+	CUDA_CHECK(cudaMemcpy(out, x->prod, (size_t)x->kp.nx * x->kp.ny * sizeof *out,
+		cudaMemcpyDeviceToHost));
+	return 0;
+}
+
+static int cuda_sample(struct swe_backend_ctx *x, const long *idx, int n, real *w, real *hu,
+	real *hv)
+{
+	CUDA_CHECK(cudaSetDevice(x->device));
+	if (n > x->nsamp) {
+		cudaFree(x->didx);
+		cudaFree(x->dsamp);
+		if (x->hsamp)
+			cudaFreeHost(x->hsamp);
+		x->didx = NULL;
+		x->dsamp = x->hsamp = NULL;
+		x->nsamp = 0;
+		CUDA_CHECK(cudaMalloc((void **)&x->didx, (size_t)n * sizeof(long)));
+		CUDA_CHECK(cudaMalloc((void **)&x->dsamp, 3 * (size_t)n * sizeof(real)));
+		CUDA_CHECK(cudaMallocHost((void **)&x->hsamp, 3 * (size_t)n * sizeof(real)));
+		x->nsamp = n;
+		x->sampled = NULL;
+	}
+	if (x->sampled != idx) {
+		CUDA_CHECK(cudaMemcpy(x->didx, idx, (size_t)n * sizeof(long), cudaMemcpyHostToDevice));
+		x->sampled = idx;
+	}
+	swe_cuda_enqueue_gather(x->didx, n, x->w[x->cur], x->hu[x->cur], x->hv[x->cur], x->dsamp,
+		x->stream);
+	CUDA_CHECK(cudaGetLastError());
+	CUDA_CHECK(cudaMemcpyAsync(x->hsamp, x->dsamp, 3 * (size_t)n * sizeof(real),
+		cudaMemcpyDeviceToHost, x->stream));
+	CUDA_CHECK(cudaStreamSynchronize(x->stream));
+	memcpy(w, x->hsamp, (size_t)n * sizeof(real));
+	memcpy(hu, x->hsamp + n, (size_t)n * sizeof(real));
+	memcpy(hv, x->hsamp + 2 * n, (size_t)n * sizeof(real));
+	return 0;
+}
+
 extern "C" const struct spate_backend spate_backend_cuda = {
-	"cuda", cuda_count, cuda_describe, cuda_init, cuda_advance, cuda_download, cuda_fini
+	"cuda", cuda_count, cuda_describe, cuda_init, cuda_advance, cuda_download, cuda_fini,
+	cuda_sample, cuda_products_start, cuda_products_get
 };

@@ -38,6 +38,7 @@ extern "C" {
 #include "swe.h"
 #include "swe_step.h"
 #include "swe_cuda.h"
+#include "products_kern.h"
 }
 
 #include <cuda_runtime.h>
@@ -421,7 +422,52 @@ __global__ static void k_euler(kparams_t kp, const ctl_t *q, step_t a)
 	});
 }
 
+/* Flood products after a step (a.w1: the state it made, q: its t and dt);
+ * reset: start them from the state in a.w1 (dt = 0). */
+__global__ static void k_products(kparams_t kp, const ctl_t *q, step_t a, struct swe_prod *prod,
+	real thr, int reset)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+	struct swe_prod pr;
+	long k, c;
+	if (i >= kp.nx || j >= kp.ny || (!reset && q->dt == 0))
+		return;
+	k = (long)(j + SWE_GHOST) * kp.pitch + (i + SWE_GHOST);
+	c = (long)j * kp.nx + i;
+	pr = prod[c];
+	if (reset)
+		swe_prod_reset(&pr);
+	swe_prod_update(&pr, a.w1[k] - a.Bm[k], a.hu1[k], a.hv1[k], kp.c.kappa4, thr, q->t,
+		reset ? 0.0 : q->dt);
+	prod[c] = pr;
+}
+
+/* out[k], out[n + k], out[2n + k] = w, hu, hv at idx[k]. */
+__global__ static void k_gather(const long *idx, int n, const real *w, const real *hu,
+	const real *hv, real *out)
+{
+	int k = blockIdx.x * blockDim.x + threadIdx.x;
+	if (k >= n)
+		return;
+	out[k] = w[idx[k]];
+	out[n + k] = hu[idx[k]];
+	out[2 * n + k] = hv[idx[k]];
+}
+
 /* ------------------------------------------------------- launch functions */
+
+void swe_cuda_enqueue_products(const kparams_t *kp, const step_t *a, struct swe_prod *prod,
+	real thr, int reset, void *stream)
+{
+	dim3 b(32, 8), g((kp->nx + 31) / 32, (kp->ny + 7) / 8);
+	k_products<<<g, b, 0, (cudaStream_t)stream>>>(*kp, a->q, *a, prod, thr, reset);
+}
+
+void swe_cuda_enqueue_gather(const long *idx, int n, const real *w, const real *hu,
+	const real *hv, real *out, void *stream)
+{
+	k_gather<<<(n + 255) / 256, 256, 0, (cudaStream_t)stream>>>(idx, n, w, hu, hv, out);
+}
 
 int swe_cuda_kernels_init(void)
 {

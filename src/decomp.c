@@ -81,8 +81,9 @@ int decomp_plan(struct decomp *d, int ny, int n, const double *workload, int min
 
 /* ---------------------------------------------------------------- MPI world */
 
-static int world_rank, world_size = 1, world_started;
+static int world_rank, world_size = 1;
 #ifdef HAVE_MPI
+static int world_started;
 static MPI_Comm world_comm;
 #endif
 

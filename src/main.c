@@ -192,7 +192,8 @@ static int cmd_run(int argc, char **argv)
 	if (swe_params_validate(&p))
 		return EXIT_USAGE;
 	if (print_only) {
-		swe_params_print(&p, stdout);
+		if (decomp_world_rank() == 0)
+			swe_params_print(&p, stdout);
 		return 0;
 	}
 	if (decomp_world_rank() != 0) {

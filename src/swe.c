@@ -15,6 +15,7 @@
 #include "swe.h"
 #include "swe_run.h"
 #include "swe_multi.h"
+#include "decomp.h"
 #include "output.h"
 #include "gauge.h"
 #include "products_kern.h"
@@ -109,7 +110,8 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 		goto out;
 	if (p->write_grids && !o->no_output && (rc = swe_write_grids(&s, p, p->out_dir, index++)))
 		goto out;
-	if (p->gauge_file[0]) {
+	/* under MPI every rank loads the gauges: sampling them is collective */
+	if (p->gauge_file[0] && (!o->no_output || decomp_world_size() > 1)) {
 		char path[2 * SWE_PATH_MAX + 16];
 		terrain_resolve(p, p->gauge_file, path, sizeof path);
 		if ((rc = gauge_load(&gs, path, &s, p->gauge_radius, p->gauge_threshold)))

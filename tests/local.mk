@@ -54,6 +54,11 @@ check_PROGRAMS += tests/t_decomp
 tests_t_decomp_SOURCES = tests/t_decomp.c tests/simtest.h
 dist_check_SCRIPTS += tests/mpi_decomp.sh
 TESTS += tests/mpi_decomp.sh
+
+# The man pages document every scenario key and every option of --help.
+dist_check_SCRIPTS += tests/man_keys.sh
+TESTS += tests/man_keys.sh
+
 if HAVE_MPI
 HAVE_MPI_FLAG = yes
 else

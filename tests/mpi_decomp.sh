@@ -90,6 +90,21 @@ same w7030-np2 circular_dambreak-serial
 grep -q "0-41 (42)" "$tmp/w7030-np2.err"
 check "workload 70,30: subdomain 0 has rows 0-41 (42 of 60)" $? "$(cat "$tmp/w7030-np2.err")"
 
+# gauges: sampled every step through the ranks (a collective read)
+printf 'name,x,y\ncentre,200,150\nedge,30,280\nnorth,390,299\n' >"$tmp/gauges.csv"
+# shellcheck disable=SC2086
+run gauges-serial 0 circular_dambreak $small --gauges.file="$tmp/gauges.csv" \
+	--gauges.interval=0.5
+check "gauges: serial run" $? "$(tail -3 "$tmp/gauges-serial.err")"
+# shellcheck disable=SC2086
+run gauges-np2 2 circular_dambreak $small --gauges.file="$tmp/gauges.csv" \
+	--gauges.interval=0.5 --parallel.subdomains=3
+check "gauges: 3 subdomains on 2 ranks" $? "$(tail -3 "$tmp/gauges-np2.err")"
+for f in gauges.csv gauges_summary.csv; do
+	[ -s "$tmp/gauges-serial/$f" ] && cmp -s "$tmp/gauges-serial/$f" "$tmp/gauges-np2/$f"
+	check "gauges: $f byte for byte equal to the serial one" $?
+done
+
 # only rank 0 prints: one 'done' line, one report with a row per subdomain
 n=$(grep -c "spate: done:" "$tmp/circular_dambreak-np4.err")
 [ "$n" -eq 1 ]
