@@ -312,7 +312,7 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 			bn1 = swe_bed_face(cb0, cb1);
 			if (j >= j0 - 2) {
 				kp07_reconstruct_wd(w0, w1, w2, hv0, hv1, hv2, hu0, hu1, hu2, bs1, bn1, bw1,
-					be1, bm1, c.theta, c.kappa4, &fs1, &fn1);
+					be1, bm1, w0 - bm0, w2 - bm2, c.theta, c.kappa4, &fs1, &fn1);
 				sy1 = kp07_bed_source(fs1, fn1, c.g, kp.inv_dy);
 				g1 = kp07_central_upwind(fn0, fs1, c);
 				if (j >= j0 - 1 && upd)
@@ -329,8 +329,9 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 					__shfl_down_sync(FULL_MASK, w0, 1), __shfl_up_sync(FULL_MASK, hu0, 1),
 					hu0, __shfl_down_sync(FULL_MASK, hu0, 1),
 					__shfl_up_sync(FULL_MASK, hv0, 1), hv0,
-					__shfl_down_sync(FULL_MASK, hv0, 1), bw0, be0, bs0, bn0, bm0, c.theta,
-					c.kappa4, &fw, &fe);
+					__shfl_down_sync(FULL_MASK, hv0, 1), bw0, be0, bs0, bn0, bm0,
+					__shfl_up_sync(FULL_MASK, w0 - bm0, 1),
+					__shfl_down_sync(FULL_MASK, w0 - bm0, 1), c.theta, c.kappa4, &fw, &fe);
 				sx = kp07_bed_source(fw, fe, c.g, kp.inv_dx);
 				fr.w = __shfl_down_sync(FULL_MASK, fw.w, 1);
 				fr.h = __shfl_down_sync(FULL_MASK, fw.h, 1);

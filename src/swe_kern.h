@@ -55,6 +55,8 @@ struct kp07_flux {
 
 HOSTDEVICE static inline real swe_min(real a, real b) { return a < b ? a : b; }
 HOSTDEVICE static inline real swe_max(real a, real b) { return a > b ? a : b; }
+/* x limited to [-m, m] (m >= 0). */
+HOSTDEVICE static inline real swe_clamp(real x, real m) { return x > m ? m : x < -m ? -m : x; }
 
 /* minmod(a, b, c) = min if all > 0, max if all < 0, else 0 (KP07 eq. 2.3):
  * all are > 0 exactly when their minimum is, all < 0 when their maximum is
@@ -73,40 +75,6 @@ HOSTDEVICE static inline real kp07_half_slope(real qm, real q0, real qp, real th
 	return (real)0.5 * s;
 }
 
-/* Reconstruct one cell in one direction from its neighbours (m: minus side,
- * p: plus side).  Bm, Bp: bed at the cell's minus and plus faces.  Gives the
- * states at the minus face (fm) and the plus face (fp).
- * KP07 sec. 2.2: if a face level falls below the bed there, the reconstruction
- * of w is tilted so that it touches the bed; the cell mean is kept, so both
- * face depths are >= 0 whenever the cell depth is. */
-HOSTDEVICE static inline void kp07_reconstruct(real wm, real w0, real wp,
-	real nm, real n0, real np, real tm, real t0, real tp,
-	real Bm, real Bp, real theta, struct kp07_face *fm, struct kp07_face *fp)
-{
-	real dw = kp07_half_slope(wm, w0, wp, theta);
-	real dn = kp07_half_slope(nm, n0, np, theta);
-	real dt = kp07_half_slope(tm, t0, tp, theta);
-	real wM = w0 - dw, wP = w0 + dw;
-
-	if (wP < Bp) {
-		wP = Bp;
-		wM = 2 * w0 - Bp;
-	} else if (wM < Bm) {
-		wM = Bm;
-		wP = 2 * w0 - Bm;
-	}
-	fm->w = wM;
-	fm->h = swe_max(wM - Bm, 0);
-	fm->eta = wM;
-	fm->hn = n0 - dn;
-	fm->ht = t0 - dt;
-	fp->w = wP;
-	fp->h = swe_max(wP - Bp, 0);
-	fp->eta = wP;
-	fp->hn = n0 + dn;
-	fp->ht = t0 + dt;
-}
-
 /* Desingularised inverse depth (KP07 eq. 2.21): u = q * kp07_inv_depth(h)
  * is q / h for h >> kappa and -> 0 as h -> 0.  kappa4 = kappa^4 > 0.  One
  * square root and one division per face state, shared by both momenta. */
@@ -120,6 +88,66 @@ HOSTDEVICE static inline real kp07_inv_depth(real h, real kappa4)
 HOSTDEVICE static inline real kp07_velocity(real h, real hq, real kappa4)
 {
 	return hq * kp07_inv_depth(h, kappa4);
+}
+
+/* Reconstruct one cell in one direction from its neighbours (m: minus side,
+ * p: plus side).  Bm, Bp: bed at the cell's minus and plus faces.  Gives the
+ * states at the minus face (fm) and the plus face (fp).
+ * KP07 sec. 2.2: if a face level falls below the bed there, the reconstruction
+ * of w is tilted so that it touches the bed; the cell mean is kept, so both
+ * face depths are >= 0 whenever the cell depth is. */
+HOSTDEVICE static inline void kp07_reconstruct(real wm, real w0, real wp,
+	real nm, real n0, real np, real tm, real t0, real tp,
+	real Bm, real Bp, real hm, real hp, real theta, real kappa4, struct kp07_face *fm,
+	struct kp07_face *fp)
+{
+	real dw = kp07_half_slope(wm, w0, wp, theta);
+	real dn = kp07_half_slope(nm, n0, np, theta);
+	real dt = kp07_half_slope(tm, t0, tp, theta);
+	real wM = w0 - dw, wP = w0 + dw;
+	int tilted = 1;
+
+	if (wP < Bp) {
+		wP = Bp;
+		wM = 2 * w0 - Bp;
+	} else if (wM < Bm) {
+		wM = Bm;
+		wP = 2 * w0 - Bm;
+	} else {
+		tilted = 0;
+	}
+	fm->w = wM;
+	fm->h = swe_max(wM - Bm, 0);
+	fm->eta = wM;
+	fp->w = wP;
+	fp->h = swe_max(wP - Bp, 0);
+	fp->eta = wP;
+	if (tilted) {
+		/* The surface was tilted onto the bed: one face is (nearly) dry.
+		 * Limited momenta would give that thin face the momentum of the
+		 * whole cell and a velocity of thousands of m/s on steep fronts (seen
+		 * on Malpasset), so both faces move with the cell's velocity; the
+		 * bed centre is the mean of the two face beds. */
+		real r = kp07_inv_depth(swe_max(w0 - (real)0.5 * (Bm + Bp), 0), kappa4);
+		fm->hn = fm->h * (n0 * r);
+		fm->ht = fm->h * (t0 * r);
+		fp->hn = fp->h * (n0 * r);
+		fp->ht = fp->h * (t0 * r);
+		return;
+	}
+	{
+		/* Limited momenta, with the face velocity kept within the range of
+		 * the three cells' velocities: where the limited surface leaves a
+		 * face thin (steep drops), the momentum must thin with it. */
+		real r0 = kp07_inv_depth(swe_max(w0 - (real)0.5 * (Bm + Bp), 0), kappa4);
+		real rm = kp07_inv_depth(hm, kappa4), rp = kp07_inv_depth(hp, kappa4);
+		real umax = swe_max(swe_max(R_ABS(nm * rm), R_ABS(n0 * r0)), R_ABS(np * rp));
+		real vmax = swe_max(swe_max(R_ABS(tm * rm), R_ABS(t0 * r0)), R_ABS(tp * rp));
+		fm->hn = swe_clamp(n0 - dn, fm->h * umax);
+		fm->ht = swe_clamp(t0 - dt, fm->h * vmax);
+		fp->hn = swe_clamp(n0 + dn, fp->h * umax);
+		fp->ht = swe_clamp(t0 + dt, fp->h * vmax);
+	}
 }
 
 /* Sort four values ascending (a five-comparator network). */
@@ -182,13 +210,14 @@ HOSTDEVICE static inline real kp07_cell_level(real h, real b1, real b2, real b3,
  * carries the momentum of the whole cell. */
 HOSTDEVICE static inline void kp07_reconstruct_wd(real wm, real w0, real wp,
 	real nm, real n0, real np, real tm, real t0, real tp,
-	real Bm, real Bp, real Bo1, real Bo2, real Bc, real theta, real kappa4,
-	struct kp07_face *fm, struct kp07_face *fp)
+	real Bm, real Bp, real Bo1, real Bo2, real Bc, real hm, real hp, real theta,
+	real kappa4, struct kp07_face *fm, struct kp07_face *fp)
 {
 	real top = swe_max(swe_max(Bm, Bp), swe_max(Bo1, Bo2));
 	real L, h, r;
 	if (w0 >= top) {
-		kp07_reconstruct(wm, w0, wp, nm, n0, np, tm, t0, tp, Bm, Bp, theta, fm, fp);
+		kp07_reconstruct(wm, w0, wp, nm, n0, np, tm, t0, tp, Bm, Bp, hm, hp, theta, kappa4,
+			fm, fp);
 		return;
 	}
 	h = swe_max(w0 - Bc, 0);
@@ -314,6 +343,26 @@ HOSTDEVICE static inline void swe_rhs(struct kp07_flux Fw, struct kp07_flux Fe,
 	*Lw = -(Fe.f0 - Fw.f0) * inv_dx - (Gn.f0 - Gs.f0) * inv_dy;
 	*Lhu = -(Fe.fn - Fw.fn) * inv_dx - (Gn.ft - Gs.ft) * inv_dy + Sx;
 	*Lhv = -(Fe.ft - Fw.ft) * inv_dx - (Gn.fn - Gs.fn) * inv_dy + Sy;
+}
+
+/* The level after a forward-Euler update, w + dt L, computed in depth form
+ * B + ((w - B) + dt L): the same value in exact arithmetic, but rounded
+ * relative to the depth rather than the level, so a new depth that is >= 0
+ * never comes out < 0 by round-off (in level form, a cell drained to zero
+ * went negative by an ulp of the level, and swe_finish's clamp refilled it).
+ * Depths under about one ulp of the level stay quantised to it all the same:
+ * single precision is not mass-exact where thin films spread over high
+ * terrain (see the notes on Malpasset); double precision is. */
+HOSTDEVICE static inline real swe_level_euler(real w, real B, real L, real dt)
+{
+	return B + ((w - B) + dt * L);
+}
+
+/* The level after the SSP-RK2 second stage, (w^n + w* + dt L*) / 2, in the
+ * same depth form. */
+HOSTDEVICE static inline real swe_level_rk2(real w0, real ws, real B, real L, real dt)
+{
+	return B + (real)0.5 * ((w0 - B) + ((ws - B) + dt * L));
 }
 
 /* SSP-RK2 (Heun) second stage: U^{n+1} = (U^n + U* + dt L(U*)) / 2. */

@@ -49,8 +49,8 @@ HOSTDEVICE static inline void swe_recon_x(const struct swe_view *v, struct swe_c
 	real Bw, Be, Bs, Bn;
 	swe_face_beds(v, i, j, &Bw, &Be, &Bs, &Bn);
 	kp07_reconstruct_wd(v->w[k - 1], v->w[k], v->w[k + 1], v->hu[k - 1], v->hu[k],
-		v->hu[k + 1], v->hv[k - 1], v->hv[k], v->hv[k + 1], Bw, Be, Bs, Bn, v->Bm[k], c.theta,
-		c.kappa4, fw, fe);
+		v->hu[k + 1], v->hv[k - 1], v->hv[k], v->hv[k + 1], Bw, Be, Bs, Bn, v->Bm[k],
+		v->w[k - 1] - v->Bm[k - 1], v->w[k + 1] - v->Bm[k + 1], c.theta, c.kappa4, fw, fe);
 }
 
 /* Reconstruction of cell (i, j) along y: states at its south and north faces
@@ -62,8 +62,8 @@ HOSTDEVICE static inline void swe_recon_y(const struct swe_view *v, struct swe_c
 	real Bw, Be, Bs, Bn;
 	swe_face_beds(v, i, j, &Bw, &Be, &Bs, &Bn);
 	kp07_reconstruct_wd(v->w[k - p], v->w[k], v->w[k + p], v->hv[k - p], v->hv[k],
-		v->hv[k + p], v->hu[k - p], v->hu[k], v->hu[k + p], Bs, Bn, Bw, Be, v->Bm[k], c.theta,
-		c.kappa4, fs, fn);
+		v->hv[k + p], v->hu[k - p], v->hu[k], v->hu[k + p], Bs, Bn, Bw, Be, v->Bm[k],
+		v->w[k - p] - v->Bm[k - p], v->w[k + p] - v->Bm[k + p], c.theta, c.kappa4, fs, fn);
 }
 
 /* Flux through the x-face between cells (i, j) and (i+1, j). */
@@ -106,7 +106,7 @@ HOSTDEVICE static inline void swe_cell_rhs(const struct swe_view *v, struct swe_
 HOSTDEVICE static inline void swe_euler_vals(real w0, real hu0, real hv0, real Lw, real Lhu,
 	real Lhv, real Bm, real dt, struct swe_coef c, real *w, real *hu, real *hv)
 {
-	real a = w0 + dt * Lw, b = hu0 + dt * Lhu, d = hv0 + dt * Lhv;
+	real a = swe_level_euler(w0, Bm, Lw, dt), b = hu0 + dt * Lhu, d = hv0 + dt * Lhv;
 	swe_finish(&a, &b, &d, Bm, dt, c);
 	*w = a;
 	*hu = b;
@@ -128,7 +128,7 @@ HOSTDEVICE static inline void swe_rk2_vals(real w0, real hu0, real hv0, real ws,
 	real hvs, real Lw, real Lhu, real Lhv, real Bm, real dt, struct swe_coef c, real *w,
 	real *hu, real *hv)
 {
-	real a = swe_rk2_combine(w0, ws, Lw, dt);
+	real a = swe_level_rk2(w0, ws, Bm, Lw, dt);
 	real b = swe_rk2_combine(hu0, hus, Lhu, dt);
 	real d = swe_rk2_combine(hv0, hvs, Lhv, dt);
 	swe_finish(&a, &b, &d, Bm, dt, c);
