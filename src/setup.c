@@ -164,12 +164,6 @@ static void point_state(const struct swe_params *p, double x, double y, double L
 	}
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The reference level that w and B are stored relative to: the median initial
  * water level of the wet cells (sampled), or the lowest bed when all is dry.
  * Single precision resolves depth best near the reference, and shores (where
@@ -188,10 +182,8 @@ static double reference_level(const struct swe_params *p, double Lx, double Ly, 
 		if (depth_given ? w > 0 : w > B)
 			lv[m++] = depth_given ? B + w : w;
 	}
-	if (m > 0) {
-		qsort(lv, (size_t)m, sizeof *lv, cmp_double);
-		ref = lv[m / 2];
-	}
+	if (m > 0)
+		ref = spate_median(lv, m);
 	free(lv);
 	return ref;
 }

@@ -33,6 +33,9 @@ int spate_is_quiet(void);
 /* Wall clock in seconds (monotonic). */
 double spate_now(void);
 
+/* The median of v[0..n) (sorted in place); NAN when n <= 0. */
+double spate_median(double *v, long n);
+
 /* malloc that returns NULL-safe aligned memory (64-byte); free with free(). */
 void *spate_alloc(size_t bytes);
 

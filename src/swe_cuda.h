@@ -18,17 +18,6 @@ typedef unsigned long long swe_rbits;
 #else
 typedef unsigned int swe_rbits;
 #define SWE_RBITS_INF 0x7f800000U
-struct swe_prod;
-/* Enqueue the update of the flood products (products_kern.h) from the state
- * a step made (a->w1, a->hu1, a->hv1) at the control block's t and dt; with
- * reset, start them from that state instead. */
-void swe_cuda_enqueue_products(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
-	struct swe_prod *prod, real thr, int reset, void *stream);
-
-/* Enqueue out[k], out[n+k], out[2n+k] = w, hu, hv at device indices idx[k]. */
-void swe_cuda_enqueue_gather(const long *idx, int n, const real *w, const real *hu,
-	const real *hv, real *out, void *stream);
-
 #endif
 
 /* The stage kernels give each warp a strip of 32 columns, of which it

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <math.h>
 
 #include "spate.h"
 
@@ -78,4 +79,18 @@ void *spate_alloc(size_t bytes)
 	if (posix_memalign(&p, 64, (bytes + 63) / 64 * 64) != 0)
 		return NULL;
 	return p;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double spate_median(double *v, long n)
+{
+	if (n <= 0)
+		return NAN;
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return v[n / 2];
 }

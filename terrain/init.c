@@ -69,12 +69,6 @@ static double initial_level(const struct swe_params *p, double x, double y, doub
 	return L;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Median of the finite values among a sample of at most 65536; NAN if none. */
 static double sampled_median(const double *v, long n)
 {
@@ -86,10 +80,7 @@ static double sampled_median(const double *v, long n)
 	for (long k = 0; k < n && m < SAMPLES; k += step)
 		if (!isnan(v[k]))
 			s[m++] = v[k];
-	if (m > 0) {
-		qsort(s, (size_t)m, sizeof *s, cmp_double);
-		med = s[m / 2];
-	}
+	med = spate_median(s, m);
 	free(s);
 	return med;
 }
