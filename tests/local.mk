@@ -44,9 +44,10 @@ tests_t_terrain_asan_CFLAGS = $(AM_CFLAGS) -fsanitize=address -fno-omit-frame-po
 tests_t_terrain_asan_LDFLAGS = $(AM_LDFLAGS) -fsanitize=address
 tests_t_terrain_asan_LDADD = $(ZLIB_LIBS) $(GDAL_LIBS)
 
-dist_check_SCRIPTS += tests/badinput.sh tests/cli.sh tests/terrain_bad.sh tests/dem_same.sh
+dist_check_SCRIPTS += tests/badinput.sh tests/cli.sh tests/terrain_bad.sh tests/dem_same.sh \
+	tests/bc.sh
 TESTS += $(check_PROGRAMS) tests/badinput.sh tests/cli.sh tests/terrain_bad.sh \
-	tests/dem_same.sh
+	tests/dem_same.sh tests/bc.sh
 
 # The decomposition layer: 1 vs N subdomains in one process (t_decomp), 1 vs
 # N MPI ranks (mpi_decomp.sh: skips without MPI or mpiexec).
