@@ -262,8 +262,10 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 	if (run && c0 < kp.nx) {
 		/* row j+2 of the window, loaded one iteration ahead */
 		real nw_, nhu, nhv, nLw = 0, nLhu = 0, nLhv = 0, nBm, nc0, nc1;
-		/* rows j and j+1 of the state (U^n, or U* in stage 2) */
-		real w0 = 0, hu0 = 0, hv0 = 0, w1 = 0, hu1 = 0, hv1 = 0;
+		/* rows j and j+1 of the state (U^n, or U* in stage 2) and their
+		 * desingularised inverse depths, computed once per cell as each row
+		 * enters the window */
+		real w0 = 0, hu0 = 0, hv0 = 0, w1 = 0, hu1 = 0, hv1 = 0, r0 = 0, r1 = 0;
 		/* corners at the bottom of row j+1; beds of row j (faces, centre), of
 		 * row j+1 (centre) */
 		real ca0 = 0, ca1 = 0, bw0 = 0, be0 = 0, bs0 = 0, bn0 = 0, bm0 = 0, bm1 = 0;
@@ -292,7 +294,8 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 		fetch(j0 - 2);
 #pragma unroll 1
 		for (int j = j0 - 4; j < jend; j++) {
-			real w2, hu2, hv2, cb0 = nc0, cb1 = nc1, bm2 = nBm, bw1, be1, bs1, bn1, sy1 = 0;
+			real w2, hu2, hv2, r2, cb0 = nc0, cb1 = nc1, bm2 = nBm, bw1, be1, bs1, bn1;
+			real sy1 = 0;
 			struct kp07_face fs1 = fn0, fn1 = fn0;
 			struct kp07_flux g1 = g0;
 
@@ -303,6 +306,7 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 				hu2 = nhu;
 				hv2 = nhv;
 			}
+			r2 = kp07_cell_inv_depth(w2, bm2, c.kappa4);
 			fetch(j + 3);
 
 			/* y: reconstruct row j+1, flux through its south face */
@@ -312,7 +316,7 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 			bn1 = swe_bed_face(cb0, cb1);
 			if (j >= j0 - 2) {
 				kp07_reconstruct_wd(w0, w1, w2, hv0, hv1, hv2, hu0, hu1, hu2, bs1, bn1, bw1,
-					be1, bm1, w0 - bm0, w2 - bm2, c.theta, c.kappa4, &fs1, &fn1);
+					be1, bm1, r0, r1, r2, c.theta, &fs1, &fn1);
 				sy1 = kp07_bed_source(fs1, fn1, c.g, kp.inv_dy);
 				g1 = kp07_central_upwind(fn0, fs1, c);
 				if (j >= j0 - 1 && upd)
@@ -330,8 +334,8 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 					hu0, __shfl_down_sync(FULL_MASK, hu0, 1),
 					__shfl_up_sync(FULL_MASK, hv0, 1), hv0,
 					__shfl_down_sync(FULL_MASK, hv0, 1), bw0, be0, bs0, bn0, bm0,
-					__shfl_up_sync(FULL_MASK, w0 - bm0, 1),
-					__shfl_down_sync(FULL_MASK, w0 - bm0, 1), c.theta, c.kappa4, &fw, &fe);
+					__shfl_up_sync(FULL_MASK, r0, 1), r0,
+					__shfl_down_sync(FULL_MASK, r0, 1), c.theta, &fw, &fe);
 				sx = kp07_bed_source(fw, fe, c.g, kp.inv_dx);
 				fr.w = __shfl_down_sync(FULL_MASK, fw.w, 1);
 				fr.h = __shfl_down_sync(FULL_MASK, fw.h, 1);
@@ -380,6 +384,8 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 			w1 = w2;
 			hu1 = hu2;
 			hv1 = hv2;
+			r0 = r1;
+			r1 = r2;
 			ca0 = cb0;
 			ca1 = cb1;
 			bw0 = bw1;

@@ -82,9 +82,9 @@ static void version(void)
 		"no",
 #endif
 #ifdef HAVE_NETCDF
-		"yes"
+		"found (NetCDF output is not written yet: grids are ESRI ASCII)"
 #else
-		"no"
+		"no (grids are ESRI ASCII)"
 #endif
 	);
 }

@@ -84,6 +84,13 @@ HOSTDEVICE static inline real kp07_inv_depth(real h, real kappa4)
 	return (real)1.41421356237309515 * h / R_SQRT(h4 + swe_max(h4, kappa4));
 }
 
+/* The desingularised inverse depth of a cell at level w over its stored
+ * centre bed B, as kp07_reconstruct takes it. */
+HOSTDEVICE static inline real kp07_cell_inv_depth(real w, real B, real kappa4)
+{
+	return kp07_inv_depth(swe_max(w - B, 0), kappa4);
+}
+
 /* Desingularised velocity (KP07 eq. 2.21) of momentum hq at depth h. */
 HOSTDEVICE static inline real kp07_velocity(real h, real hq, real kappa4)
 {
@@ -91,14 +98,18 @@ HOSTDEVICE static inline real kp07_velocity(real h, real hq, real kappa4)
 }
 
 /* Reconstruct one cell in one direction from its neighbours (m: minus side,
- * p: plus side).  Bm, Bp: bed at the cell's minus and plus faces.  Gives the
- * states at the minus face (fm) and the plus face (fp).
+ * p: plus side).  Bm, Bp: bed at the cell's minus and plus faces.  rm, r0, rp:
+ * the desingularised inverse depths kp07_cell_inv_depth(w, B, kappa4) of
+ * the minus neighbour, the cell and the plus neighbour (B the stored centre
+ * bed); the caller computes them once per cell, as every cell's is used by
+ * itself and both neighbours in both directions.  Gives the states at the
+ * minus face (fm) and the plus face (fp).
  * KP07 sec. 2.2: if a face level falls below the bed there, the reconstruction
  * of w is tilted so that it touches the bed; the cell mean is kept, so both
  * face depths are >= 0 whenever the cell depth is. */
 HOSTDEVICE static inline void kp07_reconstruct(real wm, real w0, real wp,
 	real nm, real n0, real np, real tm, real t0, real tp,
-	real Bm, real Bp, real hm, real hp, real theta, real kappa4, struct kp07_face *fm,
+	real Bm, real Bp, real rm, real r0, real rp, real theta, struct kp07_face *fm,
 	struct kp07_face *fp)
 {
 	real dw = kp07_half_slope(wm, w0, wp, theta);
@@ -126,21 +137,17 @@ HOSTDEVICE static inline void kp07_reconstruct(real wm, real w0, real wp,
 		/* The surface was tilted onto the bed: one face is (nearly) dry.
 		 * Limited momenta would give that thin face the momentum of the
 		 * whole cell and a velocity of thousands of m/s on steep fronts (seen
-		 * on Malpasset), so both faces move with the cell's velocity; the
-		 * bed centre is the mean of the two face beds. */
-		real r = kp07_inv_depth(swe_max(w0 - (real)0.5 * (Bm + Bp), 0), kappa4);
-		fm->hn = fm->h * (n0 * r);
-		fm->ht = fm->h * (t0 * r);
-		fp->hn = fp->h * (n0 * r);
-		fp->ht = fp->h * (t0 * r);
+		 * on Malpasset), so both faces move with the cell's velocity. */
+		fm->hn = fm->h * (n0 * r0);
+		fm->ht = fm->h * (t0 * r0);
+		fp->hn = fp->h * (n0 * r0);
+		fp->ht = fp->h * (t0 * r0);
 		return;
 	}
 	{
 		/* Limited momenta, with the face velocity kept within the range of
 		 * the three cells' velocities: where the limited surface leaves a
 		 * face thin (steep drops), the momentum must thin with it. */
-		real r0 = kp07_inv_depth(swe_max(w0 - (real)0.5 * (Bm + Bp), 0), kappa4);
-		real rm = kp07_inv_depth(hm, kappa4), rp = kp07_inv_depth(hp, kappa4);
 		real umax = swe_max(swe_max(R_ABS(nm * rm), R_ABS(n0 * r0)), R_ABS(np * rp));
 		real vmax = swe_max(swe_max(R_ABS(tm * rm), R_ABS(t0 * r0)), R_ABS(tp * rp));
 		fm->hn = swe_clamp(n0 - dn, fm->h * umax);
@@ -202,7 +209,8 @@ HOSTDEVICE static inline real kp07_cell_level(real h, real b1, real b2, real b3,
 
 /* Reconstruction of one cell in one direction, wet/dry aware: Bm, Bp are the
  * beds at the faces in this direction, Bo1, Bo2 those of the other
- * direction, Bc the bed at the centre (their mean, as stored).  Fully
+ * direction, Bc the bed at the centre (their mean, as stored); rm, r0, rp the
+ * inverse depths as for kp07_reconstruct (r0 from w0 - Bc).  Fully
  * flooded cells (mean level at or above all four face beds) use KP07's
  * limited linear reconstruction; partially flooded ones are flat at their
  * level L (see above) and move with the cell's (desingularised) velocity, so
@@ -210,19 +218,17 @@ HOSTDEVICE static inline real kp07_cell_level(real h, real b1, real b2, real b3,
  * carries the momentum of the whole cell. */
 HOSTDEVICE static inline void kp07_reconstruct_wd(real wm, real w0, real wp,
 	real nm, real n0, real np, real tm, real t0, real tp,
-	real Bm, real Bp, real Bo1, real Bo2, real Bc, real hm, real hp, real theta,
-	real kappa4, struct kp07_face *fm, struct kp07_face *fp)
+	real Bm, real Bp, real Bo1, real Bo2, real Bc, real rm, real r0, real rp, real theta,
+	struct kp07_face *fm, struct kp07_face *fp)
 {
 	real top = swe_max(swe_max(Bm, Bp), swe_max(Bo1, Bo2));
-	real L, h, r;
+	real L, r = r0;
 	if (w0 >= top) {
-		kp07_reconstruct(wm, w0, wp, nm, n0, np, tm, t0, tp, Bm, Bp, hm, hp, theta, kappa4,
+		kp07_reconstruct(wm, w0, wp, nm, n0, np, tm, t0, tp, Bm, Bp, rm, r0, rp, theta,
 			fm, fp);
 		return;
 	}
-	h = swe_max(w0 - Bc, 0);
-	L = kp07_cell_level(h, Bm, Bp, Bo1, Bo2);
-	r = kp07_inv_depth(h, kappa4);
+	L = kp07_cell_level(swe_max(w0 - Bc, 0), Bm, Bp, Bo1, Bo2);
 	fm->w = swe_max(L, Bm);
 	fm->h = swe_max(L - Bm, 0);
 	fm->eta = L;

@@ -41,6 +41,12 @@ HOSTDEVICE static inline void swe_face_beds(const struct swe_view *v, int i, int
 	*Bn = swe_bed_face(b01, b11);
 }
 
+/* The desingularised inverse depth of the cell at index k. */
+HOSTDEVICE static inline real swe_vinv_depth(const struct swe_view *v, struct swe_coef c, long k)
+{
+	return kp07_cell_inv_depth(v->w[k], v->Bm[k], c.kappa4);
+}
+
 /* Reconstruction of cell (i, j) along x: states at its west and east faces. */
 HOSTDEVICE static inline void swe_recon_x(const struct swe_view *v, struct swe_coef c, int i,
 	int j, struct kp07_face *fw, struct kp07_face *fe)
@@ -50,7 +56,8 @@ HOSTDEVICE static inline void swe_recon_x(const struct swe_view *v, struct swe_c
 	swe_face_beds(v, i, j, &Bw, &Be, &Bs, &Bn);
 	kp07_reconstruct_wd(v->w[k - 1], v->w[k], v->w[k + 1], v->hu[k - 1], v->hu[k],
 		v->hu[k + 1], v->hv[k - 1], v->hv[k], v->hv[k + 1], Bw, Be, Bs, Bn, v->Bm[k],
-		v->w[k - 1] - v->Bm[k - 1], v->w[k + 1] - v->Bm[k + 1], c.theta, c.kappa4, fw, fe);
+		swe_vinv_depth(v, c, k - 1), swe_vinv_depth(v, c, k), swe_vinv_depth(v, c, k + 1),
+		c.theta, fw, fe);
 }
 
 /* Reconstruction of cell (i, j) along y: states at its south and north faces
@@ -63,7 +70,8 @@ HOSTDEVICE static inline void swe_recon_y(const struct swe_view *v, struct swe_c
 	swe_face_beds(v, i, j, &Bw, &Be, &Bs, &Bn);
 	kp07_reconstruct_wd(v->w[k - p], v->w[k], v->w[k + p], v->hv[k - p], v->hv[k],
 		v->hv[k + p], v->hu[k - p], v->hu[k], v->hu[k + p], Bs, Bn, Bw, Be, v->Bm[k],
-		v->w[k - p] - v->Bm[k - p], v->w[k + p] - v->Bm[k + p], c.theta, c.kappa4, fs, fn);
+		swe_vinv_depth(v, c, k - p), swe_vinv_depth(v, c, k), swe_vinv_depth(v, c, k + p),
+		c.theta, fs, fn);
 }
 
 /* Flux through the x-face between cells (i, j) and (i+1, j). */

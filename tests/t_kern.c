@@ -116,8 +116,9 @@ static void test_reconstruct_random(void **st)
 		real dw = kp07_half_slope(wm, w0, wp, theta);
 		int tilted = w0 - dw < Bm || w0 + dw < Bp;
 		corrected += tilted;
-		kp07_reconstruct(wm, w0, wp, nm, n0, np, tm, t0, tp, Bm, Bp, (real)1e-3, (real)1e-3,
-			theta, (real)1e-8, &fm, &fp);
+		kp07_reconstruct(wm, w0, wp, nm, n0, np, tm, t0, tp, Bm, Bp,
+			kp07_inv_depth((real)1e-3, (real)1e-8), kp07_cell_inv_depth(w0, Bc, (real)1e-8),
+			kp07_inv_depth((real)1e-3, (real)1e-8), theta, &fm, &fp);
 		if (!(fm.h >= 0 && fp.h >= 0))
 			fail_msg("case %d: negative face depth %g, %g", it, (double)fm.h, (double)fp.h);
 		if (!(fm.w >= Bm - scale && fp.w >= Bp - scale))
@@ -161,9 +162,10 @@ static void test_reconstruct_random(void **st)
 static void test_reconstruct_flat(void **st)
 {
 	struct kp07_face fm, fp;
+	real r1 = kp07_inv_depth(1, (real)1e-8);
 	(void)st;
-	kp07_reconstruct(2, 2, 2, 0, 0, 0, 0, 0, 0, (real)0.4, (real)1.2, 1, 1, (real)1.3,
-		(real)1e-8, &fm, &fp);
+	kp07_reconstruct(2, 2, 2, 0, 0, 0, 0, 0, 0, (real)0.4, (real)1.2, r1,
+		kp07_cell_inv_depth(2, (real)0.8, (real)1e-8), r1, (real)1.3, &fm, &fp);
 	assert_close(fm.w, 2, 0);
 	assert_close(fp.w, 2, 0);
 	assert_close(fm.h, 1.6, EPS);
@@ -238,12 +240,14 @@ static void test_reconstruct_wd_random(void **st)
 		real w0 = it % 5 == 0 ? Bc : Bc + (real)pow(10, urand(-5, 0.3));
 		real theta = (real)urand(1, 2);
 		double tol = 16 * EPS * (2 + fabs((double)w0));
+		real rs = kp07_inv_depth((real)1e-3, (real)1e-8);
+		real rc = kp07_cell_inv_depth(w0, Bc, (real)1e-8);
 		if (w0 < top)
 			partial++;
 		kp07_reconstruct_wd((real)urand(-1, 2), w0, (real)urand(-1, 2), 1, (real)0.5, 2, 0, 0,
-			0, Bw, Be, Bs, Bn, Bc, (real)1e-3, (real)1e-3, theta, (real)1e-8, &fw, &fe);
+			0, Bw, Be, Bs, Bn, Bc, rs, rc, rs, theta, &fw, &fe);
 		kp07_reconstruct_wd((real)urand(-1, 2), w0, (real)urand(-1, 2), 0, 0, 0, 1, (real)0.5,
-			2, Bs, Bn, Bw, Be, Bc, (real)1e-3, (real)1e-3, theta, (real)1e-8, &fs, &fn);
+			2, Bs, Bn, Bw, Be, Bc, rs, rc, rs, theta, &fs, &fn);
 		if (!(fw.h >= 0 && fe.h >= 0 && fs.h >= 0 && fn.h >= 0))
 			fail_msg("case %d: negative face depth", it);
 		if (!(fw.w >= Bw - tol && fe.w >= Be - tol && fs.w >= Bs - tol && fn.w >= Bn - tol))
