@@ -7,13 +7,13 @@
  *   - wet bed, h_out = 1 m: Stoker's solution (rarefaction, constant state
  *     h_m, u_m, shock);
  *   - dry bed, h_out = 0: Ritter's solution (rarefaction to a dry front).
- * On nx = 200, 400, 800 (dx = 5, 2.5, 1.25 m) the test checks:
+ * On nx = 400, 800, 1600 (dx = 2.5, 1.25, 0.625 m) the test checks:
  *   - the L1 error of h (sum |h - h_exact(x_i)| dx / 1000 m) decreases with
  *     every refinement (observed orders printed);
  *   - the front is near the exact one: for the wet bed the point where h
  *     crosses (h_m + h_out)/2, within two cells; for the dry bed the point
  *     where h crosses FRONT_H = 1% of h_in (compared with where the exact h
- *     does), within three cells, its error in metres shrinking with every
+ *     does), within two cells, its error in metres shrinking with every
  *     refinement (the exact profile touches zero quadratically, so a depth
  *     threshold is ill-conditioned near the tip: see the info lines);
  *   - the solution is one-dimensional: all rows agree, hv stays ~0;
@@ -156,14 +156,23 @@ static struct result dambreak(const char *name, const struct exact *e, int nx)
 	sim_check(rowdiff < 1e-4, "%s nx = %d: rows differ by %.2e m (< 1e-4)", name, nx, rowdiff);
 	sim_check(hvmax < 1e-4, "%s nx = %d: max |hv| = %.2e m^2/s (< 1e-4)", name, nx, hvmax);
 	{
-		int cells = e->h_out > 0 ? 2 : 3;
+		int cells = 2;
 		sim_check(fabs(res.front - res.front_exact) <= cells * dx, "%s nx = %d: front error "
 			"%.2f m (<= %d cells = %.2f m)", name, nx, res.front - res.front_exact, cells,
 			cells * dx);
 	}
-	sim_check(fabs(r.volume_final - r.volume_initial) < 1e-6 * r.volume_initial,
-		"%s nx = %d: volume relative change %.2e (< 1e-6)", name, nx,
-		(r.volume_final - r.volume_initial) / r.volume_initial);
+	/* Single precision stores levels relative to the reference level (here
+	 * the reservoir's, 10 m above the dry bed), so the thin film spreading on
+	 * the dry bed is quantised to ~1e-6 m: over the 2900 steps of the finest
+	 * grid that is a few 1e-6 of the volume.  Double precision is exact. */
+#ifdef SPATE_DOUBLE
+	const double vol_tol = 1e-12;
+#else
+	const double vol_tol = 1e-5;
+#endif
+	sim_check(fabs(r.volume_final - r.volume_initial) < vol_tol * r.volume_initial,
+		"%s nx = %d: volume relative change %.2e (< %g)", name, nx,
+		(r.volume_final - r.volume_initial) / r.volume_initial, vol_tol);
 	free(h);
 	swe_state_free(&s);
 	return res;
@@ -173,7 +182,7 @@ static void series(const char *name, double h_out)
 {
 	struct exact e = exact_init(h_out);
 	struct result res[3];
-	int nx[3] = { 200, 400, 800 };
+	int nx[3] = { 400, 800, 1600 };
 	if (h_out > 0)
 		printf("%s: exact h_m = %.6f m, u_m = %.6f m/s, shock speed %.6f m/s\n", name, e.hm,
 			e.um, e.S);
