@@ -212,6 +212,7 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	x->kp.integrator = p->integrator;
 	x->kp.warps = env_int("SPATE_CUDA_WARPS", STRIP_WARPS, 1, 8);
 	x->kp.c = swe_coef_of(p);
+	x->kp.early = p->early_exit && x->kp.c.kappa4 > 0;
 	x->kp.nx = s0->nx;
 	x->kp.ny = s0->ny;
 	x->kp.pitch = s0->pitch;

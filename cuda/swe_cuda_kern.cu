@@ -229,6 +229,15 @@ __device__ static inline void block_speeds(const kparams_t &kp, ctl_t *q, swe_rb
 	}
 }
 
+/* Whether a cell of depth 0 on these beds reconstructs to depth 0 at all its
+ * faces (see the early exit in swe_cpu.c): always, but where the centre bed
+ * rounds to the highest face bed while the face beds differ. */
+__device__ static inline bool bed_safe(real bw, real be, real bs, real bn, real bm)
+{
+	real top = swe_max(swe_max(bw, be), swe_max(bs, bn));
+	return bm < top || (bw == bm && be == bm && bs == bm && bn == bm);
+}
+
 /* One stage on a block of strips (see the top of the file).  Stage 1 (S2
  * false) reads U^n and writes L; stage 2 reads U^n and L, makes U* on the
  * fly and writes U^{n+1}. */
@@ -273,6 +282,10 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 		struct kp07_face fn0 = { 0, 0, 0, 0, 0 };
 		struct kp07_flux g0 = { 0, 0, 0, 0 };
 		real sy0 = 0;
+		/* early exit: row j-1 of the state (to rebuild fn0 and sy0 after a
+		 * skipped row), rows j-1 and j dry, fn0 and sy0 not computed */
+		real wm = 0, hum = 0, hvm = 0, rm = 0;
+		bool drym = false, dry0 = false, stale = false;
 		auto fetch = [&](int r) {
 			long k, kc;
 			r = min(r, kp.ny + SWE_GHOST - 1);
@@ -314,7 +327,31 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 			be1 = swe_bed_face(ca1, cb1);
 			bs1 = bn0;
 			bn1 = swe_bed_face(cb0, cb1);
-			if (j >= j0 - 2) {
+			/* Early exit: where rows j-1, j and j+1 are dry (depth exactly
+			 * 0 on a safe bed) in all 32 lanes, every face of row j and
+			 * the faces between rows has depth 0: the fluxes are (0, 0, 0),
+			 * the bed sources 0, and L of row j is (-0, +0, +0), the bits
+			 * swe_rhs gives.  The y-faces of row j+1 are left stale and
+			 * rebuilt (same code, same values) when a row is computed again;
+			 * the flux below it is the zero flux. */
+			bool dry1 = kp.early && w1 <= bm1 && bed_safe(bw1, be1, bs1, bn1, bm1);
+			bool skip = kp.early && j >= j0 && __all_sync(FULL_MASK, drym && dry0 && dry1);
+			if (skip) {
+				fs1.w = fs1.h = fs1.eta = fs1.hn = fs1.ht = 0;
+				fn1 = fs1;
+				g1.f0 = 0;
+				g1.fn = 0;
+				g1.ft = 0;
+				g1.a = -(real)0;
+				sy1 = 0;
+			} else if (j >= j0 - 2) {
+				if (stale) {
+					struct kp07_face fs0;
+					kp07_reconstruct_wd(wm, w0, w1, hvm, hv0, hv1, hum, hu0, hu1, bs0, bn0,
+						bw0, be0, bm0, rm, r0, r1, c.theta, &fs0, &fn0);
+					sy0 = kp07_bed_source(fs0, fn0, c.g, kp.inv_dy);
+					stale = false;
+				}
 				kp07_reconstruct_wd(w0, w1, w2, hv0, hv1, hv2, hu0, hu1, hu2, bs1, bn1, bw1,
 					be1, bm1, r0, r1, r2, c.theta, &fs1, &fn1);
 				sy1 = kp07_bed_source(fs1, fn1, c.g, kp.inv_dy);
@@ -329,6 +366,12 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 				struct kp07_face fw, fe, fr;
 				struct kp07_flux fxe, fxw;
 				real sx, Lw, Lhu, Lhv;
+				if (skip) {
+					Lw = -(real)0;
+					Lhu = 0;
+					Lhv = 0;
+					stale = true;
+				} else {
 				kp07_reconstruct_wd(__shfl_up_sync(FULL_MASK, w0, 1), w0,
 					__shfl_down_sync(FULL_MASK, w0, 1), __shfl_up_sync(FULL_MASK, hu0, 1),
 					hu0, __shfl_down_sync(FULL_MASK, hu0, 1),
@@ -350,6 +393,7 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 				if (xface)
 					bx = bits_max(bx, speed_bits(fxe.a));
 				swe_rhs(fxw, fxe, g0, g1, sx, sy0, kp.inv_dx, kp.inv_dy, &Lw, &Lhu, &Lhv);
+				}
 				if (upd) {
 					long k = swe_vidx(&u, col, j);
 					if (!S2) {
@@ -378,6 +422,12 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 			}
 
 			/* slide the window up one row */
+			wm = w0;
+			hum = hu0;
+			hvm = hv0;
+			rm = r0;
+			drym = dry0;
+			dry0 = dry1;
 			w0 = w1;
 			hu0 = hu1;
 			hv0 = hv1;

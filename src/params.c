@@ -72,6 +72,7 @@ static const struct key keys[] = {
 	{ "gauges", "threshold", K_DBL, F(gauge_threshold), 0, 0, 100, NULL },
 	{ "gauges", "interval", K_DBL, F(gauge_interval), 0, 0, 1e9, NULL },
 	{ "parallel", "subdomains", K_INT, F(subdomains), 0, 1, SWE_SUB_MAX, NULL },
+	{ "parallel", "early_exit", K_CHOICE, F(early_exit), 0, 0, 0, "off|on" },
 };
 #undef F
 #undef S
@@ -116,6 +117,7 @@ void swe_params_defaults(struct swe_params *p)
 	snprintf(p->out_dir, sizeof p->out_dir, "spate-out");
 	p->write_grids = 1;
 	p->products = 1;
+	p->early_exit = 1;
 	p->threshold = 0.05;
 	p->gauge_radius = 1;
 	p->gauge_threshold = 0.05;

@@ -79,6 +79,8 @@ struct swe_params {
 	int subdomains;      /* row subdomains (1: one per MPI rank) */
 	int nworkload;       /* workload fractions given (0: equal sizes) */
 	double workload[SWE_SUB_MAX]; /* relative work of each subdomain */
+	int early_exit;      /* skip the arithmetic of rows that are dry with
+	                        their neighbours (bitwise the same results) */
 };
 
 /* The state of a domain on the host: cell-centred (w, hu, hv) and corner B,
@@ -155,6 +157,9 @@ struct spate_backend {
 };
 
 extern const struct spate_backend spate_backend_cpu;
+/* Rows whose right-hand side the CPU backend skipped as dry ([parallel]
+ * early_exit), summed over all contexts since the program started. */
+extern long swe_cpu_rows_skipped;
 #ifdef HAVE_CUDA
 extern const struct spate_backend spate_backend_cuda;
 #endif

@@ -46,9 +46,16 @@ struct swe_backend_ctx {
 	int row0;                  /* first global row of this (sub)domain */
 	unsigned sides;            /* bit per side (enum swe_side) that is a global
 	                              edge: west and east always */
+	int early;                 /* skip dry rows in the rhs ([parallel] early_exit) */
+	unsigned char *rowsafe;    /* rows -1..ny: 1 where every cell -1..nx has a bed
+	                              on which depth 0 reconstructs to depth 0 at all
+	                              faces (see bed_row_safe) */
 };
 
+long swe_cpu_rows_skipped;
+
 static size_t rowbuf_bytes(int nx);
+static void mark_safe_rows(struct swe_backend_ctx *x);
 
 static int cpu_count(void)
 {
@@ -144,6 +151,11 @@ static int cpu_sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	swe_bcdev_fill(&x->bcd, g, p);
 	x->p = p;
 	x->row0 = row0;
+	x->rowsafe = malloc((size_t)rows + 2);
+	if (!x->rowsafe)
+		goto nomem;
+	x->early = p->early_exit && x->c.kappa4 > 0;
+	mark_safe_rows(x);
 	x->sides = 1u << SWE_WEST | 1u << SWE_EAST | (row0 == 0 ? 1u << SWE_SOUTH : 0) |
 		(row0 + rows == g->ny ? 1u << SWE_NORTH : 0);
 	*out = x;
@@ -208,6 +220,50 @@ static struct rowbuf rowbuf_of(void *base, int nx)
 	return r;
 }
 
+/* Early exit.  A cell of depth exactly 0 (w <= Bm) reconstructs to depth 0
+ * at all four faces whatever its neighbours: when its level is below its
+ * highest face bed it is partially flooded at level L = its lowest face bed
+ * (kp07_cell_level of depth 0); when not, its bed is flat and the limited
+ * surface, tilted onto the bed if need be, stays at the bed.  The
+ * central-upwind flux between two faces of depth 0 is exactly (0, 0, 0) and
+ * so is the bed source: a row whose cells -1..nx are dry, as are those of the
+ * rows either side, has L = (-0, +0, +0) exactly, the bits swe_rhs gives
+ * from those fluxes.  The one bed that breaks this is one whose centre bed
+ * Bm rounds to its highest face bed while its face beds differ (full
+ * reconstruction over a sloping bed): rows holding such a cell are never
+ * skipped. */
+static int bed_cell_safe(const struct swe_view *v, int i, int j)
+{
+	real Bw, Be, Bs, Bn, B = v->Bm[swe_vidx(v, i, j)], top;
+	swe_face_beds(v, i, j, &Bw, &Be, &Bs, &Bn);
+	top = swe_max(swe_max(Bw, Be), swe_max(Bs, Bn));
+	return B < top || (Bw == B && Be == B && Bs == B && Bn == B);
+}
+
+static void mark_safe_rows(struct swe_backend_ctx *x)
+{
+	struct swe_view v = view_of(x, x->s.w, x->s.hu, x->s.hv);
+	for (int j = -1; j <= v.ny; j++) {
+		int ok = 1;
+		for (int i = -1; ok && i <= v.nx; i++)
+			ok = bed_cell_safe(&v, i, j);
+		x->rowsafe[j + 1] = (unsigned char)ok;
+	}
+}
+
+/* Whether row j (-1..ny) of v is dry: every cell -1..nx at depth 0 on a safe
+ * bed. */
+static int row_dry(const struct swe_backend_ctx *x, const struct swe_view *v, int j)
+{
+	long k = swe_vidx(v, -1, j);
+	if (!x->rowsafe[j + 1])
+		return 0;
+	for (int i = -1; i <= v->nx; i++, k++)
+		if (!(v->w[k] <= v->Bm[k]))
+			return 0;
+	return 1;
+}
+
 /* Reconstruct row j along y into (s, n). */
 static void recon_row_y(const struct swe_view *v, struct swe_coef c, int j, struct kp07_face *s,
 	struct kp07_face *n)
@@ -226,13 +282,45 @@ static void rhs_rows(struct swe_backend_ctx *x, const struct swe_view *v, struct
 	int nx = v->nx;
 	struct kp07_face *t;
 	struct kp07_flux *tf;
-	recon_row_y(v, c, j0 - 1, r.ys1, r.yn1);
-	recon_row_y(v, c, j0, r.ys, r.yn);
-	for (int i = 0; i < nx; i++) {
-		r.gs[i] = kp07_central_upwind(r.yn1[i], r.ys[i], c);
-		*my = swe_max(*my, r.gs[i].a);
+	int early = x->early, fresh = 1, dm = 0, d0 = 0, dp = 0;
+	long skipped = 0;
+	if (early) {
+		dm = row_dry(x, v, j0 - 1);
+		d0 = row_dry(x, v, j0);
 	}
 	for (int j = j0; j < j1; j++) {
+		if (early) {
+			/* dm, d0, dp: rows j-1, j, j+1 dry */
+			dp = row_dry(x, v, j + 1);
+			if (dm && d0 && dp) {
+				for (int i = 0; i < nx; i++) {
+					long k = swe_vidx(v, i, j);
+					x->Lw[k] = -(real)0;
+					x->Lhu[k] = 0;
+					x->Lhv[k] = 0;
+				}
+				/* the face speeds of the fluxes skipped: -0 */
+				*mx = swe_max(*mx, -(real)0);
+				*my = swe_max(*my, -(real)0);
+				skipped++;
+				fresh = 1;
+				dm = d0;
+				d0 = dp;
+				continue;
+			}
+			dm = d0;
+			d0 = dp;
+		}
+		if (fresh) {
+			/* the y faces of rows j-1 and j, the flux between them */
+			recon_row_y(v, c, j - 1, r.ys1, r.yn1);
+			recon_row_y(v, c, j, r.ys, r.yn);
+			for (int i = 0; i < nx; i++) {
+				r.gs[i] = kp07_central_upwind(r.yn1[i], r.ys[i], c);
+				*my = swe_max(*my, r.gs[i].a);
+			}
+			fresh = 0;
+		}
 		for (int i = -1; i <= nx; i++)
 			swe_recon_x(v, c, i, j, &r.xw[i + 1], &r.xe[i + 1]);
 		recon_row_y(v, c, j + 1, r.ys1, r.yn1);
@@ -254,6 +342,10 @@ static void rhs_rows(struct swe_backend_ctx *x, const struct swe_view *v, struct
 		t = r.ys; r.ys = r.ys1; r.ys1 = t;
 		t = r.yn; r.yn = r.yn1; r.yn1 = t;
 		tf = r.gs; r.gs = r.gn; r.gn = tf;
+	}
+	if (skipped) {
+#pragma omp atomic
+		swe_cpu_rows_skipped += skipped;
 	}
 }
 
@@ -436,6 +528,7 @@ static void cpu_fini(struct swe_backend_ctx *x)
 	free(x->Lhu);
 	free(x->Lhv);
 	free(x->rowbuf);
+	free(x->rowsafe);
 	free(x->prod);
 	free(x);
 }

@@ -47,6 +47,7 @@ struct swe_cuda_params {
 	double dx, dy, cfl;
 	long ncell;          /* (ny + 2G) * pitch */
 	int integrator;      /* 1 = forward Euler, 2 = SSP-RK2 */
+	int early;           /* skip rows dry across a warp ([parallel] early_exit) */
 	int rows;            /* rows of a strip: each warp walks a strip of 32 columns */
 	int warps;           /* warps per block, side by side in x */
 	struct swe_bcdev bcd;

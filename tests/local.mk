@@ -54,6 +54,10 @@ EXTRA_DIST += tests/malpasset40.ref
 # N MPI ranks (mpi_decomp.sh: skips without MPI or mpiexec).
 check_PROGRAMS += tests/t_decomp
 tests_t_decomp_SOURCES = tests/t_decomp.c tests/simtest.h
+
+# [parallel] early_exit on vs off: bitwise the same (t_early).
+check_PROGRAMS += tests/t_early
+tests_t_early_SOURCES = tests/t_early.c tests/simtest.h
 dist_check_SCRIPTS += tests/mpi_decomp.sh
 TESTS += tests/mpi_decomp.sh
 
