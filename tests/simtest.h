@@ -70,6 +70,18 @@ static SIM_UNUSED void sim_params(struct swe_params *p, const char *setup, int n
 
 /* Run p to its end (or max_steps); *final receives the final state (free it
  * with swe_state_free).  Exits 99 when the run itself fails. */
+/* Every kind of open boundary at once: inflow hydrograph west, free outflow
+ * east and north, a fixed level (0.5 m) south. */
+static SIM_UNUSED void sim_open_boundaries(struct swe_params *p)
+{
+	sim_set(p, "boundary", "west", "inflow");
+	sim_set(p, "boundary", "west_hydrograph", "0 1, 100 3");
+	sim_set(p, "boundary", "east", "outflow");
+	sim_set(p, "boundary", "south", "level");
+	sim_set(p, "boundary", "south_level", "0.5");
+	sim_set(p, "boundary", "north", "outflow");
+}
+
 static SIM_UNUSED void sim_run(const struct swe_params *p, struct swe_state *final,
 	struct swe_result *r)
 {

@@ -74,12 +74,7 @@ int main(void)
 	sim_params(&p, "dambreak1d", 96, 64, 2, 3);
 	sim_set(&p, "initial", "h_in", "0");
 	sim_set(&p, "initial", "h_out", "0");
-	sim_set(&p, "boundary", "west", "inflow");
-	sim_set(&p, "boundary", "west_hydrograph", "0 1, 100 3");
-	sim_set(&p, "boundary", "east", "outflow");
-	sim_set(&p, "boundary", "south", "level");
-	sim_set(&p, "boundary", "south_level", "0.5");
-	sim_set(&p, "boundary", "north", "outflow");
+	sim_open_boundaries(&p);
 	sim_set(&p, "run", "end_time", "1e9");
 	sim_set(&p, "run", "max_steps", "200");
 	compare("dry bed, inflow and level boundaries", &p, 0);
