@@ -165,7 +165,8 @@ __device__ static void set_dt(const kparams_t &kp, ctl_t *q)
 		if (bx > SWE_RBITS_INF || by > SWE_RBITS_INF) {
 			q->err = 1;
 		} else {
-			dt = swe_cfl_dt(ax, ay, kp.dx, kp.dy, kp.cfl, cap);
+			dt = swe_cfl_dt(ax, ay, kp.dx, kp.dy, kp.cfl,
+				kp.max_dt > 0 && kp.max_dt < cap ? kp.max_dt : cap);
 			if (!(dt > 0)) {
 				q->err = 1;
 				dt = 0;
@@ -517,6 +518,22 @@ __global__ static void k_euler(kparams_t kp, const ctl_t *q, step_t a)
 	});
 }
 
+/* Sources after a step (a.w1: the state it made, q: its dt): rain and the
+ * Manning raster (swe_sources).  Blocks of 32 x 8 cells. */
+__global__ static void k_sources(kparams_t kp, const ctl_t *q, step_t a)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+	long k, c;
+	real r;
+	if (i >= kp.nx || j >= kp.ny || q->dt == 0)
+		return;
+	k = (long)(j + SWE_GHOST) * kp.pitch + (i + SWE_GHOST);
+	c = (long)j * kp.nx + i;
+	r = a.rain ? (real)a.rain[c] : kp.rain_u;
+	swe_sources(&a.w1[k], &a.hu1[k], &a.hv1[k], a.Bm[k], r, a.n2 ? a.n2[c] : 0, (real)q->dt,
+		kp.c);
+}
+
 /* Flood products after a step (a.w1: the state it made, q: its t and dt);
  * reset: start them from the state in a.w1 (dt = 0). */
 __global__ static void k_products(kparams_t kp, const ctl_t *q, step_t a, struct swe_prod *prod,
@@ -602,6 +619,20 @@ void swe_cuda_enqueue_gather(const long *idx, int n, const real *w, const real *
 	const real *hv, real *out, void *stream)
 {
 	k_gather<<<(n + 255) / 256, 256, 0, (cudaStream_t)stream>>>(idx, n, w, hu, hv, out);
+}
+
+void swe_cuda_enqueue_sources(const kparams_t *kp, const step_t *a, void *stream)
+{
+	dim3 b(32, 8), g((kp->nx + 31) / 32, (kp->ny + 7) / 8);
+	step_t o = *a;
+	if (!kp->src)
+		return;
+	k_sources<<<g, b, 0, (cudaStream_t)stream>>>(*kp, a->q, *a);
+	/* the ghosts of the new state again, from its updated interior */
+	o.w = a->w1;
+	o.hu = a->hu1;
+	o.hv = a->hv1;
+	swe_cuda_enqueue_bc(kp, &o, stream);
 }
 
 void swe_cuda_enqueue_tiles(const kparams_t *kp, const step_t *a, void *stream)

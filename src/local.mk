@@ -6,7 +6,7 @@
 
 noinst_LIBRARIES += src/libspate.a
 src_libspate_a_SOURCES = \
-	src/util.c \
+	src/util.c src/forcing.c \
 	src/params.c \
 	src/setup.c \
 	src/diag.c \

@@ -47,6 +47,10 @@ struct swe_backend_ctx {
 	unsigned sides;            /* bit per side (enum swe_side) that is a global
 	                              edge: west and east always */
 	int early;                 /* skip dry rows in the rhs ([parallel] early_exit) */
+	int src;                   /* sources after each step (swe_sources) */
+	double max_dt;             /* longest step, s (0: no bound; swe_max_dt) */
+	const float *rain;         /* rain rates of the global grid (m/s), or NULL */
+	real rain_u;               /* uniform rain rate where rain is NULL, m/s */
 	unsigned char *rowsafe;    /* rows -1..ny: 1 where every cell -1..nx has a bed
 	                              on which depth 0 reconstructs to depth 0 at all
 	                              faces (see bed_row_safe) */
@@ -148,6 +152,16 @@ static int cpu_sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 		!x->Lhu || !x->Lhv || !x->rowbuf)
 		goto nomem;
 	x->c = swe_coef_of(p);
+	if (g->n2) {
+		/* friction from the raster, after each step (swe_sources) */
+		x->s.n2 = malloc((size_t)rows * g->nx * sizeof(real));
+		if (!x->s.n2)
+			goto nomem;
+		memcpy(x->s.n2, g->n2 + (size_t)row0 * g->nx, (size_t)rows * g->nx * sizeof(real));
+		x->c.n2 = 0;
+	}
+	x->src = swe_has_sources(g, p);
+	x->max_dt = swe_max_dt(g, p);
 	swe_bcdev_fill(&x->bcd, g, p);
 	x->p = p;
 	x->row0 = row0;
@@ -466,6 +480,32 @@ static int cpu_correct(struct swe_backend_ctx *x, double dt, double *ax, double 
 	return 0;
 }
 
+/* The sources split from the step (rain, Manning raster) on the interior
+ * of the current state, after a step dt.  The ghosts follow at the next
+ * stage 1. */
+static void cpu_sources(struct swe_backend_ctx *x, double dt)
+{
+	int nx = x->s.nx, ny = x->s.ny;
+	struct swe_view u = view_of(x, x->s.w, x->s.hu, x->s.hv);
+	real rdt = (real)dt;
+#pragma omp parallel for schedule(static)
+	for (int j = 0; j < ny; j++)
+		for (int i = 0; i < nx; i++) {
+			long k = swe_vidx(&u, i, j);
+			size_t c = (size_t)j * nx + i;
+			real r = x->rain ? (real)x->rain[(size_t)x->row0 * nx + c] : x->rain_u;
+			swe_sources(&u.w[k], &u.hu[k], &u.hv[k], u.Bm[k], r, x->s.n2 ? x->s.n2[c] : 0,
+				rdt, x->c);
+		}
+}
+
+static int cpu_set_rain(struct swe_backend_ctx *x, const float *rate, double uniform)
+{
+	x->rain = rate;
+	x->rain_u = (real)uniform;
+	return 0;
+}
+
 /* U^{n+1} becomes the current state, at time t after a step dt. */
 static int cpu_commit(struct swe_backend_ctx *x, double t, double dt)
 {
@@ -475,6 +515,8 @@ static int cpu_commit(struct swe_backend_ctx *x, double t, double dt)
 	tmp = x->s.hv; x->s.hv = x->hv1; x->hv1 = tmp;
 	x->t = t;
 	x->steps++;
+	if (x->src)
+		cpu_sources(x, dt);
 	if (x->prod)
 		cpu_products(x, dt);
 	return 0;
@@ -489,7 +531,8 @@ static int cpu_advance(struct swe_backend_ctx *x, double t_stop, long max_steps,
 	for (n = 0; (max_steps <= 0 || n < max_steps) && x->t < t_stop; n++) {
 		double ax, ay, dt, cap = t_stop - x->t;
 		cpu_stage1(x, x->t, &ax, &ay);
-		dt = swe_cfl_dt(ax, ay, x->s.dx, x->s.dy, x->p->cfl, cap);
+		dt = swe_cfl_dt(ax, ay, x->s.dx, x->s.dy, x->p->cfl,
+			x->max_dt > 0 && x->max_dt < cap ? x->max_dt : cap);
 		if (!(dt > 0))
 			return -SPATE_ENUMERIC;
 		cpu_predict(x, dt);
@@ -584,5 +627,5 @@ const struct swe_sub_ops swe_cpu_sub_ops = {
 
 const struct spate_backend spate_backend_cpu = {
 	"cpu", cpu_count, cpu_describe, cpu_init, cpu_advance, cpu_download, cpu_fini, cpu_sample,
-	cpu_products_start, cpu_products_get
+	cpu_products_start, cpu_products_get, cpu_set_rain
 };

@@ -55,6 +55,9 @@ struct swe_cuda_params {
 	int ntx, nty;        /* tiles: strips of SWE_CUDA_STRIP_COLS x rows cells */
 	int tiles;           /* keep the per-tile dry map and launch active tiles
 	                        only (early exit, RK2) */
+	int src;             /* sources after each step (rain, Manning raster) */
+	double max_dt;       /* longest step, s (0: no bound; swe_max_dt) */
+	real rain_u;         /* uniform rain rate where the step's rain is NULL, m/s */
 	struct swe_bcdev bcd;
 	const struct swe_bc *bc; /* device copy of p->bc[4] (hydrographs) */
 };
@@ -77,6 +80,10 @@ struct swe_cuda_step {
 	int *list1;
 	unsigned int *count1;
 	unsigned char *wet, *act, *streak;
+	/* sources (kp.src): Manning n^2 and rain rates (m/s) per interior cell,
+	 * nx * ny row-major; NULL: none / kp.rain_u */
+	const real *n2;
+	const float *rain;
 };
 
 /* Dynamic shared memory and other per-kernel set-up; 0 or -SPATE_EDEVICE. */
@@ -102,6 +109,12 @@ int swe_cuda_strip_blocks(const struct swe_cuda_params *kp, int dev, int cap_wav
 /* Enqueue the tile map's update after a step (the next step's active list);
  * nothing unless kp->tiles. */
 void swe_cuda_enqueue_tiles(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	void *stream);
+
+/* Enqueue the sources split from the step (swe_sources) on the state the
+ * step made (a->w1, ...), then its ghost cells again; nothing unless
+ * kp->src. */
+void swe_cuda_enqueue_sources(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	void *stream);
 
 struct swe_prod;

@@ -45,9 +45,9 @@ tests_t_terrain_asan_LDFLAGS = $(AM_LDFLAGS) -fsanitize=address
 tests_t_terrain_asan_LDADD = $(ZLIB_LIBS) $(GDAL_LIBS)
 
 dist_check_SCRIPTS += tests/badinput.sh tests/cli.sh tests/terrain_bad.sh tests/dem_same.sh \
-	tests/bc.sh tests/malpasset40.sh
+	tests/bc.sh tests/malpasset40.sh tests/forcing.sh
 TESTS += $(check_PROGRAMS) tests/badinput.sh tests/cli.sh tests/terrain_bad.sh \
-	tests/dem_same.sh tests/bc.sh tests/malpasset40.sh
+	tests/dem_same.sh tests/bc.sh tests/malpasset40.sh tests/forcing.sh
 EXTRA_DIST += tests/malpasset40.ref
 
 # The decomposition layer: 1 vs N subdomains in one process (t_decomp), 1 vs
