@@ -125,6 +125,8 @@ __device__ static inline void each_ghost_of(const struct swe_view &v, const kpar
 	k = swe_vidx(&v, i, j);
 	for (int side = 0; side < 4; side++) {
 		int m = side < 2 ? j : i;
+		if (!(kp.sides >> side & 1u))
+			continue; /* halo of a subdomain */
 		for (int layer = 0; layer < SWE_GHOST; layer++) {
 			long g, s;
 			swe_bc_cells(&v, side, kp.bcd.kind[side], layer, m, &g, &s);
@@ -139,7 +141,7 @@ __global__ static void k_bc(kparams_t kp, const ctl_t *q, step_t a)
 {
 	int m = blockIdx.x * blockDim.x + threadIdx.x, side = blockIdx.y, layer = blockIdx.z;
 	struct swe_view v;
-	if (m >= (side < 2 ? kp.ny : kp.nx))
+	if (m >= (side < 2 ? kp.ny : kp.nx) || !(kp.sides >> side & 1u))
 		return;
 	v = gview(kp, a.w, a.hu, a.hv, a.Bc, a.Bm);
 	swe_bc_cell(&v, side, kp.bcd.kind[side], side_value_dev(kp, side, q->t), kp.c.g, layer, m);
@@ -222,6 +224,8 @@ __device__ static inline void block_speeds(const kparams_t &kp, ctl_t *q, swe_rb
 		atomicMax(&q->ax1, bx);
 		atomicMax(&q->ay1, by);
 	}
+	if (kp.host_dt)
+		return; /* the host reads the speeds and sets dt */
 	__threadfence();
 	if (atomicAdd(&q->done, 1u) == gridDim.x * gridDim.y - 1) {
 		__threadfence();
@@ -247,7 +251,7 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 	const int lane = threadIdx.x & (WARP - 1), warp = threadIdx.x / WARP;
 	const int c0 = (blockIdx.x * (blockDim.x / WARP) + warp) * STRIP_OUT;
 	const int col = c0 - HALO + lane, colc = min(col, kp.nx + SWE_GHOST - 1);
-	const int j0 = blockIdx.y * kp.rows, jend = min(j0 + kp.rows, kp.ny);
+	const int j0 = kp.jlo + blockIdx.y * kp.rows, jend = min(j0 + kp.rows, kp.jhi);
 	/* lanes that update their cell, and lanes whose east face is a face of
 	 * the domain next to an updated cell */
 	const bool upd = lane >= HALO && lane < WARP - HALO && col < kp.nx;
@@ -547,17 +551,33 @@ void swe_cuda_enqueue_bc(const kparams_t *kp, const step_t *a, void *stream)
 	k_bc<<<grid, 256, 0, (cudaStream_t)stream>>>(*kp, a->q, *a);
 }
 
+void swe_cuda_enqueue_stage(const kparams_t *kp, const step_t *a, int s2, int jlo, int jhi,
+	void *stream)
+{
+	kparams_t k = *kp;
+	int cols = STRIP_OUT * kp->warps;
+	dim3 grid((kp->nx + cols - 1) / cols, (jhi - jlo + kp->rows - 1) / kp->rows);
+	if (jhi <= jlo)
+		return;
+	k.jlo = jlo;
+	k.jhi = jhi;
+	if (s2)
+		k_strip<true><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
+	else
+		k_strip<false><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
+}
+
+void swe_cuda_enqueue_euler(const kparams_t *kp, const step_t *a, void *stream)
+{
+	dim3 eb(32, 8), eg((kp->nx + 31) / 32, (kp->ny + 7) / 8);
+	k_euler<<<eg, eb, 0, (cudaStream_t)stream>>>(*kp, a->q, *a);
+}
+
 void swe_cuda_enqueue_step(const kparams_t *kp, const step_t *a, void *stream)
 {
-	cudaStream_t st = (cudaStream_t)stream;
-	int cols = STRIP_OUT * kp->warps;
-	dim3 grid((kp->nx + cols - 1) / cols, (kp->ny + kp->rows - 1) / kp->rows);
-
-	k_strip<false><<<grid, WARP * kp->warps, 0, st>>>(*kp, a->q, *a);
-	if (kp->integrator == 1) {
-		dim3 eb(32, 8), eg((kp->nx + 31) / 32, (kp->ny + 7) / 8);
-		k_euler<<<eg, eb, 0, st>>>(*kp, a->q, *a);
-		return;
-	}
-	k_strip<true><<<grid, WARP * kp->warps, 0, st>>>(*kp, a->q, *a);
+	swe_cuda_enqueue_stage(kp, a, 0, 0, kp->ny, stream);
+	if (kp->integrator == 1)
+		swe_cuda_enqueue_euler(kp, a, stream);
+	else
+		swe_cuda_enqueue_stage(kp, a, 1, 0, kp->ny, stream);
 }

@@ -50,6 +50,12 @@ struct swe_cuda_params {
 	int early;           /* skip rows dry across a warp ([parallel] early_exit) */
 	int rows;            /* rows of a strip: each warp walks a strip of 32 columns */
 	int warps;           /* warps per block, side by side in x */
+	int jlo, jhi;        /* rows [jlo, jhi) the stage kernels update (set by the
+	                        launch functions) */
+	int host_dt;         /* 1: stage 1 only gathers the speeds; the host writes t
+	                        and dt into the control block (decomposed runs) */
+	unsigned sides;      /* bit 1 << side (enum swe_side) for each side whose ghosts
+	                        are boundary conditions; the others are halo */
 	struct swe_bcdev bcd;
 	const struct swe_bc *bc; /* device copy of p->bc[4] (hydrographs) */
 };
@@ -76,6 +82,15 @@ void swe_cuda_enqueue_bc(const struct swe_cuda_params *kp, const struct swe_cuda
  * Euler update or the RK2 second stage) on stream.  Launch errors are left
  * for cudaGetLastError. */
 void swe_cuda_enqueue_step(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	void *stream);
+
+/* Enqueue stage 1 (s2 = 0) or the RK2 second stage (s2 = 1) on rows
+ * [jlo, jhi) only, or the forward-Euler update of every row: the pieces of a
+ * step for a subdomain whose halos travel in between (cuda/swe_cuda_sub.cu;
+ * kp->host_dt set). */
+void swe_cuda_enqueue_stage(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	int s2, int jlo, int jhi, void *stream);
+void swe_cuda_enqueue_euler(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	void *stream);
 
 struct swe_prod;
