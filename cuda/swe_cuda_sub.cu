@@ -82,6 +82,10 @@ struct tpair {
 struct swe_backend_ctx {
 	int device, overlap, rows;
 	int lo, hi;                  /* interior rows [lo, hi); edge rows around */
+	int rj[4][2];                /* row ranges: all, south edge, interior, north
+	                                edge */
+	int *list;                   /* tiles 0, 1, ...: those of a row range */
+	unsigned int *count;         /* [4]: tiles of each row range */
 	struct swe_cuda_params kp;
 	real *w[2], *hu[2], *hv[2];  /* ping-pong states */
 	real *Lw, *Lhu, *Lhv, *Bc, *Bm;
@@ -125,6 +129,11 @@ static struct swe_cuda_step step_arrays(const struct swe_backend_ctx *x, int p)
 	a.Bc = x->Bc;
 	a.Bm = x->Bm;
 	a.q = x->dctl;
+	a.list = x->list;
+	a.count = x->count;
+	a.list1 = NULL; /* no tile map: every tile of a range is computed */
+	a.count1 = NULL;
+	a.wet = a.act = a.streak = NULL;
 	return a;
 }
 
@@ -197,14 +206,16 @@ static void harvest(struct swe_backend_ctx *x, int all)
 
 /* ---- the pieces of a stage */
 
-static void launch(struct swe_backend_ctx *x, const step_t *a, int s2, int j0, int j1,
-	cudaStream_t s)
+/* Stage s2 on row range r (x->rj) on stream s. */
+static void launch(struct swe_backend_ctx *x, const step_t *a0, int s2, int r, cudaStream_t s)
 {
+	step_t a = *a0;
 	int i;
-	if (j1 <= j0)
+	if (x->rj[r][1] <= x->rj[r][0])
 		return;
+	a.count = x->count + r;
 	i = tstart(x, s, 0);
-	swe_cuda_enqueue_stage(&x->kp, a, s2, j0, j1, s);
+	swe_cuda_enqueue_stage(&x->kp, &a, s2, x->rj[r][0], x->rj[r][1], s);
 	tstop(x, i, s);
 }
 
@@ -251,11 +262,11 @@ static int stage(struct swe_backend_ctx *x, int s2)
 	x->last_s2 = s2;
 	x->spd_ready = 0;
 	if (x->overlap == SWE_OVERLAP_NONE) {
-		launch(x, &a, s2, 0, x->rows, x->main);
+		launch(x, &a, s2, 0, x->main);
 		end_stage(x, &a, s2);
 	} else {
-		launch(x, &a, s2, 0, x->lo, x->edge);
-		launch(x, &a, s2, x->hi, x->rows, x->edge);
+		launch(x, &a, s2, 1, x->edge);
+		launch(x, &a, s2, 3, x->edge);
 		if (x->edge != x->main)
 			cudaEventRecord(x->ev_edge, x->edge);
 		x->pending = 1;
@@ -274,7 +285,7 @@ static int sub_interior(struct swe_backend_ctx *x)
 		return 0;
 	CUDA_CHECK(cudaSetDevice(x->device));
 	x->pending = 0;
-	launch(x, &x->pend_a, x->pend_s2, x->lo, x->hi, x->main);
+	launch(x, &x->pend_a, x->pend_s2, 2, x->main);
 	end_stage(x, &x->pend_a, x->pend_s2);
 	CUDA_CHECK(cudaGetLastError());
 	return 0;
@@ -578,6 +589,8 @@ static void sub_fini(struct swe_backend_ctx *x)
 	cudaFree(x->Bc);
 	cudaFree(x->Bm);
 	cudaFree(x->bc);
+	cudaFree(x->list);
+	cudaFree(x->count);
 	cudaFree(x->dctl);
 	cudaFree(x->prod);
 	cudaFreeHost(x->hin);
@@ -601,6 +614,35 @@ static void sub_fini(struct swe_backend_ctx *x)
 	free(x);
 }
 
+/* The row ranges of the stage kernels and their tile lists: every tile of a
+ * range, numbered from its first row. */
+static int upload_tiles(struct swe_backend_ctx *x)
+{
+	int r[4][2] = { { 0, x->rows }, { 0, x->lo }, { x->lo, x->hi }, { x->hi, x->rows } };
+	unsigned int cnt[4];
+	int n = x->kp.ntx * ((x->rows + x->kp.rows - 1) / x->kp.rows), *ids;
+	cudaError_t e;
+	for (int k = 0; k < 4; k++) {
+		x->rj[k][0] = r[k][0];
+		x->rj[k][1] = r[k][1];
+		cnt[k] = (unsigned int)(x->kp.ntx * ((r[k][1] - r[k][0] + x->kp.rows - 1) /
+			x->kp.rows));
+	}
+	ids = (int *)malloc((size_t)n * sizeof *ids);
+	if (!ids)
+		return -SPATE_ENOMEM;
+	for (int t = 0; t < n; t++)
+		ids[t] = t;
+	e = cudaMalloc((void **)&x->list, (size_t)n * sizeof *ids);
+	if (e == cudaSuccess)
+		e = cudaMemcpy(x->list, ids, (size_t)n * sizeof *ids, cudaMemcpyHostToDevice);
+	free(ids);
+	CUDA_CHECK(e);
+	CUDA_CHECK(cudaMalloc((void **)&x->count, sizeof cnt));
+	CUDA_CHECK(cudaMemcpy(x->count, cnt, sizeof cnt, cudaMemcpyHostToDevice));
+	return 0;
+}
+
 /* Device memory, the rows of g with their ghost rows, streams and events. */
 static int upload(struct swe_backend_ctx *x, const struct swe_state *g,
 	const struct swe_params *p, int row0)
@@ -611,7 +653,7 @@ static int upload(struct swe_backend_ctx *x, const struct swe_state *g,
 	real **arr[] = { &x->w[0], &x->hu[0], &x->hv[0], &x->w[1], &x->hu[1], &x->hv[1],
 		&x->Lw, &x->Lhu, &x->Lhv, &x->Bm };
 	const unsigned sync = cudaEventDisableTiming;
-	int lo, hi;
+	int lo, hi, rc;
 	for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++) {
 		CUDA_CHECK(cudaMalloc((void **)arr[a], n));
 		CUDA_CHECK(cudaMemset(*arr[a], 0, n));
@@ -634,6 +676,8 @@ static int upload(struct swe_backend_ctx *x, const struct swe_state *g,
 	CUDA_CHECK(cudaMemcpy(x->Bc, g->Bc + (size_t)row0 * g->cpitch, nc,
 		cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMemcpy(x->bc, p->bc, sizeof p->bc, cudaMemcpyHostToDevice));
+	if ((rc = upload_tiles(x)))
+		return rc;
 	memset(x->hin, 0, sizeof *x->hin);
 	x->hin->t_stop = HUGE_VAL; /* stage 1 runs whatever t is: the host decides */
 	CUDA_CHECK(cudaMemcpy(x->dctl, x->hin, sizeof *x->dctl, cudaMemcpyHostToDevice));
@@ -711,6 +755,9 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 		sx * ((rows + srows - 1) / srows) < (long)sms * STRIP_WARPS_PER_SM)
 		srows /= 2;
 	x->kp.rows = env_int("SPATE_CUDA_ROWS", srows, 1, 1 << 20);
+	x->kp.ntx = (int)sx;
+	x->kp.nty = (rows + x->kp.rows - 1) / x->kp.rows;
+	x->kp.tiles = 0; /* the tile map sees no neighbour across a halo */
 	rc = upload(x, g, p, row0);
 	if (!rc)
 		rc = swe_cuda_kernels_init();

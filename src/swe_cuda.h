@@ -50,8 +50,13 @@ struct swe_cuda_params {
 	int early;           /* skip rows dry across a warp ([parallel] early_exit) */
 	int rows;            /* rows of a strip: each warp walks a strip of 32 columns */
 	int warps;           /* warps per block, side by side in x */
-	int jlo, jhi;        /* rows [jlo, jhi) the stage kernels update (set by the
-	                        launch functions) */
+	int blocks;          /* blocks of the stage kernels (their warps take the
+	                        tiles of the active list) */
+	int ntx, nty;        /* tiles: strips of SWE_CUDA_STRIP_COLS x rows cells */
+	int tiles;           /* keep the per-tile dry map and launch active tiles
+	                        only (early exit, RK2) */
+	int jlo, jhi;        /* rows [jlo, jhi) of the stage kernels: tile rows start
+	                        at jlo (set by the launch functions) */
 	int host_dt;         /* 1: stage 1 only gathers the speeds; the host writes t
 	                        and dt into the control block (decomposed runs) */
 	unsigned sides;      /* bit 1 << side (enum swe_side) for each side whose ghosts
@@ -67,6 +72,17 @@ struct swe_cuda_step {
 	real *Lw, *Lhu, *Lhv;  /* right-hand side of stage 1 (ghosts included) */
 	const real *Bc, *Bm;   /* corners, cell-centre bed */
 	struct swe_cuda_ctl *q;
+	/* The tile map (see k_tiles in swe_cuda_kern.cu).  list/count: the
+	 * tiles this step computes; list1/count1: those of the next step,
+	 * written after it.  wet: a cell of the tile is not dry (or on a bed
+	 * that does not reconstruct dry) in the state the step makes; act: the
+	 * tile is computed in this step; streak: consecutive states in which
+	 * the tile and its eight neighbours were dry. */
+	const int *list;
+	const unsigned int *count;
+	int *list1;
+	unsigned int *count1;
+	unsigned char *wet, *act, *streak;
 };
 
 /* Dynamic shared memory and other per-kernel set-up; 0 or -SPATE_EDEVICE. */
@@ -87,10 +103,21 @@ void swe_cuda_enqueue_step(const struct swe_cuda_params *kp, const struct swe_cu
 /* Enqueue stage 1 (s2 = 0) or the RK2 second stage (s2 = 1) on rows
  * [jlo, jhi) only, or the forward-Euler update of every row: the pieces of a
  * step for a subdomain whose halos travel in between (cuda/swe_cuda_sub.cu;
- * kp->host_dt set). */
+ * kp->host_dt set, no tile map).  a->list and a->count: the tiles of the
+ * rows, numbered from row jlo (every one of them, in any order). */
 void swe_cuda_enqueue_stage(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	int s2, int jlo, int jhi, void *stream);
 void swe_cuda_enqueue_euler(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	void *stream);
+
+/* Blocks of the stage kernels for kp on device dev: one warp per tile, or
+ * at most cap_waves times the blocks resident at once (cap_waves > 0: the
+ * warps then walk several tiles each). */
+int swe_cuda_strip_blocks(const struct swe_cuda_params *kp, int dev, int cap_waves);
+
+/* Enqueue the tile map's update after a step (the next step's active list);
+ * nothing unless kp->tiles. */
+void swe_cuda_enqueue_tiles(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	void *stream);
 
 struct swe_prod;
