@@ -332,9 +332,33 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	return 0;
 }
 
-extern "C" const struct swe_sub_ops swe_cuda_sub_ops = {
-	"cuda", sub_init, swe_cuda_sub_stage1, swe_cuda_sub_predict, swe_cuda_sub_correct,
-	swe_cuda_sub_commit, sub_rows_get, sub_rows_put, sub_sample, sub_products_start,
-	sub_products_get, sub_fini, SWE_STAGE_RATE, swe_cuda_sub_speeds, swe_cuda_sub_interior,
-	swe_cuda_sub_halo_get, swe_cuda_sub_halo_put, swe_cuda_sub_halo_copy, sub_times
-};
+/* The table filled by field name (C++17 has no designated initialisers), so
+ * that fields added to struct swe_sub_ops stay NULL here wherever they go. */
+static struct swe_sub_ops cuda_sub_ops(void)
+{
+	struct swe_sub_ops o;
+	memset(&o, 0, sizeof o);
+	o.name = "cuda";
+	o.init = sub_init;
+	o.stage1 = swe_cuda_sub_stage1;
+	o.predict = swe_cuda_sub_predict;
+	o.correct = swe_cuda_sub_correct;
+	o.commit = swe_cuda_sub_commit;
+	o.rows_get = sub_rows_get;
+	o.rows_put = sub_rows_put;
+	o.sample = sub_sample;
+	o.products_start = sub_products_start;
+	o.products_get = sub_products_get;
+	o.fini = sub_fini;
+	o.mid_stage = SWE_STAGE_RATE;
+	o.speeds = swe_cuda_sub_speeds;
+	o.interior = swe_cuda_sub_interior;
+	o.halo_get = swe_cuda_sub_halo_get;
+	o.halo_put = swe_cuda_sub_halo_put;
+	o.halo_copy = swe_cuda_sub_halo_copy;
+	o.times = sub_times;
+	return o;
+}
+
+/* Initialised before main runs; read only from then on. */
+extern "C" const struct swe_sub_ops swe_cuda_sub_ops = cuda_sub_ops();

@@ -579,9 +579,19 @@ static int cpu_rows_put(struct swe_backend_ctx *x, int stage, int j0, int j1, co
 }
 
 const struct swe_sub_ops swe_cpu_sub_ops = {
-	"cpu", cpu_sub_init, cpu_stage1, cpu_predict, cpu_correct, cpu_commit, cpu_rows_get,
-	cpu_rows_put, cpu_sample, cpu_products_start, cpu_products_get, cpu_fini,
-	SWE_STAGE_USTAR, NULL, NULL, NULL, NULL, NULL, NULL /* synchronous */
+	.name = "cpu",
+	.init = cpu_sub_init,
+	.stage1 = cpu_stage1,
+	.predict = cpu_predict,
+	.correct = cpu_correct,
+	.commit = cpu_commit,
+	.rows_get = cpu_rows_get,
+	.rows_put = cpu_rows_put,
+	.sample = cpu_sample,
+	.products_start = cpu_products_start,
+	.products_get = cpu_products_get,
+	.fini = cpu_fini,
+	.mid_stage = SWE_STAGE_USTAR, /* synchronous: no speeds, interior, halo_* */
 };
 
 const struct spate_backend spate_backend_cpu = {
