@@ -293,6 +293,7 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	x->kp.dy = s0->dy;
 	x->kp.cfl = p->cfl;
 	x->kp.ncell = (long)(s0->ny + 2 * SWE_GHOST) * s0->pitch;
+	x->kp.sides = 0xFu; /* every side is a boundary of the domain */
 	swe_bcdev_fill(&x->kp.bcd, s0, p);
 	if (cudaSetDevice(device) != cudaSuccess) {
 		spate_log_error("cuda", "cannot use device %d: %s", device,

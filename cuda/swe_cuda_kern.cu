@@ -134,6 +134,8 @@ __device__ static inline void each_ghost_of(const struct swe_view &v, const kpar
 	k = swe_vidx(&v, i, j);
 	for (int side = 0; side < 4; side++) {
 		int m = side < 2 ? j : i;
+		if (!(kp.sides >> side & 1u))
+			continue; /* halo of a subdomain */
 		for (int layer = 0; layer < SWE_GHOST; layer++) {
 			long g, s;
 			swe_bc_cells(&v, side, kp.bcd.kind[side], layer, m, &g, &s);
@@ -148,7 +150,7 @@ __global__ static void k_bc(kparams_t kp, const ctl_t *q, step_t a)
 {
 	int m = blockIdx.x * blockDim.x + threadIdx.x, side = blockIdx.y, layer = blockIdx.z;
 	struct swe_view v;
-	if (m >= (side < 2 ? kp.ny : kp.nx))
+	if (m >= (side < 2 ? kp.ny : kp.nx) || !(kp.sides >> side & 1u))
 		return;
 	v = gview(kp, a.w, a.hu, a.hv, a.Bc, a.Bm);
 	swe_bc_cell(&v, side, kp.bcd.kind[side], side_value_dev(kp, side, q->t), kp.c.g, layer, m);
@@ -232,6 +234,8 @@ __device__ static inline void block_speeds(const kparams_t &kp, ctl_t *q, swe_rb
 		atomicMax(&q->ax1, bx);
 		atomicMax(&q->ay1, by);
 	}
+	if (kp.host_dt)
+		return; /* the host reads the speeds and sets dt */
 	__threadfence();
 	if (atomicAdd(&q->done, 1u) == gridDim.x * gridDim.y - 1) {
 		__threadfence();
@@ -259,7 +263,7 @@ __device__ static inline bool walk(const kparams_t &kp, const ctl_t *q, const st
 {
 	const int lane = threadIdx.x & (WARP - 1);
 	const int col = c0 - HALO + lane, colc = min(col, kp.nx + SWE_GHOST - 1);
-	const int jend = min(j0 + kp.rows, kp.ny);
+	const int jend = min(j0 + kp.rows, kp.jhi);
 	/* lanes that update their cell, and lanes whose east face is a face of
 	 * the domain next to an updated cell */
 	const bool upd = lane >= HALO && lane < WARP - HALO && col < kp.nx;
@@ -482,7 +486,7 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 		const unsigned int n = *a.count;
 		for (unsigned int e = blockIdx.x * nw + warp; e < n; e += gridDim.x * nw) {
 			const int t = a.list[e];
-			const int c0 = (t % kp.ntx) * STRIP_OUT, j0 = (t / kp.ntx) * kp.rows;
+			const int c0 = (t % kp.ntx) * STRIP_OUT, j0 = kp.jlo + (t / kp.ntx) * kp.rows;
 			const bool wet = walk<S2>(kp, q, a, u, dt, c0, j0, bx, by);
 			if (S2 && kp.tiles && lane == 0)
 				a.wet[t] = wet;
@@ -679,11 +683,14 @@ void swe_cuda_enqueue_bc(const kparams_t *kp, const step_t *a, void *stream)
 	k_bc<<<grid, 256, 0, (cudaStream_t)stream>>>(*kp, a->q, *a);
 }
 
-void swe_cuda_enqueue_step(const kparams_t *kp, const step_t *a, void *stream)
+void swe_cuda_enqueue_step(const kparams_t *kp0, const step_t *a, void *stream)
 {
 	cudaStream_t st = (cudaStream_t)stream;
+	kparams_t k = *kp0, *kp = &k;
 	int grid = kp->blocks;
 
+	k.jlo = 0; /* every row */
+	k.jhi = kp->ny;
 	k_strip<false><<<grid, WARP * kp->warps, 0, st>>>(*kp, a->q, *a);
 	if (kp->integrator == 1) {
 		dim3 eb(32, 8), eg((kp->nx + 31) / 32, (kp->ny + 7) / 8);
@@ -691,4 +698,26 @@ void swe_cuda_enqueue_step(const kparams_t *kp, const step_t *a, void *stream)
 		return;
 	}
 	k_strip<true><<<grid, WARP * kp->warps, 0, st>>>(*kp, a->q, *a);
+}
+
+void swe_cuda_enqueue_stage(const kparams_t *kp, const step_t *a, int s2, int jlo, int jhi,
+	void *stream)
+{
+	kparams_t k = *kp;
+	long tiles = (long)kp->ntx * ((jhi - jlo + kp->rows - 1) / kp->rows);
+	int grid = (int)((tiles + kp->warps - 1) / kp->warps);
+	if (jhi <= jlo)
+		return;
+	k.jlo = jlo;
+	k.jhi = jhi;
+	if (s2)
+		k_strip<true><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
+	else
+		k_strip<false><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
+}
+
+void swe_cuda_enqueue_euler(const kparams_t *kp, const step_t *a, void *stream)
+{
+	dim3 eb(32, 8), eg((kp->nx + 31) / 32, (kp->ny + 7) / 8);
+	k_euler<<<eg, eb, 0, (cudaStream_t)stream>>>(*kp, a->q, *a);
 }

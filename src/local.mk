@@ -27,6 +27,7 @@ noinst_HEADERS += \
 	src/swe_kern.h \
 	src/swe_step.h \
 	src/swe_cuda.h \
+	src/swe_cuda_sub.h \
 	src/swe_run.h \
 	src/swe_multi.h \
 	src/decomp.h \

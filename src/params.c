@@ -79,6 +79,8 @@ static const struct key keys[] = {
 	{ "gauges", "interval", K_DBL, F(gauge_interval), 0, 0, 1e9, NULL },
 	{ "parallel", "subdomains", K_INT, F(subdomains), 0, 1, SWE_SUB_MAX, NULL },
 	{ "parallel", "early_exit", K_CHOICE, F(early_exit), 0, 0, 0, "off|on" },
+	{ "parallel", "overlap", K_CHOICE, F(overlap), 0, 0, 0, "none|compute|streams" },
+	{ "parallel", "gpus", K_INT, F(gpus), 0, 0, 1024, NULL },
 };
 #undef F
 #undef S
@@ -129,6 +131,7 @@ void swe_params_defaults(struct swe_params *p)
 	p->gauge_threshold = 0.05;
 	p->gauge_interval = 10;
 	p->subdomains = 1;
+	p->overlap = 2;     /* streams */
 }
 
 /* Index of `word` in a '|'-separated list, or -1. */

@@ -87,6 +87,9 @@ struct swe_params {
 	double workload[SWE_SUB_MAX]; /* relative work of each subdomain */
 	int early_exit;      /* skip the arithmetic of rows that are dry with
 	                        their neighbours (bitwise the same results) */
+	int overlap;         /* GPUs: halo exchange vs computation, enum swe_overlap
+	                        (swe_multi.h): none, compute, streams */
+	int gpus;            /* GPUs a process uses (0: all it sees) */
 };
 
 /* The state of a domain on the host: cell-centred (w, hu, hv) and corner B,

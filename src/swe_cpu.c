@@ -433,11 +433,12 @@ static int cpu_stage1(struct swe_backend_ctx *x, double t, double *ax, double *a
  * of the global edges, then U* = finish(U^n + dt L) on every cell of the
  * interior rows and of the ghost rows of global edges, ghost columns
  * included; ghost rows of internal edges come from the neighbours. */
-static int cpu_predict(struct swe_backend_ctx *x, double dt)
+static int cpu_predict(struct swe_backend_ctx *x, double dt, double t_new)
 {
 	struct swe_view u = view_of(x, x->s.w, x->s.hu, x->s.hv);
 	int nx = x->s.nx, ny = x->s.ny, G = SWE_GHOST, j;
 	real rdt = (real)dt;
+	(void)t_new;
 	if (x->p->integrator == 1) {
 #pragma omp parallel for schedule(static)
 		for (j = 0; j < ny; j++)
@@ -535,7 +536,7 @@ static int cpu_advance(struct swe_backend_ctx *x, double t_stop, long max_steps,
 			x->max_dt > 0 && x->max_dt < cap ? x->max_dt : cap);
 		if (!(dt > 0))
 			return -SPATE_ENUMERIC;
-		cpu_predict(x, dt);
+		cpu_predict(x, dt, dt >= cap ? t_stop : x->t + dt);
 		if (x->p->integrator != 1)
 			cpu_correct(x, dt, &ax, &ay);
 		cpu_commit(x, dt >= cap ? t_stop : x->t + dt, dt);
@@ -621,8 +622,19 @@ static int cpu_rows_put(struct swe_backend_ctx *x, int stage, int j0, int j1, co
 }
 
 const struct swe_sub_ops swe_cpu_sub_ops = {
-	"cpu", cpu_sub_init, cpu_stage1, cpu_predict, cpu_correct, cpu_commit, cpu_rows_get,
-	cpu_rows_put, cpu_sample, cpu_products_start, cpu_products_get, cpu_fini
+	.name = "cpu",
+	.init = cpu_sub_init,
+	.stage1 = cpu_stage1,
+	.predict = cpu_predict,
+	.correct = cpu_correct,
+	.commit = cpu_commit,
+	.rows_get = cpu_rows_get,
+	.rows_put = cpu_rows_put,
+	.sample = cpu_sample,
+	.products_start = cpu_products_start,
+	.products_get = cpu_products_get,
+	.fini = cpu_fini,
+	.mid_stage = SWE_STAGE_USTAR, /* synchronous: no speeds, interior, halo_* */
 };
 
 const struct spate_backend spate_backend_cpu = {

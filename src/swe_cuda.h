@@ -58,6 +58,12 @@ struct swe_cuda_params {
 	int src;             /* sources after each step (rain, Manning raster) */
 	double max_dt;       /* longest step, s (0: no bound; swe_max_dt) */
 	real rain_u;         /* uniform rain rate where the step's rain is NULL, m/s */
+	int jlo, jhi;        /* rows [jlo, jhi) of the stage kernels: tile rows start
+	                        at jlo (set by the launch functions) */
+	int host_dt;         /* 1: stage 1 only gathers the speeds; the host writes t
+	                        and dt into the control block (decomposed runs) */
+	unsigned sides;      /* bit 1 << side (enum swe_side) for each side whose ghosts
+	                        are boundary conditions; the others are halo */
 	struct swe_bcdev bcd;
 	const struct swe_bc *bc; /* device copy of p->bc[4] (hydrographs) */
 };
@@ -99,6 +105,16 @@ void swe_cuda_enqueue_bc(const struct swe_cuda_params *kp, const struct swe_cuda
  * Euler update or the RK2 second stage) on stream.  Launch errors are left
  * for cudaGetLastError. */
 void swe_cuda_enqueue_step(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	void *stream);
+
+/* Enqueue stage 1 (s2 = 0) or the RK2 second stage (s2 = 1) on rows
+ * [jlo, jhi) only, or the forward-Euler update of every row: the pieces of a
+ * step for a subdomain whose halos travel in between (cuda/swe_cuda_sub.cu;
+ * kp->host_dt set, no tile map).  a->list and a->count: the tiles of the
+ * rows, numbered from row jlo (every one of them, in any order). */
+void swe_cuda_enqueue_stage(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	int s2, int jlo, int jhi, void *stream);
+void swe_cuda_enqueue_euler(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	void *stream);
 
 /* Blocks of the stage kernels for kp on device dev: one warp per tile, or

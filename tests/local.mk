@@ -61,6 +61,14 @@ tests_t_early_SOURCES = tests/t_early.c tests/simtest.h
 dist_check_SCRIPTS += tests/mpi_decomp.sh
 TESTS += tests/mpi_decomp.sh
 
+# The decomposition on GPUs: 1 GPU vs N subdomains on 1 and 2 GPUs, every
+# overlap strategy (t_cuda_multi), 1 vs 2 MPI ranks (mpi_cuda.sh); both skip
+# without a GPU.
+check_PROGRAMS += tests/t_cuda_multi
+tests_t_cuda_multi_SOURCES = tests/t_cuda_multi.c tests/simtest.h
+dist_check_SCRIPTS += tests/mpi_cuda.sh
+TESTS += tests/mpi_cuda.sh
+
 # The man pages document every scenario key and every option of --help.
 dist_check_SCRIPTS += tests/man_keys.sh
 TESTS += tests/man_keys.sh
