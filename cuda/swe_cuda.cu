@@ -67,7 +67,8 @@ struct swe_backend_ctx {
 	struct swe_bc *bc;
 	int *list[2];                 /* active tiles of a step from parity p */
 	unsigned int *count;          /* [2]: their numbers */
-	unsigned char *wet, *act, *streak; /* the tile map (swe_cuda.h) */
+	unsigned short *wet;          /* the tile map (swe_cuda.h) */
+	unsigned char *act, *streak;
 	real *n2;                     /* Manning n^2 per cell, or NULL */
 	float *rain;                  /* rain rates per cell (m/s), or NULL */
 	int have_rain;                /* the rain array holds the rates in force */
@@ -229,8 +230,8 @@ static int upload_tiles(struct swe_backend_ctx *x)
 	free(ids);
 	CUDA_CHECK(cudaMalloc((void **)&x->count, sizeof cnt));
 	CUDA_CHECK(cudaMemcpy(x->count, cnt, sizeof cnt, cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMalloc((void **)&x->wet, (size_t)n));
-	CUDA_CHECK(cudaMemset(x->wet, 1, (size_t)n));
+	CUDA_CHECK(cudaMalloc((void **)&x->wet, (size_t)n * sizeof *x->wet));
+	CUDA_CHECK(cudaMemset(x->wet, 0xff, (size_t)n * sizeof *x->wet));
 	CUDA_CHECK(cudaMalloc((void **)&x->act, (size_t)n));
 	CUDA_CHECK(cudaMemset(x->act, 1, (size_t)n));
 	CUDA_CHECK(cudaMalloc((void **)&x->streak, (size_t)n));

@@ -252,13 +252,32 @@ __device__ static inline bool bed_safe(real bw, real be, real bs, real bn, real 
 	return bm < top || (bw == bm && be == bm && bs == bm && bn == bm);
 }
 
+/* The tile map's flags of a tile (k_tiles): which parts of it hold a cell
+ * that is not dry, from the ballots of its lanes over all its rows (m), its
+ * two southern rows (ms) and its two northern rows (mn).  Lanes HALO and
+ * HALO+1 hold its two western columns, lanes WARP-HALO-2 and WARP-HALO-1 its
+ * two eastern ones. */
+enum {
+	TILE_ANY = 1, TILE_W = 2, TILE_E = 4, TILE_S = 8, TILE_N = 16,
+	TILE_SW = 32, TILE_SE = 64, TILE_NW = 128, TILE_NE = 256
+};
+
+__device__ static inline unsigned short tile_bands(unsigned m, unsigned ms, unsigned mn)
+{
+	const unsigned wcols = 3u << HALO, ecols = 3u << (WARP - HALO - 2);
+	return (unsigned short)((m ? TILE_ANY : 0) | (m & wcols ? TILE_W : 0) |
+		(m & ecols ? TILE_E : 0) | (ms ? TILE_S : 0) | (mn ? TILE_N : 0) |
+		(ms & wcols ? TILE_SW : 0) | (ms & ecols ? TILE_SE : 0) |
+		(mn & wcols ? TILE_NW : 0) | (mn & ecols ? TILE_NE : 0));
+}
+
 /* One tile of a stage (see the top of the file): the warp's strip of 32
  * columns from c0 - HALO and rows [j0, j0 + kp.rows).  Stage 1 (S2 false)
  * reads U^n and writes L; stage 2 reads U^n and L, makes U* on the fly and
- * writes U^{n+1}.  Returns whether the tile holds a cell that is not dry in
- * what it wrote (stage 2; false in stage 1). */
+ * writes U^{n+1}.  Returns the tile map's flags of what it wrote (stage 2,
+ * tile_bands; 0 in stage 1). */
 template <bool S2>
-__device__ static inline bool walk(const kparams_t &kp, const ctl_t *q, const step_t &a,
+__device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q, const step_t &a,
 	const struct swe_view &u, real dt, int c0, int j0, swe_rbits &bx, swe_rbits &by)
 {
 	const int lane = threadIdx.x & (WARP - 1);
@@ -269,7 +288,9 @@ __device__ static inline bool walk(const kparams_t &kp, const ctl_t *q, const st
 	const bool upd = lane >= HALO && lane < WARP - HALO && col < kp.nx;
 	const bool xface = lane >= HALO - 1 && lane < WARP - HALO && col < kp.nx;
 	const struct swe_coef c = kp.c;
-	bool wet = false;
+	/* not-dry cells seen by this lane: anywhere, in the tile's two southern
+	 * rows, in its two northern rows (the tile map's bands) */
+	bool wet = false, wet_s = false, wet_n = false;
 	/* row j+2 of the window, loaded one iteration ahead */
 	real nw_, nhu, nhv, nLw = 0, nLhu = 0, nLhv = 0, nBm, nc0, nc1;
 	/* rows j and j+1 of the state (U^n, or U* in stage 2) and their
@@ -415,7 +436,11 @@ __device__ static inline bool walk(const kparams_t &kp, const ctl_t *q, const st
 					a.hv1[k] = nv;
 					/* not dry: the tile map keeps the tile and its
 					 * neighbours computed */
-					wet = wet || !(nw <= bm0 && bed_safe(bw0, be0, bs0, bn0, bm0));
+					if (!(nw <= bm0 && bed_safe(bw0, be0, bs0, bn0, bm0))) {
+						wet = true;
+						wet_s = wet_s || j < j0 + 2;
+						wet_n = wet_n || j >= jend - 2;
+					}
 					each_ghost_of(o, kp, col, j, [&](int side, int layer, int m) {
 						swe_bc_put(&o, side, kp.bcd.kind[side],
 							side_value_dev(kp, side, q->t), c.g, layer, m, nw,
@@ -452,7 +477,10 @@ __device__ static inline bool walk(const kparams_t &kp, const ctl_t *q, const st
 		sy0 = sy1;
 		g0 = g1;
 	}
-	return S2 && __any_sync(FULL_MASK, wet);
+	if (!S2)
+		return 0;
+	return tile_bands(__ballot_sync(FULL_MASK, wet), __ballot_sync(FULL_MASK, wet_s),
+		__ballot_sync(FULL_MASK, wet_n));
 }
 
 /* One stage on the tiles of the step's list: each warp takes tiles
@@ -487,7 +515,7 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 		for (unsigned int e = blockIdx.x * nw + warp; e < n; e += gridDim.x * nw) {
 			const int t = a.list[e];
 			const int c0 = (t % kp.ntx) * STRIP_OUT, j0 = kp.jlo + (t / kp.ntx) * kp.rows;
-			const bool wet = walk<S2>(kp, q, a, u, dt, c0, j0, bx, by);
+			const unsigned short wet = walk<S2>(kp, q, a, u, dt, c0, j0, bx, by);
 			if (S2 && kp.tiles && lane == 0)
 				a.wet[t] = wet;
 		}
@@ -562,16 +590,18 @@ __global__ static void k_products(kparams_t kp, const ctl_t *q, step_t a, struct
 }
 
 /* The tile map after a step, one thread per tile: the next step computes a
- * tile unless it and its eight neighbours held only dry cells (wet == 0) in
- * the last three states.  Why three: a skipped tile writes nothing, so the
+ * tile unless no cell that is not dry lay in it or within two cells of it
+ * (the stencil: its own flags, the facing bands of its four neighbours and
+ * the facing corners of the diagonal ones, tile_bands) in the last three
+ * states.  Why three: a skipped tile writes nothing, so the
  * state it keeps in both ping-pong copies must be what a step would write
  * (a dry cell becomes (B, +0, +0), and stays so: swe_finish), and so must
  * the rates L it last wrote, which neighbouring tiles read in stage 2
  * ((-0, +0, +0), the rates of a dry cell among dry ones).  Both hold once
  * the tile was computed in a step that began from a state in which it and
- * its neighbours were dry, and began from such a state again since.  Tiles
- * are at least 2 cells wide and high, so the neighbours cover the stencil
- * (two cells).  Tiles on a side whose ghosts change with time (a level or
+ * its surroundings were dry, and began from such a state again since.
+ * Tiles are at least 2 cells wide and high, so the bands of the eight
+ * neighbours cover the stencil.  Tiles on a side whose ghosts change with time (a level or
  * an inflow) are always computed.  The list's order does not matter: each
  * tile computes its cells from the same values whatever the order. */
 __global__ static void k_tiles(kparams_t kp, step_t a)
@@ -581,9 +611,14 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 		return;
 	tx = t % kp.ntx;
 	ty = t / kp.ntx;
+	/* the flag of neighbour (dx, dy) that faces this tile */
+	static const unsigned short facing[3][3] = {
+		{ TILE_NE, TILE_N, TILE_NW },   /* dy = -1: the southern row of tiles */
+		{ TILE_E, TILE_ANY, TILE_W },
+		{ TILE_SE, TILE_S, TILE_SW } }; /* dy = +1 */
 	for (int y = max(ty - 1, 0); y <= min(ty + 1, kp.nty - 1); y++)
 		for (int x = max(tx - 1, 0); x <= min(tx + 1, kp.ntx - 1); x++)
-			any |= a.wet[y * kp.ntx + x];
+			any |= (a.wet[y * kp.ntx + x] & facing[y - ty + 1][x - tx + 1]) != 0;
 	for (int side = 0; side < 4; side++) {
 		int k = kp.bcd.kind[side];
 		int edge = side == SWE_WEST ? tx == 0 : side == SWE_EAST ? tx == kp.ntx - 1 :

@@ -69,7 +69,8 @@ struct swe_cuda_step swe_cuda_sub_arrays(const struct swe_backend_ctx *x, int p)
 	a.count = x->count;
 	a.list1 = NULL; /* no tile map: every tile of a range is computed */
 	a.count1 = NULL;
-	a.wet = a.act = a.streak = NULL;
+	a.wet = NULL;
+	a.act = a.streak = NULL;
 	return a;
 }
 

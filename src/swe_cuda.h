@@ -77,15 +77,17 @@ struct swe_cuda_step {
 	struct swe_cuda_ctl *q;
 	/* The tile map (see k_tiles in swe_cuda_kern.cu).  list/count: the
 	 * tiles this step computes; list1/count1: those of the next step,
-	 * written after it.  wet: a cell of the tile is not dry (or on a bed
-	 * that does not reconstruct dry) in the state the step makes; act: the
+	 * written after it.  wet: which parts of the tile (whole, bands of two
+	 * cells along its sides, corners) hold a cell that is not dry (or on a
+	 * bed that does not reconstruct dry) in the state the step makes; act: the
 	 * tile is computed in this step; streak: consecutive states in which
 	 * the tile and its eight neighbours were dry. */
 	const int *list;
 	const unsigned int *count;
 	int *list1;
 	unsigned int *count1;
-	unsigned char *wet, *act, *streak;
+	unsigned short *wet;   /* flags of the tile's parts that are not dry */
+	unsigned char *act, *streak;
 	/* sources (kp.src): Manning n^2 and rain rates (m/s) per interior cell,
 	 * nx * ny row-major; NULL: none / kp.rain_u */
 	const real *n2;
