@@ -28,6 +28,7 @@
 #include "swe_multi.h"
 #include "decomp.h"
 #include "products_kern.h"
+#include "swe_balance.h"
 
 /* The decomposed run; the backend table's context (cast at the entry points). */
 struct multi {
@@ -42,6 +43,9 @@ struct multi {
 	long steps;
 	double amax;             /* this rank's largest speed of the last stage */
 	double t_compute[DECOMP_MAX], t_exchange[DECOMP_MAX], t_wait[DECOMP_MAX];
+	struct swe_balance *bal;  /* [parallel] probe, early_exit, balance, ghost
+	                             expansion (swe_balance.h) */
+	double t_advance;         /* seconds in multi_advance */
 };
 
 static char multi_desc[256] = "cpu";
@@ -60,8 +64,13 @@ const struct spate_backend *swe_backend_for(const struct swe_params *p)
 {
 	int n = multi_count(p), P = decomp_world_size();
 	const struct spate_backend *be;
-	if (n <= 1 && P == 1)
-		return spate_backend_select(p->device);
+	if (n <= 1 && P == 1) {
+		/* early_exit = auto on the CPU is tuned by the decomposed run, here
+		 * of one subdomain (the CUDA backend takes auto as on) */
+		be = spate_backend_select(p->device);
+		if (be != &spate_backend_cpu || p->early_exit != SWE_EARLY_AUTO)
+			return be;
+	}
 	if (strcmp(p->device, "cuda") == 0) {
 		spate_log_error("decomp", "--device=cuda with %d subdomain%s on %d MPI rank%s: the "
 			"multi-GPU decomposition is not built yet; use --device=cpu, or one subdomain "
@@ -91,22 +100,23 @@ static int multi_describe(int i, char *buf, size_t len)
 
 /* ---- halo callbacks: the G rows next to an edge of U or U* */
 
+/* (g = the rows an exchange moves: SWE_GHOST, or more with ghost expansion) */
 static int halo_get(void *user, int k, int side, void *buf)
 {
 	struct multi *m = user;
-	int rows = m->d.part[k].rows, j0 = side ? rows - SWE_GHOST : 0;
+	int g = swe_balance_halo(m->bal), rows = m->d.part[k].rows, j0 = side ? rows - g : 0;
 	real *b = buf;
-	size_t f = (size_t)SWE_GHOST * m->pitch;
-	return m->ops->rows_get(m->sub[k], m->stage, j0, j0 + SWE_GHOST, b, b + f, b + 2 * f);
+	size_t f = (size_t)g * m->pitch;
+	return m->ops->rows_get(m->sub[k], m->stage, j0, j0 + g, b, b + f, b + 2 * f);
 }
 
 static int halo_put(void *user, int k, int side, const void *buf)
 {
 	struct multi *m = user;
-	int rows = m->d.part[k].rows, j0 = side ? rows : -SWE_GHOST;
+	int g = swe_balance_halo(m->bal), rows = m->d.part[k].rows, j0 = side ? rows : -g;
 	const real *b = buf;
-	size_t f = (size_t)SWE_GHOST * m->pitch;
-	return m->ops->rows_put(m->sub[k], m->stage, j0, j0 + SWE_GHOST, b, b + f, b + 2 * f);
+	size_t f = (size_t)g * m->pitch;
+	return m->ops->rows_put(m->sub[k], m->stage, j0, j0 + g, b, b + f, b + 2 * f);
 }
 
 static int exchange(struct multi *m, int stage)
@@ -125,22 +135,42 @@ static int multi_init(struct swe_backend_ctx **out, const struct swe_state *s,
 	const struct swe_params *p, int device)
 {
 	struct multi *m = calloc(1, sizeof *m);
-	int rc;
+	struct swe_balance_run br;
+	double workload[DECOMP_MAX];
+	int rc, nw = p->nworkload, n = multi_count(p);
 	if (!m)
 		return -SPATE_ENOMEM;
 	m->ops = &swe_cpu_sub_ops;
-	m->p = p;
 	m->nx = s->nx;
 	m->ny = s->ny;
 	m->pitch = s->pitch;
 	m->dx = s->dx;
 	m->dy = s->dy;
-	rc = decomp_plan(&m->d, s->ny, multi_count(p), p->nworkload ? p->workload : NULL,
-		SWE_GHOST, "[parallel]");
-	for (int k = m->d.first; k < m->d.last && !rc; k++)
-		rc = m->ops->init(&m->sub[k], s, p, m->d.part[k].row0, m->d.part[k].rows, device);
+	memcpy(workload, p->workload, sizeof workload);
+	/* m->p: the parameters the subdomains keep, [parallel] resolved */
+	rc = swe_balance_new(&m->bal, p, m->ops, n, s->ny, &m->p);
 	if (!rc)
-		rc = halo_plan_build(&m->halo, &m->d, 3 * (size_t)SWE_GHOST * s->pitch * sizeof(real));
+		rc = swe_balance_probe(m->bal, s, n, workload, &nw);
+	if (!rc)
+		rc = decomp_plan(&m->d, s->ny, n, nw ? workload : NULL,
+			swe_balance_min_rows(m->bal), "[parallel]");
+	for (int k = m->d.first; k < m->d.last && !rc; k++)
+		rc = m->ops->init(&m->sub[k], s, m->p, m->d.part[k].row0, m->d.part[k].rows, device);
+	if (!rc)
+		rc = halo_plan_build(&m->halo, &m->d, 3 * (size_t)swe_balance_halo(m->bal) *
+			s->pitch * sizeof(real));
+	if (!rc) {
+		br.ops = m->ops;
+		br.d = &m->d;
+		br.sub = m->sub;
+		br.halo = &m->halo;
+		br.t_compute = m->t_compute;
+		br.t_exchange = m->t_exchange;
+		br.nx = s->nx;
+		br.ny = s->ny;
+		br.pitch = s->pitch;
+		swe_balance_attach(m->bal, &br);
+	}
 	if (rc) {
 		multi_fini((struct swe_backend_ctx *)m);
 		return rc;
@@ -181,7 +211,7 @@ static int finish_all(struct multi *m, double dt, double t_new, double amax1)
 		rc = m->ops->predict(m->sub[k], dt);
 		m->t_compute[k] += spate_now() - t0;
 	}
-	if (rk2 && !rc)
+	if (rk2 && swe_balance_exchange_ustar(m->bal) && !rc)
 		rc = exchange(m, SWE_STAGE_USTAR);
 	for (int k = m->d.first; k < m->d.last && rk2 && !rc; k++) {
 		double a, b, t0 = spate_now();
@@ -203,7 +233,7 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 	struct swe_stats *st)
 {
 	struct multi *m = (struct multi *)ctx;
-	double v[2];
+	double v[2], t_enter = spate_now();
 	long n;
 	int rc;
 	/* every rank must take the same steps: rank 0's chunk decides */
@@ -214,8 +244,9 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 	t_stop = v[0];
 	max_steps = (long)v[1];
 	for (n = 0; (max_steps <= 0 || n < max_steps) && m->t < t_stop; n++) {
-		double ax, ay, dt, cap = t_stop - m->t, t_new;
-		if ((rc = exchange(m, SWE_STAGE_U)) || (rc = stage1_all(m, &ax, &ay)))
+		double ax, ay, dt, cap = t_stop - m->t, t_new, t0 = spate_now();
+		if ((swe_balance_exchange_due(m->bal) && (rc = exchange(m, SWE_STAGE_U))) ||
+			(rc = stage1_all(m, &ax, &ay)))
 			return rc;
 		dt = swe_cfl_dt(ax, ay, m->dx, m->dy, m->p->cfl, cap);
 		if (!(dt > 0))
@@ -226,6 +257,8 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 		m->t = t_new;
 		m->steps++;
 		st->last_dt = dt;
+		if ((rc = swe_balance_step(m->bal, m->steps, spate_now() - t0)))
+			return rc;
 	}
 	if (n > 0) {
 		v[0] = m->amax;
@@ -235,6 +268,7 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 	}
 	st->steps = m->steps;
 	st->t = m->t;
+	m->t_advance += spate_now() - t_enter;
 	return 0;
 }
 
@@ -381,6 +415,7 @@ static void report(struct multi *m)
 		}
 	}
 	free(v);
+	swe_balance_report(m->bal, m->steps, m->t_advance);
 }
 
 static void multi_fini(struct swe_backend_ctx *ctx)
@@ -388,12 +423,13 @@ static void multi_fini(struct swe_backend_ctx *ctx)
 	struct multi *m = (struct multi *)ctx;
 	if (!m)
 		return;
-	if (m->steps > 0)
+	if (m->steps > 0 && m->bal)
 		report(m);
 	for (int k = 0; k < DECOMP_MAX; k++)
 		if (m->sub[k])
 			m->ops->fini(m->sub[k]);
 	halo_plan_free(&m->halo);
+	swe_balance_free(m->bal);
 	free(m);
 }
 
