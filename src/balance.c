@@ -212,6 +212,46 @@ void balance_print(const struct balance_report *r)
 		"worth their cost)\n", r->redecomp, r->moves, r->planes_moved, r->skipped);
 }
 
+void balance_report(const struct balance_report *acc, const struct decomp *d, long steps,
+	double advance_s, const double *exchange_s, const int *early_on)
+{
+	struct balance_report *r = &last;
+	double v[6 + DECOMP_MAX], xmax = 0;
+	int n = d->n;
+	memset(v, 0, sizeof v);
+	for (int k = d->first; k < d->last; k++) {
+		xmax = exchange_s[k] > xmax ? exchange_s[k] : xmax;
+		v[6 + k] = early_on[k];
+	}
+	v[0] = advance_s - acc->bbox - acc->redecomp - acc->tuning;
+	v[1] = xmax;
+	v[2] = acc->probe;
+	v[3] = acc->tuning;
+	v[4] = acc->bbox;
+	v[5] = acc->redecomp;
+	if (decomp_max(v, 6 + n, NULL))
+		return;
+	*r = *acc;
+	r->valid = 1;
+	r->n = n;
+	r->nranks = d->nranks;
+	r->steps = steps;
+	r->simulation = v[0];
+	r->exchange = v[1];
+	r->probe = v[2];
+	r->tuning = v[3];
+	r->bbox = v[4];
+	r->redecomp = v[5];
+	r->early_on = 0;
+	for (int k = 0; k < n; k++) {
+		r->early_on += v[6 + k] > 0;
+		r->row0[k] = d->part[k].row0;
+		r->rows[k] = d->part[k].rows;
+	}
+	if (d->rank == 0)
+		balance_print(r);
+}
+
 void balance_json(FILE *f)
 {
 	const struct balance_report *r = &last;

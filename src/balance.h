@@ -77,6 +77,13 @@ struct balance_ops {
 int balance_move(struct decomp *d, const int *bnew, const struct balance_ops *ops,
 	long *moved);
 
+/* Finish the report of a run from the counters and seconds acc gathered on
+ * this rank: the phases' seconds become the largest over the ranks (the
+ * simulation is advance_s less the balancing's own phases), exchange_s[k]
+ * and early_on[k] are per subdomain of this rank.  The result is
+ * balance_last(), printed by rank 0.  Collective. */
+void balance_report(const struct balance_report *acc, const struct decomp *d, long steps,
+	double advance_s, const double *exchange_s, const int *early_on);
 /* The report of the last decomposed run of this process (valid = 0: none). */
 struct balance_report *balance_last(void);
 /* Print the phase table on stderr (spate_log_info; rank 0 only). */

@@ -19,6 +19,7 @@ src_libspate_a_SOURCES = \
 	src/balance.c \
 	src/swe_multi.c \
 	src/swe_balance.c \
+	src/swe_probe.c \
 	src/backend.c \
 	src/swe.c \
 	src/output.c \

@@ -500,77 +500,17 @@ int swe_balance_step(struct swe_balance *b, long steps, double step_s)
 
 /* ---------------------------------------------------------------- probe */
 
-/* Seconds of `steps` steps (after one untimed) of state g on one subdomain
- * that owns all its rows (every edge a wall: no exchange). */
-static int probe_time(const struct swe_sub_ops *ops, const struct swe_state *g,
-	const struct swe_params *q, int device, int steps, double *sec)
-{
-	struct swe_backend_ctx *x = NULL;
-	double t = 0, t0 = 0;
-	int rc = ops->init(&x, g, q, 0, g->ny, device);
-	for (int n = 0; n <= steps && !rc; n++) {
-		double ax, ay, a2, b2, dt;
-		if (n == 1)
-			t0 = spate_now();
-		rc = ops->stage1(x, t, &ax, &ay);
-		dt = swe_cfl_dt(ax, ay, g->dx, g->dy, q->cfl, 1.0);
-		if (!rc)
-			rc = ops->predict(x, dt);
-		if (!rc && q->integrator != 1)
-			rc = ops->correct(x, dt, &a2, &b2);
-		if (!rc)
-			rc = ops->commit(x, t + dt, dt);
-		t += dt;
-	}
-	*sec = spate_now() - t0;
-	if (x)
-		ops->fini(x);
-	return rc;
-}
-
 int swe_balance_probe(struct swe_balance *b, const struct swe_state *s, int n,
 	double *workload, int *nworkload)
 {
-	struct swe_params *q;
-	struct swe_state g;
-	double v[2 * DECOMP_MAX], t0 = spate_now(), beta = 0;
-	int rows, P = decomp_world_size(), r = decomp_world_rank(), rc = 0;
-	size_t ncell;
+	double beta, t0 = spate_now();
+	int rc;
 	if (!b->p->probe)
 		return 0;
-	rows = 262144 / s->nx;
-	rows = rows < 8 ? 8 : rows > s->ny ? s->ny : rows;
-	if (!(q = malloc(sizeof *q)))
-		return -SPATE_ENOMEM;
-	*q = b->pw;
-	for (int side = 0; side < 4; side++)
-		q->bc[side].kind = SWE_BC_WALL;
-	if ((rc = swe_state_alloc(&g, s->nx, rows, s->dx, s->dy))) {
-		free(q);
-		return rc;
-	}
-	/* a flat bed at 0 (the corners as allocated), still water 1 m deep:
-	 * every cell wet; then the same grid dry */
-	swe_state_finish_bed(&g);
-	ncell = (size_t)(rows + 2 * SWE_GHOST) * g.pitch;
-	memset(v, 0, sizeof v);
-	for (int k = (int)((long)n * r / P); k < (int)((long)n * (r + 1) / P) && !rc; k++)
-		for (int dry = 0; dry < 2 && !rc; dry++) {
-			for (size_t c = 0; c < ncell; c++)
-				g.w[c] = dry ? 0 : 1;
-			rc = probe_time(b->ops, &g, q, 0, b->p->probe_steps, &v[2 * k + dry]);
-		}
-	swe_state_free(&g);
-	free(q);
-	if (!rc)
-		rc = decomp_max(v, 2 * n, NULL);
-	for (int k = 0; k < n && !rc; k++) {
-		workload[k] = (double)s->nx * rows * b->p->probe_steps / (v[2 * k] > 0 ? v[2 * k] : 1e-9);
-		b->rep.speed[k] = workload[k];
-		beta += v[2 * k + 1] / (v[2 * k] > 0 ? v[2 * k] : 1e-9) / n;
-	}
+	rc = swe_probe_speeds(b->ops, &b->pw, s, n, workload, &beta);
 	if (!rc) {
 		*nworkload = n;
+		memcpy(b->rep.speed, workload, (size_t)n * sizeof *workload);
 		if (b->p->early_exit != SWE_EARLY_OFF)
 			b->beta = beta < 0.02 ? 0.02 : beta > 1 ? 1 : beta;
 	}
@@ -582,41 +522,6 @@ int swe_balance_probe(struct swe_balance *b, const struct swe_state *s, int n,
 
 void swe_balance_report(struct swe_balance *b, long steps, double advance_s)
 {
-	struct balance_report *r = balance_last();
-	const struct decomp *d = b->r.d;
-	double v[6 + DECOMP_MAX], xmax = 0;
-	int n = d->n;
-	for (int k = d->first; k < d->last; k++)
-		xmax = b->r.t_exchange[k] > xmax ? b->r.t_exchange[k] : xmax;
-	memset(v, 0, sizeof v);
-	v[0] = advance_s - b->rep.bbox - b->rep.redecomp - b->rep.tuning;
-	v[1] = xmax;
-	v[2] = b->rep.probe;
-	v[3] = b->rep.tuning;
-	v[4] = b->rep.bbox;
-	v[5] = b->rep.redecomp;
-	for (int k = d->first; k < d->last; k++)
-		v[6 + k] = b->early_on[k];
-	if (decomp_max(v, 6 + n, NULL))
-		return;
-	*r = b->rep;
-	r->valid = 1;
-	r->n = n;
-	r->nranks = d->nranks;
-	r->ghost_k = b->k;
-	r->steps = steps;
-	r->simulation = v[0];
-	r->exchange = v[1];
-	r->probe = v[2];
-	r->tuning = v[3];
-	r->bbox = v[4];
-	r->redecomp = v[5];
-	r->early_on = 0;
-	for (int k = 0; k < n; k++) {
-		r->early_on += v[6 + k] > 0;
-		r->row0[k] = d->part[k].row0;
-		r->rows[k] = d->part[k].rows;
-	}
-	if (d->rank == 0)
-		balance_print(r);
+	b->rep.ghost_k = b->k;
+	balance_report(&b->rep, b->r.d, steps, advance_s, b->r.t_exchange, b->early_on);
 }

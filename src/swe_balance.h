@@ -43,6 +43,12 @@ int swe_balance_new(struct swe_balance **b, const struct swe_params *p,
  * nothing.  Returns 0 or -SPATE_E*. */
 int swe_balance_probe(struct swe_balance *b, const struct swe_state *s, int n,
 	double *workload, int *nworkload);
+/* swe_probe.c: the speed of each of the n subdomains' devices, cells/s, on
+ * probe_steps steps of a fully wet flat grid of s->nx columns (and a few
+ * hundred thousand cells) into speed[0..n), and *beta, the mean time of the
+ * same grid dry over the wet one.  Collective; returns 0 or -SPATE_E*. */
+int swe_probe_speeds(const struct swe_sub_ops *ops, const struct swe_params *p,
+	const struct swe_state *s, int n, double *speed, double *beta);
 /* The fewest rows a subdomain may own: the ghost rows it holds. */
 int swe_balance_min_rows(const struct swe_balance *b);
 void swe_balance_attach(struct swe_balance *b, const struct swe_balance_run *r);

@@ -58,8 +58,12 @@ tests_t_decomp_SOURCES = tests/t_decomp.c tests/simtest.h
 # [parallel] early_exit on vs off: bitwise the same (t_early).
 check_PROGRAMS += tests/t_early
 tests_t_early_SOURCES = tests/t_early.c tests/simtest.h
-dist_check_SCRIPTS += tests/mpi_decomp.sh
-TESTS += tests/mpi_decomp.sh
+# [parallel] probe, early_exit auto, balance, ghost_expansion: bitwise the
+# same as one static domain (t_balance).
+check_PROGRAMS += tests/t_balance
+tests_t_balance_SOURCES = tests/t_balance.c tests/simtest.h
+dist_check_SCRIPTS += tests/mpi_decomp.sh tests/mpi_balance.sh
+TESTS += tests/mpi_decomp.sh tests/mpi_balance.sh
 
 # The man pages document every scenario key and every option of --help.
 dist_check_SCRIPTS += tests/man_keys.sh
