@@ -21,15 +21,33 @@ MPI_Comm decomp_world_comm(void);
 /* MPI tags of plane moves: above the halo exchange's 2 DECOMP_MAX. */
 #define BALANCE_TAG (4 * DECOMP_MAX)
 
-double balance_time(int n, const double *work, const double *sec, const int *b)
+/* The size of subdomain k's group. */
+static int group_size(int n, const int *group, int k)
 {
-	double worst = 0;
+	int m = 0;
+	if (!group)
+		return 1;
+	for (int q = 0; q < n; q++)
+		m += group[q] == group[k];
+	return m;
+}
+
+double balance_time(int n, const double *work, const double *sec, const int *group,
+	const int *b)
+{
+	double t[DECOMP_MAX], worst = 0;
 	for (int k = 0; k < n; k++) {
 		double w = 0;
 		for (int j = b[k]; j < b[k + 1]; j++)
 			w += work[j];
-		if (sec[k] * w > worst)
-			worst = sec[k] * w;
+		t[k] = sec[k] * w;
+	}
+	for (int k = 0; k < n; k++) {
+		double g = 0;
+		for (int q = 0; q < n; q++)
+			if (q == k || (group && group[q] == group[k]))
+				g += t[q];
+		worst = g > worst ? g : worst;
 	}
 	return worst;
 }
@@ -73,8 +91,8 @@ static void limit_gifts(int n, const int *bold, int min_rows, int *bnew)
 	}
 }
 
-double balance_plan(int ny, int n, const double *work, const double *sec, const int *bold,
-	int min_rows, int *bnew)
+double balance_plan(int ny, int n, const double *work, const double *sec, const int *group,
+	const int *bold, int min_rows, int *bnew)
 {
 	double *pre = malloc(((size_t)ny + 1) * sizeof *pre), inv = 0, cum = 0;
 	memcpy(bnew, bold, ((size_t)n + 1) * sizeof *bnew);
@@ -86,14 +104,15 @@ double balance_plan(int ny, int n, const double *work, const double *sec, const 
 	for (int k = 0; k < n; k++) {
 		if (!(sec[k] > 0) || !isfinite(sec[k]))
 			goto keep;
-		inv += 1 / sec[k];
+		inv += 1 / (sec[k] * group_size(n, group, k));
 	}
 	if (!(pre[ny] > 0))
 		goto keep;
-	/* subdomain k's share of the work is (1 / sec[k]) / sum(1 / sec): then
-	 * every subdomain's predicted time is pre[ny] / sum(1 / sec) */
+	/* subdomain k's share of the work is 1 / (sec[k] m_k) over the sum of
+	 * those (m_k: its group's size): then every group's predicted time is
+	 * pre[ny] / sum(1 / (sec m)) */
 	for (int k = 1; k < n; k++) {
-		cum += 1 / sec[k - 1];
+		cum += 1 / (sec[k - 1] * group_size(n, group, k - 1));
 		bnew[k] = boundary_at(pre, ny, pre[ny] * (cum / inv));
 	}
 	for (int k = 1; k < n; k++)
@@ -105,7 +124,7 @@ double balance_plan(int ny, int n, const double *work, const double *sec, const 
 	limit_gifts(n, bold, min_rows, bnew);
 keep:
 	free(pre);
-	return balance_time(n, work, sec, bnew);
+	return balance_time(n, work, sec, group, bnew);
 }
 
 /* The message across edge e (between subdomains e - 1 and e): packed here,

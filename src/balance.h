@@ -43,18 +43,27 @@ struct balance_report {
 	double speed[DECOMP_MAX]; /* probe: cells per second of each subdomain */
 };
 
-/* New boundaries bnew[0..n] (bnew[0] = 0, bnew[n] = ny) for planes of work
+/* Subdomains with the same group[k] run one after another (the CPU
+ * subdomains of one rank, each with all its threads): a group's time is the
+ * sum of its subdomains' times, and a step takes as long as the slowest
+ * group.  Subdomains that run at the same time (one device each) are groups
+ * of their own (group NULL: all of them).
+ *
+ * New boundaries bnew[0..n] (bnew[0] = 0, bnew[n] = ny) for planes of work
  * work[0..ny) (>= 0) and subdomains of sec[0..n) seconds per unit of work,
- * so that sec[k] x (the work of k's planes) is as equal as whole planes
- * allow.  Each subdomain keeps at least min_rows planes and gives away at
- * most its old planes less min_rows (so every plane moves to a neighbour,
- * from planes that are the giver's before the move); bold[0..n]: the
- * boundaries now.  Returns the predicted time of the slowest subdomain
- * after the move (before it: balance_time with bold). */
-double balance_plan(int ny, int n, const double *work, const double *sec, const int *bold,
-	int min_rows, int *bnew);
-/* The predicted time of the slowest subdomain with boundaries b[0..n]. */
-double balance_time(int n, const double *work, const double *sec, const int *b);
+ * so that every group's predicted time (sum of sec[k] x the work of k's
+ * planes) is as equal as whole planes allow: subdomain k's share of the
+ * work is proportional to 1 / (sec[k] x the size of its group).  Each
+ * subdomain keeps at least min_rows planes and gives away at most its old
+ * planes less min_rows (so every plane moves to a neighbour, from planes
+ * that are the giver's before the move); bold[0..n]: the boundaries now.
+ * Returns the predicted time of the slowest group after the move (before
+ * it: balance_time with bold). */
+double balance_plan(int ny, int n, const double *work, const double *sec, const int *group,
+	const int *bold, int min_rows, int *bnew);
+/* The predicted time of the slowest group with boundaries b[0..n]. */
+double balance_time(int n, const double *work, const double *sec, const int *group,
+	const int *b);
 
 /* How the mover reaches the subdomains' data (the physics module's job);
  * each returns 0 or -SPATE_E*.  bytes: the message that carries n planes.

@@ -429,7 +429,7 @@ static int balance_now(struct swe_balance *b, long steps)
 {
 	struct decomp *d = b->r.d;
 	double T[DECOMP_MAX], sec[DECOMP_MAX], t0 = spate_now(), t1, told, tnew, cells = 0;
-	int bold[DECOMP_MAX + 1], bnew[DECOMP_MAX + 1], rc, same = 1;
+	int bold[DECOMP_MAX + 1], bnew[DECOMP_MAX + 1], group[DECOMP_MAX], rc, same = 1;
 	long isteps = steps - b->last_measure;
 	if ((rc = measure_work(b, T)))
 		return rc;
@@ -442,8 +442,10 @@ static int balance_now(struct swe_balance *b, long steps)
 	for (int k = 0; k < d->n; k++)
 		bold[k] = d->part[k].row0;
 	bold[d->n] = b->ny;
-	tnew = balance_plan(b->ny, d->n, b->work, sec, bold, swe_balance_min_rows(b), bnew);
-	told = balance_time(d->n, b->work, sec, bold);
+	for (int k = 0; k < d->n; k++)
+		group[k] = b->r.ops->concurrent ? k : d->part[k].rank;
+	tnew = balance_plan(b->ny, d->n, b->work, sec, group, bold, swe_balance_min_rows(b), bnew);
+	told = balance_time(d->n, b->work, sec, group, bold);
 	for (int k = 0; k < d->n; k++)
 		if (bnew[k] != bold[k] || bnew[k + 1] != bold[k + 1]) {
 			same = 0;
@@ -459,8 +461,9 @@ static int balance_now(struct swe_balance *b, long steps)
 			s += sec[k];
 		b->c_cell = 0.5 * s / d->n / (double)isteps;
 	}
-	/* the saving of the next interval (as long as this one) against the cost */
-	if (!(told - tnew > b->p->balance_gain * b->c_cell * cells)) {
+	/* the saving of the next interval (as long as this one) against the
+	 * cost; balance_gain = 0 follows every plan */
+	if (b->p->balance_gain > 0 && !(told - tnew > b->p->balance_gain * b->c_cell * cells)) {
 		b->rep.skipped++;
 		goto done;
 	}

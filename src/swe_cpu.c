@@ -464,6 +464,7 @@ const struct swe_sub_ops swe_cpu_sub_ops = {
 	.products_get = cpu_products_get,
 	.fini = cpu_fini,
 	.expand = 1,
+	.concurrent = 0,
 	.set_early = cpu_set_early,
 	.activity = cpu_activity,
 	.rows_bytes = swe_cpu_rows_bytes,

@@ -69,6 +69,10 @@ struct swe_sub_ops {
 	 * so dt is that of one domain.  A stage with too few valid ghost rows is
 	 * an error (-SPATE_EINVAL). */
 	int expand;
+	/* 1: the subdomains of one rank compute at the same time (a device
+	 * each); 0: one after another (the CPU: each with all its threads), so
+	 * moving rows among them saves nothing (balance.h, groups). */
+	int concurrent;
 	/* early_exit = auto: skip dry blocks (on = 1) or not from now on; the
 	 * results are the same bits either way. */
 	int (*set_early)(struct swe_backend_ctx *sub, int on);
