@@ -18,7 +18,6 @@
 #include "config.h"
 #endif
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +40,7 @@ struct swe_balance {
 	const struct swe_params *p;    /* as given */
 	const struct swe_sub_ops *ops;
 	struct swe_balance_run r;
-	int n, ny, halo_alloc;
+	int ny, halo_alloc;
 	/* exchange schedule */
 	int k, cycle, due;             /* k: ghost expansion in use (1: classic) */
 	/* ghost_expansion = auto */
@@ -125,7 +124,6 @@ int swe_balance_new(struct swe_balance **out, const struct swe_params *p,
 	b->p = p;
 	b->pw = *p;
 	b->ops = ops;
-	b->n = n;
 	b->ny = ny;
 	b->work = malloc((size_t)ny * sizeof *b->work);
 	b->iwork = malloc((size_t)ny * sizeof *b->iwork);

@@ -53,10 +53,12 @@ static int nblocks(int nx)
 	return (nx + CPU_BLOCK - 1) / CPU_BLOCK;
 }
 
+/* A multiple of 64 bytes, so every thread's buffers stay aligned. */
 size_t swe_cpu_rowbuf_bytes(int nx)
 {
-	return (size_t)(nx + 2) * (6 * sizeof(struct kp07_face) + 3 * sizeof(struct kp07_flux)) +
-		5 * (size_t)nblocks(nx) + 64;
+	size_t b = (size_t)(nx + 2) * (6 * sizeof(struct kp07_face) + 3 * sizeof(struct kp07_flux)) +
+		5 * (size_t)nblocks(nx);
+	return (b + 63) / 64 * 64;
 }
 
 static struct rowbuf rowbuf_of(void *base, int nx)
