@@ -179,6 +179,9 @@ extern long swe_cpu_rows_skipped;
 extern long swe_cpu_blocks_skipped;
 #ifdef HAVE_CUDA
 extern const struct spate_backend spate_backend_cuda;
+/* Tiles the CUDA backend's next step skipped as dry ([parallel] early_exit),
+ * sampled once per batch of steps, summed since the program started. */
+extern long swe_cuda_tiles_skipped;
 #endif
 
 /* Picks a backend by name ("auto", "cpu", "cuda"); returns NULL and prints why

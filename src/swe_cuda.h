@@ -50,6 +50,11 @@ struct swe_cuda_params {
 	int early;           /* skip rows dry across a warp ([parallel] early_exit) */
 	int rows;            /* rows of a strip: each warp walks a strip of 32 columns */
 	int warps;           /* warps per block, side by side in x */
+	int blocks;          /* blocks of the stage kernels (their warps take the
+	                        tiles of the active list) */
+	int ntx, nty;        /* tiles: strips of SWE_CUDA_STRIP_COLS x rows cells */
+	int tiles;           /* keep the per-tile dry map and launch active tiles
+	                        only (early exit, RK2) */
 	struct swe_bcdev bcd;
 	const struct swe_bc *bc; /* device copy of p->bc[4] (hydrographs) */
 };
@@ -61,6 +66,17 @@ struct swe_cuda_step {
 	real *Lw, *Lhu, *Lhv;  /* right-hand side of stage 1 (ghosts included) */
 	const real *Bc, *Bm;   /* corners, cell-centre bed */
 	struct swe_cuda_ctl *q;
+	/* The tile map (see k_tiles in swe_cuda_kern.cu).  list/count: the
+	 * tiles this step computes; list1/count1: those of the next step,
+	 * written after it.  wet: a cell of the tile is not dry (or on a bed
+	 * that does not reconstruct dry) in the state the step makes; act: the
+	 * tile is computed in this step; streak: consecutive states in which
+	 * the tile and its eight neighbours were dry. */
+	const int *list;
+	const unsigned int *count;
+	int *list1;
+	unsigned int *count1;
+	unsigned char *wet, *act, *streak;
 };
 
 /* Dynamic shared memory and other per-kernel set-up; 0 or -SPATE_EDEVICE. */
@@ -76,6 +92,16 @@ void swe_cuda_enqueue_bc(const struct swe_cuda_params *kp, const struct swe_cuda
  * Euler update or the RK2 second stage) on stream.  Launch errors are left
  * for cudaGetLastError. */
 void swe_cuda_enqueue_step(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	void *stream);
+
+/* Blocks of the stage kernels for kp on device dev: one warp per tile, or
+ * at most cap_waves times the blocks resident at once (cap_waves > 0: the
+ * warps then walk several tiles each). */
+int swe_cuda_strip_blocks(const struct swe_cuda_params *kp, int dev, int cap_waves);
+
+/* Enqueue the tile map's update after a step (the next step's active list);
+ * nothing unless kp->tiles. */
+void swe_cuda_enqueue_tiles(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	void *stream);
 
 struct swe_prod;

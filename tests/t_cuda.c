@@ -16,8 +16,11 @@
  *     does; on the fully wet cases both differ by ~1e-6;
  *   - lake at rest on the GPU, with islands and fully wet, as in t_lake;
  *   - each comparison's GPU run again with [parallel] early_exit = off: the
- *     same bits (the dry bed skips rows dry across a warp). */
+ *     same bits (the dry bed skips rows dry across a warp);
+ *   - the tile map: a small flood in a large dry domain, products on, early
+ *     exit on (dry tiles skipped) and off: the same bits, tiles skipped. */
 #include "simtest.h"
+#include "products_kern.h"
 
 #ifdef HAVE_CUDA
 static void compare(const char *name, const char *setup, int nx, int ny, double dx,
@@ -90,6 +93,60 @@ static void compare(const char *name, const char *setup, int nx, int ny, double 
 	swe_state_free(&a);
 	swe_state_free(&b);
 }
+
+/* Run p's set-up on the GPU for `steps` steps with the flood products on;
+ * *s: the final state, *pr: the products (free both). */
+static void gpu_products_run(const struct swe_params *p, long steps, struct swe_state *s,
+	struct swe_prod **pr)
+{
+	struct swe_backend_ctx *ctx = NULL;
+	struct swe_stats st;
+	memset(&st, 0, sizeof st);
+	*pr = (struct swe_prod *)calloc((size_t)p->nx * p->ny, sizeof **pr);
+	if (!*pr || swe_setup(s, p) || spate_backend_cuda.init(&ctx, s, p, 0) ||
+		spate_backend_cuda.products_start(ctx, (real)0.05) ||
+		spate_backend_cuda.advance(ctx, 1e9, steps, &st) ||
+		spate_backend_cuda.download(ctx, s) || spate_backend_cuda.products_get(ctx, *pr)) {
+		fprintf(stderr, "test error: GPU run with products failed\n");
+		exit(99);
+	}
+	spate_backend_cuda.fini(ctx);
+}
+
+/* The tile map: a small flood in a large dry domain (bumps, dry bed), 600
+ * steps with the products on.  Early exit on (dry tiles skipped, only active
+ * tiles launched) and off give the same bits in the state and in every
+ * product, and tiles were skipped. */
+static void tiles(void)
+{
+	struct swe_params p;
+	struct swe_state a, b;
+	struct swe_prod *pa, *pb;
+	long skipped0 = swe_cuda_tiles_skipped, skipped;
+	size_t n;
+
+	sim_params(&p, "bumps_dambreak", 300, 260, 10, 10);
+	sim_set(&p, "initial", "h_in", "2");
+	sim_set(&p, "initial", "h_out", "0");
+	sim_set(&p, "initial", "radius", "150");
+	sim_set(&p, "run", "device", "cuda");
+	gpu_products_run(&p, 600, &a, &pa);
+	skipped = swe_cuda_tiles_skipped - skipped0;
+	sim_set(&p, "parallel", "early_exit", "off");
+	gpu_products_run(&p, 600, &b, &pb);
+	n = (size_t)(a.ny + 2 * SWE_GHOST) * a.pitch * sizeof(real);
+	printf("tile map: %ld tiles skipped (sampled per batch)\n", skipped);
+	sim_check(skipped > 0, "tile map: dry tiles were skipped (%ld)", skipped);
+	sim_check(memcmp(a.w, b.w, n) == 0 && memcmp(a.hu, b.hu, n) == 0 &&
+		memcmp(a.hv, b.hv, n) == 0, "tile map: state with early exit on vs off bitwise "
+		"identical");
+	sim_check(memcmp(pa, pb, (size_t)p.nx * p.ny * sizeof *pa) == 0,
+		"tile map: flood products with early exit on vs off bitwise identical");
+	swe_state_free(&a);
+	swe_state_free(&b);
+	free(pa);
+	free(pb);
+}
 #endif
 
 int main(void)
@@ -109,6 +166,7 @@ int main(void)
 	compare("circular dam break, odd grid", "circular_dambreak", 250, 190, 2.5, 280, 0.1,
 		1e-5, 1e-5);
 	compare("bumps dam break, dry bed", "bumps_dambreak", 256, 256, 10, 200, 0, 2e-4, 5e-5);
+	tiles();
 	sim_lake("cuda lake with islands", 0.5, "cuda");
 	sim_lake("cuda fully wet lake", 1.5, "cuda");
 	return sim_done("t_cuda");
