@@ -68,13 +68,12 @@ static void report_names(struct swe_balance *b)
 	snprintf(b->rep.early, sizeof b->rep.early, "%s", early[b->p->early_exit]);
 }
 
-/* The options the sub-operations cannot serve; the ghost expansion k. */
+/* The options the sub-operations cannot serve (early_exit = auto without
+ * set_early is taken as on, as the single-domain CUDA backend does). */
 static int check_ops(const struct swe_params *p, const struct swe_sub_ops *ops)
 {
 	const char *what = NULL;
-	if (p->early_exit == SWE_EARLY_AUTO && !ops->set_early)
-		what = "early_exit = auto";
-	else if (p->balance != SWE_BALANCE_STATIC && (!ops->activity || !ops->rows_bytes ||
+	if (p->balance != SWE_BALANCE_STATIC && (!ops->activity || !ops->rows_bytes ||
 		!ops->rows_pack || !ops->rows_resize))
 		what = p->balance == SWE_BALANCE_BBOX ? "balance = bbox" : "balance = rows";
 	else if (p->ghost_expansion != 1 && !ops->expand)
@@ -490,7 +489,7 @@ int swe_balance_step(struct swe_balance *b, long steps, double step_s)
 		b->cycle = (b->cycle + 1) % b->k;
 	if (b->ktry >= 0)
 		rc = ghost_trial(b, step_s);
-	else if (b->p->early_exit == SWE_EARLY_AUTO)
+	else if (b->p->early_exit == SWE_EARLY_AUTO && b->r.ops->set_early)
 		early_trial(b, steps);
 	if (!rc && b->p->balance != SWE_BALANCE_STATIC && b->r.d->n > 1 &&
 		steps >= b->next_measure) {
