@@ -13,7 +13,13 @@
  *   6. commit
  * Each cell and face sees the same values through the same functions as in
  * the single-domain step, so the results are bitwise identical for any
- * number of subdomains, any workload split and any rank count. */
+ * number of subdomains, any workload split and any rank count.
+ *
+ * swe_balance.c tunes the run between steps without changing a bit: with
+ * ghost cell expansion k > 1, step 1 exchanges k steps' worth of ghost rows
+ * every k steps and step 5 exchanges nothing (the subdomains compute on
+ * their valid ghost rows); rows move between neighbouring subdomains
+ * (balance), after which step 1 runs again. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
