@@ -68,6 +68,9 @@ struct swe_backend_ctx {
 	int *list[2];                 /* active tiles of a step from parity p */
 	unsigned int *count;          /* [2]: their numbers */
 	unsigned char *wet, *act, *streak; /* the tile map (swe_cuda.h) */
+	real *n2;                     /* Manning n^2 per cell, or NULL */
+	float *rain;                  /* rain rates per cell (m/s), or NULL */
+	int have_rain;                /* the rain array holds the rates in force */
 	ctl_t *dctl, *hctl;           /* device control block and its pinned copy */
 	int cur;                      /* parity of the current state */
 	cudaStream_t stream;
@@ -112,6 +115,8 @@ static struct swe_cuda_step step_arrays(const struct swe_backend_ctx *x, int p)
 	a.wet = x->wet;
 	a.act = x->act;
 	a.streak = x->streak;
+	a.n2 = x->n2;
+	a.rain = x->have_rain ? x->rain : NULL;
 	return a;
 }
 
@@ -186,6 +191,8 @@ static void cuda_fini(struct swe_backend_ctx *x)
 	cudaFree(x->wet);
 	cudaFree(x->act);
 	cudaFree(x->streak);
+	cudaFree(x->n2);
+	cudaFree(x->rain);
 	cudaFree(x->dctl);
 	cudaFree(x->prod);
 	cudaFree(x->didx);
@@ -253,6 +260,11 @@ static int upload(struct swe_backend_ctx *x, const struct swe_state *s0,
 	CUDA_CHECK(cudaMemcpy(x->Bm, s0->Bm, n, cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMemcpy(x->Bc, s0->Bc, nc, cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMemcpy(x->bc, p->bc, sizeof p->bc, cudaMemcpyHostToDevice));
+	if (s0->n2) {
+		size_t nn = (size_t)s0->nx * s0->ny * sizeof(real);
+		CUDA_CHECK(cudaMalloc((void **)&x->n2, nn));
+		CUDA_CHECK(cudaMemcpy(x->n2, s0->n2, nn, cudaMemcpyHostToDevice));
+	}
 	memset(x->hctl, 0, sizeof *x->hctl);
 	CUDA_CHECK(cudaMemcpy(x->dctl, x->hctl, sizeof *x->dctl, cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaDeviceSynchronize());
@@ -281,6 +293,7 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	x->kp.dy = s0->dy;
 	x->kp.cfl = p->cfl;
 	x->kp.ncell = (long)(s0->ny + 2 * SWE_GHOST) * s0->pitch;
+	x->kp.sides = 0xFu; /* every side is a boundary of the domain */
 	swe_bcdev_fill(&x->kp.bcd, s0, p);
 	if (cudaSetDevice(device) != cudaSuccess) {
 		spate_log_error("cuda", "cannot use device %d: %s", device,
@@ -292,7 +305,14 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 		sms = 1;
 	/* the tile map needs the second stage (it marks the tiles) and tiles
 	 * of at least the stencil's two rows; SPATE_CUDA_TILES=0 turns it off */
-	x->kp.tiles = x->kp.early && x->kp.integrator == 2 && env_int("SPATE_CUDA_TILES", 1, 0, 1);
+	/* sources after each step (rain, Manning raster); the tile map then
+	 * stays off (a skipped tile would miss its rain) */
+	x->kp.src = swe_has_sources(s0, p);
+	x->kp.max_dt = swe_max_dt(s0, p);
+	if (s0->n2)
+		x->kp.c.n2 = 0;
+	x->kp.tiles = x->kp.early && x->kp.integrator == 2 && !x->kp.src &&
+		env_int("SPATE_CUDA_TILES", 1, 0, 1);
 	x->kp.rows = env_int("SPATE_CUDA_ROWS", strip_rows(s0->nx, s0->ny, sms, x->kp.tiles), 1,
 		1 << 20);
 	if (x->kp.rows < 2)
@@ -333,6 +353,7 @@ static void enqueue_step(struct swe_backend_ctx *x, int p)
 {
 	struct swe_cuda_step a = step_arrays(x, p);
 	swe_cuda_enqueue_step(&x->kp, &a, x->stream);
+	swe_cuda_enqueue_sources(&x->kp, &a, x->stream);
 	if (x->prod)
 		swe_cuda_enqueue_products(&x->kp, &a, x->prod, x->prod_thr, 0, x->stream);
 	swe_cuda_enqueue_tiles(&x->kp, &a, x->stream);
@@ -470,6 +491,32 @@ static int cuda_products_start(struct swe_backend_ctx *x, real thr)
 	return 0;
 }
 
+/* Graphs hold the kernels' arguments: drop them when those change. */
+static void drop_graphs(struct swe_backend_ctx *x)
+{
+	for (int p = 0; p < 2; p++)
+		if (x->have_graph[p]) {
+			cudaGraphExecDestroy(x->graph[p]);
+			x->have_graph[p] = 0;
+		}
+}
+
+static int cuda_set_rain(struct swe_backend_ctx *x, const float *rate, double uniform)
+{
+	size_t n = (size_t)x->kp.nx * x->kp.ny * sizeof(float);
+	CUDA_CHECK(cudaSetDevice(x->device));
+	CUDA_CHECK(cudaStreamSynchronize(x->stream));
+	if (rate) {
+		if (!x->rain)
+			CUDA_CHECK(cudaMalloc((void **)&x->rain, n));
+		CUDA_CHECK(cudaMemcpy(x->rain, rate, n, cudaMemcpyHostToDevice));
+	}
+	x->have_rain = rate != NULL;
+	x->kp.rain_u = (real)uniform;
+	drop_graphs(x);
+	return 0;
+}
+
 static int cuda_products_get(struct swe_backend_ctx *x, struct swe_prod *out)
 {
 	if (!x->prod)
@@ -517,5 +564,5 @@ static int cuda_sample(struct swe_backend_ctx *x, const long *idx, int n, real *
 
 extern "C" const struct spate_backend spate_backend_cuda = {
 	"cuda", cuda_count, cuda_describe, cuda_init, cuda_advance, cuda_download, cuda_fini,
-	cuda_sample, cuda_products_start, cuda_products_get
+	cuda_sample, cuda_products_start, cuda_products_get, cuda_set_rain
 };

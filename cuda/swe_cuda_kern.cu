@@ -134,6 +134,8 @@ __device__ static inline void each_ghost_of(const struct swe_view &v, const kpar
 	k = swe_vidx(&v, i, j);
 	for (int side = 0; side < 4; side++) {
 		int m = side < 2 ? j : i;
+		if (!(kp.sides >> side & 1u))
+			continue; /* halo of a subdomain */
 		for (int layer = 0; layer < SWE_GHOST; layer++) {
 			long g, s;
 			swe_bc_cells(&v, side, kp.bcd.kind[side], layer, m, &g, &s);
@@ -148,7 +150,7 @@ __global__ static void k_bc(kparams_t kp, const ctl_t *q, step_t a)
 {
 	int m = blockIdx.x * blockDim.x + threadIdx.x, side = blockIdx.y, layer = blockIdx.z;
 	struct swe_view v;
-	if (m >= (side < 2 ? kp.ny : kp.nx))
+	if (m >= (side < 2 ? kp.ny : kp.nx) || !(kp.sides >> side & 1u))
 		return;
 	v = gview(kp, a.w, a.hu, a.hv, a.Bc, a.Bm);
 	swe_bc_cell(&v, side, kp.bcd.kind[side], side_value_dev(kp, side, q->t), kp.c.g, layer, m);
@@ -165,7 +167,8 @@ __device__ static void set_dt(const kparams_t &kp, ctl_t *q)
 		if (bx > SWE_RBITS_INF || by > SWE_RBITS_INF) {
 			q->err = 1;
 		} else {
-			dt = swe_cfl_dt(ax, ay, kp.dx, kp.dy, kp.cfl, cap);
+			dt = swe_cfl_dt(ax, ay, kp.dx, kp.dy, kp.cfl,
+				kp.max_dt > 0 && kp.max_dt < cap ? kp.max_dt : cap);
 			if (!(dt > 0)) {
 				q->err = 1;
 				dt = 0;
@@ -231,6 +234,8 @@ __device__ static inline void block_speeds(const kparams_t &kp, ctl_t *q, swe_rb
 		atomicMax(&q->ax1, bx);
 		atomicMax(&q->ay1, by);
 	}
+	if (kp.host_dt)
+		return; /* the host reads the speeds and sets dt */
 	__threadfence();
 	if (atomicAdd(&q->done, 1u) == gridDim.x * gridDim.y - 1) {
 		__threadfence();
@@ -258,7 +263,7 @@ __device__ static inline bool walk(const kparams_t &kp, const ctl_t *q, const st
 {
 	const int lane = threadIdx.x & (WARP - 1);
 	const int col = c0 - HALO + lane, colc = min(col, kp.nx + SWE_GHOST - 1);
-	const int jend = min(j0 + kp.rows, kp.ny);
+	const int jend = min(j0 + kp.rows, kp.jhi);
 	/* lanes that update their cell, and lanes whose east face is a face of
 	 * the domain next to an updated cell */
 	const bool upd = lane >= HALO && lane < WARP - HALO && col < kp.nx;
@@ -481,7 +486,7 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 		const unsigned int n = *a.count;
 		for (unsigned int e = blockIdx.x * nw + warp; e < n; e += gridDim.x * nw) {
 			const int t = a.list[e];
-			const int c0 = (t % kp.ntx) * STRIP_OUT, j0 = (t / kp.ntx) * kp.rows;
+			const int c0 = (t % kp.ntx) * STRIP_OUT, j0 = kp.jlo + (t / kp.ntx) * kp.rows;
 			const bool wet = walk<S2>(kp, q, a, u, dt, c0, j0, bx, by);
 			if (S2 && kp.tiles && lane == 0)
 				a.wet[t] = wet;
@@ -515,6 +520,22 @@ __global__ static void k_euler(kparams_t kp, const ctl_t *q, step_t a)
 		swe_bc_put(&o, side, kp.bcd.kind[side], side_value_dev(kp, side, q->t), kp.c.g, layer,
 			m, nw, nu, nv);
 	});
+}
+
+/* Sources after a step (a.w1: the state it made, q: its dt): rain and the
+ * Manning raster (swe_sources).  Blocks of 32 x 8 cells. */
+__global__ static void k_sources(kparams_t kp, const ctl_t *q, step_t a)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+	long k, c;
+	real r;
+	if (i >= kp.nx || j >= kp.ny || q->dt == 0)
+		return;
+	k = (long)(j + SWE_GHOST) * kp.pitch + (i + SWE_GHOST);
+	c = (long)j * kp.nx + i;
+	r = a.rain ? (real)a.rain[c] : kp.rain_u;
+	swe_sources(&a.w1[k], &a.hu1[k], &a.hv1[k], a.Bm[k], r, a.n2 ? a.n2[c] : 0, (real)q->dt,
+		kp.c);
 }
 
 /* Flood products after a step (a.w1: the state it made, q: its t and dt);
@@ -604,6 +625,20 @@ void swe_cuda_enqueue_gather(const long *idx, int n, const real *w, const real *
 	k_gather<<<(n + 255) / 256, 256, 0, (cudaStream_t)stream>>>(idx, n, w, hu, hv, out);
 }
 
+void swe_cuda_enqueue_sources(const kparams_t *kp, const step_t *a, void *stream)
+{
+	dim3 b(32, 8), g((kp->nx + 31) / 32, (kp->ny + 7) / 8);
+	step_t o = *a;
+	if (!kp->src)
+		return;
+	k_sources<<<g, b, 0, (cudaStream_t)stream>>>(*kp, a->q, *a);
+	/* the ghosts of the new state again, from its updated interior */
+	o.w = a->w1;
+	o.hu = a->hu1;
+	o.hv = a->hv1;
+	swe_cuda_enqueue_bc(kp, &o, stream);
+}
+
 void swe_cuda_enqueue_tiles(const kparams_t *kp, const step_t *a, void *stream)
 {
 	int n = kp->ntx * kp->nty;
@@ -648,11 +683,14 @@ void swe_cuda_enqueue_bc(const kparams_t *kp, const step_t *a, void *stream)
 	k_bc<<<grid, 256, 0, (cudaStream_t)stream>>>(*kp, a->q, *a);
 }
 
-void swe_cuda_enqueue_step(const kparams_t *kp, const step_t *a, void *stream)
+void swe_cuda_enqueue_step(const kparams_t *kp0, const step_t *a, void *stream)
 {
 	cudaStream_t st = (cudaStream_t)stream;
+	kparams_t k = *kp0, *kp = &k;
 	int grid = kp->blocks;
 
+	k.jlo = 0; /* every row */
+	k.jhi = kp->ny;
 	k_strip<false><<<grid, WARP * kp->warps, 0, st>>>(*kp, a->q, *a);
 	if (kp->integrator == 1) {
 		dim3 eb(32, 8), eg((kp->nx + 31) / 32, (kp->ny + 7) / 8);
@@ -660,4 +698,26 @@ void swe_cuda_enqueue_step(const kparams_t *kp, const step_t *a, void *stream)
 		return;
 	}
 	k_strip<true><<<grid, WARP * kp->warps, 0, st>>>(*kp, a->q, *a);
+}
+
+void swe_cuda_enqueue_stage(const kparams_t *kp, const step_t *a, int s2, int jlo, int jhi,
+	void *stream)
+{
+	kparams_t k = *kp;
+	long tiles = (long)kp->ntx * ((jhi - jlo + kp->rows - 1) / kp->rows);
+	int grid = (int)((tiles + kp->warps - 1) / kp->warps);
+	if (jhi <= jlo)
+		return;
+	k.jlo = jlo;
+	k.jhi = jhi;
+	if (s2)
+		k_strip<true><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
+	else
+		k_strip<false><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
+}
+
+void swe_cuda_enqueue_euler(const kparams_t *kp, const step_t *a, void *stream)
+{
+	dim3 eb(32, 8), eg((kp->nx + 31) / 32, (kp->ny + 7) / 8);
+	k_euler<<<eg, eb, 0, (cudaStream_t)stream>>>(*kp, a->q, *a);
 }

@@ -6,7 +6,7 @@
 
 noinst_LIBRARIES += src/libspate.a
 src_libspate_a_SOURCES = \
-	src/util.c \
+	src/util.c src/forcing.c \
 	src/params.c \
 	src/setup.c \
 	src/diag.c \
@@ -32,6 +32,7 @@ noinst_HEADERS += \
 	src/swe_kern.h \
 	src/swe_step.h \
 	src/swe_cuda.h \
+	src/swe_cuda_sub.h \
 	src/swe_run.h \
 	src/swe_multi.h \
 	src/swe_cpu.h \

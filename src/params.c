@@ -52,15 +52,21 @@ static const struct key keys[] = {
 	{ "initial", "fill_level", K_DBL, F(fill_level), 0, -1e5, 1e5, NULL },
 	{ "initial", "reservoir_level", K_DBL, F(reservoir_level), 0, -1e5, 1e5, NULL },
 	{ "initial", "depth_file", K_STR, F(depth_file), S(depth_file), 0, 0, NULL },
+	{ "initial", "level_file", K_STR, F(level_file), S(level_file), 0, 0, NULL },
 	{ "physics", "g", K_DBL, F(g), 0, 1e-3, 1e3, NULL },
 	{ "physics", "manning", K_DBL, F(manning), 0, 0, 10, NULL },
 	{ "physics", "cfl", K_DBL, F(cfl), 0, 1e-6, 1, NULL },
 	{ "physics", "theta", K_DBL, F(theta), 0, 1, 2, NULL },
 	{ "physics", "kappa", K_DBL, F(kappa), 0, 1e-12, 1, NULL },
 	{ "physics", "dry_tol", K_DBL, F(dry_tol), 0, 0, 1, NULL },
+	{ "physics", "manning_file", K_STR, F(manning_file), S(manning_file), 0, 0, NULL },
+	{ "physics", "rain", K_DBL, F(rain), 0, 0, 1e4, NULL },
+	{ "physics", "rain_files", K_STR, F(rain_files), S(rain_files), 0, 0, NULL },
+	/* last of [physics]: swe_params_print writes [boundary] after it */
 	{ "physics", "integrator", K_CHOICE, F(integrator), 0, 0, 0, "euler|rk2" },
 	{ "run", "end_time", K_DBL, F(end_time), 0, 0, 1e9, NULL },
 	{ "run", "max_steps", K_LONG, F(max_steps), 0, 0, 1e15, NULL },
+	{ "run", "max_dt", K_DBL, F(max_dt), 0, 0, 1e9, NULL },
 	{ "run", "device", K_STR, F(device), S(device), 0, 0, "auto|cpu|cuda" },
 	{ "run", "threads", K_INT, F(threads), 0, 0, 4096, NULL },
 	{ "output", "dir", K_STR, F(out_dir), S(out_dir), 0, 0, NULL },
@@ -83,6 +89,8 @@ static const struct key keys[] = {
 	{ "parallel", "probe_steps", K_INT, F(probe_steps), 0, 1, 1000, NULL },
 	/* K_INT with a word: "auto" stands for 0 */
 	{ "parallel", "ghost_expansion", K_INT, F(ghost_expansion), 0, 1, 32, "auto" },
+	{ "parallel", "overlap", K_CHOICE, F(overlap), 0, 0, 0, "none|compute|streams" },
+	{ "parallel", "gpus", K_INT, F(gpus), 0, 0, 1024, NULL },
 };
 #undef F
 #undef S
@@ -139,6 +147,7 @@ void swe_params_defaults(struct swe_params *p)
 	p->balance_gain = 1;
 	p->probe_steps = 4;
 	p->ghost_expansion = 1;
+	p->overlap = 2;     /* streams */
 }
 
 /* Index of `word` in a '|'-separated list, or -1. */
@@ -519,6 +528,16 @@ int swe_params_validate(const struct swe_params *p)
 	}
 	if (strcmp(p->setup, "dem") == 0 && !p->dem[0]) {
 		spate_log_error("scenario", "[domain] setup = dem needs dem = FILE (a DEM raster)");
+		return -SPATE_EINVAL;
+	}
+	if (strcmp(p->setup, "dem") != 0 && (p->manning_file[0] || p->rain_files[0] ||
+		p->level_file[0] || p->depth_file[0])) {
+		spate_log_error("scenario", "[physics] manning_file, rain_files and [initial] "
+			"depth_file, level_file need [domain] setup = dem (rasters on the DEM's grid)");
+		return -SPATE_EINVAL;
+	}
+	if (p->depth_file[0] && p->level_file[0]) {
+		spate_log_error("scenario", "[initial] depth_file and level_file: give one of them");
 		return -SPATE_EINVAL;
 	}
 	if (p->has_reservoir && isnan(p->reservoir_level)) {

@@ -84,7 +84,7 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	long chunk = 1;
 	int rc, index = 0, printed = 0;
 	struct gauge_set gs;
-	double next_gauge = 0;
+	double next_gauge = 0, next_rain = INFINITY;
 	int want_products = 0;
 	struct swe_prod *prod = NULL;
 
@@ -130,6 +130,8 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	}
 	if (want_products && (rc = be->products_start(ctx, (real)p->threshold)))
 		goto out;
+	if ((rc = swe_forcing_apply(be, ctx, &s, p, 0, &next_rain)))
+		goto out;
 	spate_log_info("spate: %s, %d x %d cells of %g x %g m, %s precision, %s on %s\n",
 		p->setup, s.nx, s.ny, s.dx, s.dy, SPATE_PRECISION, be->name, r->device);
 	interrupted = 0;
@@ -139,6 +141,8 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	next_out = p->out_interval > 0 ? p->out_interval : p->end_time;
 	while (st.t < p->end_time && !interrupted) {
 		double t_stop = next_out < p->end_time ? next_out : p->end_time, before = spate_now();
+		if (next_rain < t_stop)
+			t_stop = next_rain; /* the rain changes there */
 		long steps0 = st.steps, limit = gs.n ? 1 : chunk;
 		if (p->max_steps > 0 && p->max_steps - st.steps < limit)
 			limit = p->max_steps - st.steps;
@@ -146,6 +150,8 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 		if (rc)
 			goto out;
 		if (gs.n && (rc = sample_gauges(be, ctx, &gs, &s, p, st.t, &next_gauge, o->no_output)))
+			goto out;
+		if (st.t >= next_rain && (rc = swe_forcing_apply(be, ctx, &s, p, st.t, &next_rain)))
 			goto out;
 		/* aim for chunks of about 0.25 s wall time */
 		if (st.steps > steps0) {
@@ -158,7 +164,7 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 			last_print = spate_now();
 			printed = 1;
 		}
-		if (st.t >= t_stop && t_stop < p->end_time) {
+		if (st.t >= next_out && next_out < p->end_time) {
 			if ((rc = be->download(ctx, &s)) || (rc = swe_check_finite(&s)))
 				goto out;
 			if (swe_max_depth(&s) > r->max_depth)

@@ -502,13 +502,13 @@ int swe_balance_step(struct swe_balance *b, long steps, double step_s)
 /* ---------------------------------------------------------------- probe */
 
 int swe_balance_probe(struct swe_balance *b, const struct swe_state *s, int n,
-	double *workload, int *nworkload)
+	const int *dev, double *workload, int *nworkload)
 {
 	double beta, t0 = spate_now();
 	int rc;
 	if (!b->p->probe)
 		return 0;
-	rc = swe_probe_speeds(b->ops, &b->pw, s, n, workload, &beta);
+	rc = swe_probe_speeds(b->ops, &b->pw, s, n, dev, workload, &beta);
 	if (!rc) {
 		*nworkload = n;
 		memcpy(b->rep.speed, workload, (size_t)n * sizeof *workload);

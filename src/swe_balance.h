@@ -38,17 +38,19 @@ struct swe_balance_run {
 int swe_balance_new(struct swe_balance **b, const struct swe_params *p,
 	const struct swe_sub_ops *ops, int n, int ny, const struct swe_params **pw);
 /* [parallel] probe = on: time probe_steps steps of a fully wet grid of nx
- * columns on each of the n subdomains' devices (collective under MPI), and
- * set workload[0..n) to their speeds (cells/s) and *nworkload = n.  Off:
- * nothing.  Returns 0 or -SPATE_E*. */
+ * columns on each of the n subdomains' devices (dev[k]: the device of
+ * subdomain k of this rank; collective under MPI), and set workload[0..n) to
+ * their speeds (cells/s) and *nworkload = n.  Off: nothing.  Returns 0 or
+ * -SPATE_E*. */
 int swe_balance_probe(struct swe_balance *b, const struct swe_state *s, int n,
-	double *workload, int *nworkload);
-/* swe_probe.c: the speed of each of the n subdomains' devices, cells/s, on
+	const int *dev, double *workload, int *nworkload);
+/* swe_probe.c: the speed of each of the n subdomains' devices (dev[k] for
+ * subdomain k of this rank), cells/s, on
  * probe_steps steps of a fully wet flat grid of s->nx columns (and a few
  * hundred thousand cells) into speed[0..n), and *beta, the mean time of the
  * same grid dry over the wet one.  Collective; returns 0 or -SPATE_E*. */
 int swe_probe_speeds(const struct swe_sub_ops *ops, const struct swe_params *p,
-	const struct swe_state *s, int n, double *speed, double *beta);
+	const struct swe_state *s, int n, const int *dev, double *speed, double *beta);
 /* The fewest rows a subdomain may own: the ghost rows it holds. */
 int swe_balance_min_rows(const struct swe_balance *b);
 void swe_balance_attach(struct swe_balance *b, const struct swe_balance_run *r);

@@ -139,6 +139,21 @@ static int cpu_sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	memcpy(x->s.Bm, g->Bm + off, n * sizeof(real));
 	memcpy(x->s.Bc, g->Bc + coff, (size_t)(vrows + 2 * SWE_GHOST + 1) * g->cpitch * sizeof(real));
 	x->c = swe_coef_of(p);
+	if (g->n2) {
+		/* friction from the raster, after each step (swe_sources): in the
+		 * layout of the cell arrays, every view row that is a grid row,
+		 * ghost rows included (as the bed: rows move with their raster) */
+		x->n2 = swe_cpu_alloc_like(&x->s);
+		if (!x->n2)
+			goto nomem;
+		for (int j = -SWE_GHOST; j < vrows + SWE_GHOST; j++)
+			if (v0 + j >= 0 && v0 + j < g->ny)
+				memcpy(x->n2 + (size_t)(j + SWE_GHOST) * g->pitch + SWE_GHOST,
+					g->n2 + (size_t)(v0 + j) * g->nx, (size_t)g->nx * sizeof(real));
+		x->c.n2 = 0;
+	}
+	x->src = swe_has_sources(g, p);
+	x->max_dt = swe_max_dt(g, p);
 	x->early = p->early_exit && x->c.kappa4 > 0;
 	if (swe_cpu_alloc_work(x))
 		goto nomem;
@@ -254,13 +269,14 @@ static int cpu_stage1(struct swe_backend_ctx *x, double t, double *ax, double *a
  * the global edges, then U* = finish(U^n + dt L) on every cell of the rows
  * of L and of the ghost rows of global edges, ghost columns included; ghost
  * rows of internal edges come from the neighbours. */
-static int cpu_predict(struct swe_backend_ctx *x, double dt)
+static int cpu_predict(struct swe_backend_ctx *x, double dt, double t_new)
 {
 	struct swe_view u = swe_cpu_view(x, x->s.w, x->s.hu, x->s.hv);
 	int nx = x->s.nx, G = SWE_GHOST, j, j0, j1;
 	real rdt = (real)dt;
 	if (stage_rows(x, x->mu, &j0, &j1))
 		return -SPATE_EINVAL;
+	(void)t_new;
 	if (x->p->integrator == 1) {
 #pragma omp parallel for schedule(static)
 		for (j = j0; j < j1; j++)
@@ -312,6 +328,36 @@ static int cpu_correct(struct swe_backend_ctx *x, double dt, double *ax, double 
 	return 0;
 }
 
+/* The sources split from the step (rain, Manning raster) on the rows of
+ * the current state the step computed (the owned ones, and with ghost cell
+ * expansion the valid ghost rows: they are the neighbours' rows, and must
+ * be what the neighbours have), after a step dt.  The ghosts follow at the
+ * next stage 1. */
+static void cpu_sources(struct swe_backend_ctx *x, double dt)
+{
+	int nx = x->s.nx, j0, j1, j;
+	long g0 = (long)x->row0 - x->xlo;   /* global row of view row 0 */
+	struct swe_view u = swe_cpu_view(x, x->s.w, x->s.hu, x->s.hv);
+	real rdt = (real)dt;
+	j0 = x->xlo - (x->sides & 1u << SWE_SOUTH ? 0 : x->mu[0]);
+	j1 = x->xlo + x->rows + (x->sides & 1u << SWE_NORTH ? 0 : x->mu[1]);
+#pragma omp parallel for schedule(static)
+	for (j = j0; j < j1; j++)
+		for (int i = 0; i < nx; i++) {
+			long k = swe_vidx(&u, i, j);
+			real r = x->rain ? (real)x->rain[(size_t)(g0 + j) * nx + i] : x->rain_u;
+			swe_sources(&u.w[k], &u.hu[k], &u.hv[k], u.Bm[k], r, x->n2 ? x->n2[k] : 0, rdt,
+				x->c);
+		}
+}
+
+static int cpu_set_rain(struct swe_backend_ctx *x, const float *rate, double uniform)
+{
+	x->rain = rate;
+	x->rain_u = (real)uniform;
+	return 0;
+}
+
 /* U^{n+1} becomes the current state, at time t after a step dt. */
 static int cpu_commit(struct swe_backend_ctx *x, double t, double dt)
 {
@@ -321,6 +367,8 @@ static int cpu_commit(struct swe_backend_ctx *x, double t, double dt)
 	tmp = x->s.hv; x->s.hv = x->hv1; x->hv1 = tmp;
 	x->t = t;
 	x->steps++;
+	if (x->src)
+		cpu_sources(x, dt);
 	if (x->prod)
 		cpu_products(x, dt);
 	return 0;
@@ -335,10 +383,11 @@ static int cpu_advance(struct swe_backend_ctx *x, double t_stop, long max_steps,
 	for (n = 0; (max_steps <= 0 || n < max_steps) && x->t < t_stop; n++) {
 		double ax, ay, dt, cap = t_stop - x->t;
 		cpu_stage1(x, x->t, &ax, &ay);
-		dt = swe_cfl_dt(ax, ay, x->s.dx, x->s.dy, x->p->cfl, cap);
+		dt = swe_cfl_dt(ax, ay, x->s.dx, x->s.dy, x->p->cfl,
+			x->max_dt > 0 && x->max_dt < cap ? x->max_dt : cap);
 		if (!(dt > 0))
 			return -SPATE_ENUMERIC;
-		cpu_predict(x, dt);
+		cpu_predict(x, dt, dt >= cap ? t_stop : x->t + dt);
 		if (x->p->integrator != 1)
 			cpu_correct(x, dt, &ax, &ay);
 		cpu_commit(x, dt >= cap ? t_stop : x->t + dt, dt);
@@ -372,8 +421,10 @@ void swe_cpu_free_work(struct swe_backend_ctx *x)
 	free(x->Lhu);
 	free(x->Lhv);
 	free(x->blksafe);
+	free(x->n2);
 	x->w1 = x->hu1 = x->hv1 = x->ws = x->hus = x->hvs = x->Lw = x->Lhu = x->Lhv = NULL;
 	x->blksafe = NULL;
+	x->n2 = NULL;
 }
 
 static void cpu_fini(struct swe_backend_ctx *x)
@@ -463,6 +514,7 @@ const struct swe_sub_ops swe_cpu_sub_ops = {
 	.products_start = cpu_products_start,
 	.products_get = cpu_products_get,
 	.fini = cpu_fini,
+	.mid_stage = SWE_STAGE_USTAR, /* synchronous: no speeds, interior, halo_* */
 	.expand = 1,
 	.concurrent = 0,
 	.set_early = cpu_set_early,
@@ -474,5 +526,5 @@ const struct swe_sub_ops swe_cpu_sub_ops = {
 
 const struct spate_backend spate_backend_cpu = {
 	"cpu", cpu_count, cpu_describe, cpu_init, cpu_advance, cpu_download, cpu_fini, cpu_sample,
-	cpu_products_start, cpu_products_get
+	cpu_products_start, cpu_products_get, cpu_set_rain
 };

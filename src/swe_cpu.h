@@ -40,6 +40,12 @@ struct swe_backend_ctx {
 	unsigned sides;            /* bit per side (enum swe_side) that is a global
 	                              edge: west and east always */
 	int early;                 /* skip dry blocks in the rhs ([parallel] early_exit) */
+	int src;                   /* sources after each step (swe_sources) */
+	double max_dt;             /* longest step, s (0: no bound; swe_max_dt) */
+	const float *rain;         /* rain rates of the global grid (m/s), or NULL */
+	real rain_u;               /* uniform rain rate where rain is NULL, m/s */
+	real *n2;                  /* Manning n^2 per cell from a raster, laid out as
+	                              the cell arrays (view rows), or NULL */
 	int nb;                    /* blocks of CPU_BLOCK columns per row */
 	unsigned char *blksafe;    /* view rows -1..ny, nb each: 1 where every cell of
 	                              the block and the columns either side has a bed
@@ -57,7 +63,8 @@ real *swe_cpu_alloc_like(const struct swe_state *s);
  * dry map.  Returns 0 or -SPATE_ENOMEM (what was allocated stays for
  * swe_cpu_free_work). */
 int swe_cpu_alloc_work(struct swe_backend_ctx *x);
-/* Free the view and the work arrays (not the row buffers or products). */
+/* Free the view, its Manning raster and the work arrays (not the row
+ * buffers or products). */
 void swe_cpu_free_work(struct swe_backend_ctx *x);
 
 /* swe_cpu_sub.c: moving rows to and from a neighbour (swe_multi.h). */

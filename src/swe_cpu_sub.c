@@ -9,14 +9,16 @@
  *     state, and its ghost columns (the boundary values of an earlier step)
  *     are what a download shows;
  *   - the bed of the row and of `halo` rows either side (cell-centre and
- *     corner values: the gaining side's new ghost rows need them);
+ *     corner values: the gaining side's new ghost rows need them), and so
+ *     the Manning raster when there is one;
  *   - the flood products of the row, when kept.
  * U*, L and the ghost rows of internal edges are rebuilt by the next step
  * (it starts with a halo exchange); the dry map is derived from the bed.
  *
  * The message of n rows, in reals unless noted (P = pitch, C = cpitch, g =
  * halo rows):  U: 3 n P;  spare: 3 n P;  Bm: (n + 2g) P;  Bc: (n + 2g + 1) C;
- * then n nx struct swe_prod when products are kept. */
+ * n2 (Manning raster, when there is one): (n + 2g) P; then n nx struct
+ * swe_prod when products are kept. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -29,7 +31,7 @@
 
 /* Offsets (reals) of the parts of a message of n rows. */
 struct pack_layout {
-	size_t u, spare, bm, bc, end;   /* end: reals before the products */
+	size_t u, spare, bm, bc, n2, end;   /* end: reals before the products */
 };
 
 static struct pack_layout layout(const struct swe_backend_ctx *x, int n)
@@ -40,7 +42,8 @@ static struct pack_layout layout(const struct swe_backend_ctx *x, int n)
 	l.spare = 3 * (size_t)n * P;
 	l.bm = 6 * (size_t)n * P;
 	l.bc = l.bm + ((size_t)n + 2 * g) * P;
-	l.end = l.bc + ((size_t)n + 2 * g + 1) * C;
+	l.n2 = l.bc + ((size_t)n + 2 * g + 1) * C;
+	l.end = l.n2 + (x->n2 ? ((size_t)n + 2 * g) * P : 0);
 	return l;
 }
 
@@ -83,6 +86,8 @@ int swe_cpu_rows_pack(struct swe_backend_ctx *x, int side, int n, void *buf)
 	memcpy(b + l.bm, row_of(x, x->s.Bm, va - g), (size_t)(n + 2 * g) * P);
 	memcpy(b + l.bc, crow_of(x, x->s.Bc, va - g),
 		(size_t)(n + 2 * g + 1) * x->s.cpitch * sizeof(real));
+	if (x->n2)
+		memcpy(b + l.n2, row_of(x, x->n2, va - g), (size_t)(n + 2 * g) * P);
 	if (x->prod)
 		memcpy(b + l.end, x->prod + (size_t)a * x->s.nx,
 			(size_t)n * x->s.nx * sizeof(struct swe_prod));
@@ -124,17 +129,21 @@ static void unpack(struct swe_backend_ctx *y, const void *buf, int j, int n)
 			(size_t)n * y->s.nx * sizeof(struct swe_prod));
 }
 
-/* The bed a message of n rows brings, for view rows [v - halo, v + n + halo)
- * of y where y has them. */
+/* The bed (and Manning raster) a message of n rows brings, for view rows
+ * [v - halo, v + n + halo) of y where y has them. */
 static void bed_from(struct swe_backend_ctx *y, const void *buf, int v, int n)
 {
 	struct pack_layout l = layout(y, n);
 	const real *b = buf;
 	int G = SWE_GHOST, g = y->halo;
 	for (int r = -g; r < n + g; r++)
-		if (v + r >= -G && v + r < y->s.ny + G)
+		if (v + r >= -G && v + r < y->s.ny + G) {
 			memcpy(row_of(y, y->s.Bm, v + r), b + l.bm + (size_t)(r + g) * y->s.pitch,
 				(size_t)y->s.pitch * sizeof(real));
+			if (y->n2)
+				memcpy(row_of(y, y->n2, v + r), b + l.n2 + (size_t)(r + g) * y->s.pitch,
+					(size_t)y->s.pitch * sizeof(real));
+		}
 	for (int r = -g; r <= n + g; r++)
 		if (v + r >= -G && v + r <= y->s.ny + G)
 			memcpy(crow_of(y, y->s.Bc, v + r), b + l.bc + (size_t)(r + g) * y->s.cpitch,
@@ -148,6 +157,8 @@ static void new_bed(struct swe_backend_ctx *y, const struct swe_backend_ctx *x, 
 {
 	int G = SWE_GHOST;
 	shift_rows(y->s.Bm, x->s.Bm, y->s.ny + 2 * G, x->s.ny + 2 * G, d, (size_t)y->s.pitch);
+	if (y->n2)
+		shift_rows(y->n2, x->n2, y->s.ny + 2 * G, x->s.ny + 2 * G, d, (size_t)y->s.pitch);
 	shift_rows(y->s.Bc, x->s.Bc, y->s.ny + 2 * G + 1, x->s.ny + 2 * G + 1, d,
 		(size_t)y->s.cpitch);
 	if (gain_lo > 0)
@@ -168,10 +179,16 @@ int swe_cpu_rows_resize(struct swe_backend_ctx *x, int gain_lo, int gain_hi, con
 		return -SPATE_EINVAL;
 	y.rows = rows;
 	y.row0 = x->row0 - gain_lo;
+	/* y's arrays are its own: none yet (a failure frees only those) */
+	memset(&y.s, 0, sizeof y.s);
+	y.w1 = y.hu1 = y.hv1 = y.ws = y.hus = y.hvs = y.Lw = y.Lhu = y.Lhv = NULL;
 	y.prod = NULL;
 	y.blksafe = NULL;
+	y.n2 = NULL;
 	if (swe_state_alloc(&y.s, x->s.nx, rows + x->xlo + x->xhi, x->s.dx, x->s.dy))
 		return -SPATE_ENOMEM;
+	if (x->n2 && !(y.n2 = swe_cpu_alloc_like(&y.s)))
+		goto nomem;
 	y.s.x0 = x->s.x0;
 	y.s.y0 = x->s.y0 - gain_lo * x->s.dy;
 	y.s.bref = x->s.bref;
@@ -202,7 +219,6 @@ int swe_cpu_rows_resize(struct swe_backend_ctx *x, int gain_lo, int gain_hi, con
 	return 0;
 nomem:
 	free(y.prod);
-	y.rowbuf = NULL;
 	swe_cpu_free_work(&y);
 	spate_log_error("cpu", "out of memory moving rows (%d x %d grid)", x->s.nx, rows);
 	return -SPATE_ENOMEM;

@@ -55,6 +55,15 @@ struct swe_cuda_params {
 	int ntx, nty;        /* tiles: strips of SWE_CUDA_STRIP_COLS x rows cells */
 	int tiles;           /* keep the per-tile dry map and launch active tiles
 	                        only (early exit, RK2) */
+	int src;             /* sources after each step (rain, Manning raster) */
+	double max_dt;       /* longest step, s (0: no bound; swe_max_dt) */
+	real rain_u;         /* uniform rain rate where the step's rain is NULL, m/s */
+	int jlo, jhi;        /* rows [jlo, jhi) of the stage kernels: tile rows start
+	                        at jlo (set by the launch functions) */
+	int host_dt;         /* 1: stage 1 only gathers the speeds; the host writes t
+	                        and dt into the control block (decomposed runs) */
+	unsigned sides;      /* bit 1 << side (enum swe_side) for each side whose ghosts
+	                        are boundary conditions; the others are halo */
 	struct swe_bcdev bcd;
 	const struct swe_bc *bc; /* device copy of p->bc[4] (hydrographs) */
 };
@@ -77,6 +86,10 @@ struct swe_cuda_step {
 	int *list1;
 	unsigned int *count1;
 	unsigned char *wet, *act, *streak;
+	/* sources (kp.src): Manning n^2 and rain rates (m/s) per interior cell,
+	 * nx * ny row-major; NULL: none / kp.rain_u */
+	const real *n2;
+	const float *rain;
 };
 
 /* Dynamic shared memory and other per-kernel set-up; 0 or -SPATE_EDEVICE. */
@@ -94,6 +107,16 @@ void swe_cuda_enqueue_bc(const struct swe_cuda_params *kp, const struct swe_cuda
 void swe_cuda_enqueue_step(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	void *stream);
 
+/* Enqueue stage 1 (s2 = 0) or the RK2 second stage (s2 = 1) on rows
+ * [jlo, jhi) only, or the forward-Euler update of every row: the pieces of a
+ * step for a subdomain whose halos travel in between (cuda/swe_cuda_sub.cu;
+ * kp->host_dt set, no tile map).  a->list and a->count: the tiles of the
+ * rows, numbered from row jlo (every one of them, in any order). */
+void swe_cuda_enqueue_stage(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	int s2, int jlo, int jhi, void *stream);
+void swe_cuda_enqueue_euler(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	void *stream);
+
 /* Blocks of the stage kernels for kp on device dev: one warp per tile, or
  * at most cap_waves times the blocks resident at once (cap_waves > 0: the
  * warps then walk several tiles each). */
@@ -102,6 +125,12 @@ int swe_cuda_strip_blocks(const struct swe_cuda_params *kp, int dev, int cap_wav
 /* Enqueue the tile map's update after a step (the next step's active list);
  * nothing unless kp->tiles. */
 void swe_cuda_enqueue_tiles(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	void *stream);
+
+/* Enqueue the sources split from the step (swe_sources) on the state the
+ * step made (a->w1, ...), then its ghost cells again; nothing unless
+ * kp->src. */
+void swe_cuda_enqueue_sources(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	void *stream);
 
 struct swe_prod;

@@ -18,23 +18,28 @@ static int probe_time(const struct swe_sub_ops *ops, const struct swe_state *g,
 	const struct swe_params *q, int device, int steps, double *sec)
 {
 	struct swe_backend_ctx *x = NULL;
-	double t = 0, t0 = 0;
+	double t = 0, t0 = 0, a2, b2;
 	int rc = ops->init(&x, g, q, 0, g->ny, device);
 	for (int n = 0; n <= steps && !rc; n++) {
-		double ax, ay, a2, b2, dt;
+		double ax, ay, dt;
 		if (n == 1)
 			t0 = spate_now();
 		rc = ops->stage1(x, t, &ax, &ay);
+		/* asynchronous devices: wait for the speeds */
+		if (!rc && ops->speeds)
+			rc = ops->speeds(x, &ax, &ay);
 		/* at most 1 s: the dry grid has no speed to bound it */
 		dt = swe_cfl_dt(ax, ay, g->dx, g->dy, q->cfl, 1.0);
 		if (!rc)
-			rc = ops->predict(x, dt);
+			rc = ops->predict(x, dt, t + dt);
 		if (!rc && q->integrator != 1)
 			rc = ops->correct(x, dt, &a2, &b2);
 		if (!rc)
 			rc = ops->commit(x, t + dt, dt);
 		t += dt;
 	}
+	if (!rc && ops->speeds && q->integrator != 1)
+		rc = ops->speeds(x, &a2, &b2);
 	*sec = spate_now() - t0;
 	if (x)
 		ops->fini(x);
@@ -42,7 +47,7 @@ static int probe_time(const struct swe_sub_ops *ops, const struct swe_state *g,
 }
 
 int swe_probe_speeds(const struct swe_sub_ops *ops, const struct swe_params *p,
-	const struct swe_state *s, int n, double *speed, double *beta)
+	const struct swe_state *s, int n, const int *dev, double *speed, double *beta)
 {
 	struct swe_params *q;
 	struct swe_state g;
@@ -70,7 +75,7 @@ int swe_probe_speeds(const struct swe_sub_ops *ops, const struct swe_params *p,
 		for (int dry = 0; dry < 2 && !rc; dry++) {
 			for (size_t c = 0; c < ncell; c++)
 				g.w[c] = dry ? 0 : 1;
-			rc = probe_time(ops, &g, q, 0, p->probe_steps, &v[2 * k + dry]);
+			rc = probe_time(ops, &g, q, dev ? dev[k] : 0, p->probe_steps, &v[2 * k + dry]);
 		}
 	swe_state_free(&g);
 	free(q);

@@ -10,6 +10,7 @@
  *     that every row's sums of w, hu and hv are those before the move (no
  *     row lost, duplicated or moved without its state; volume unchanged);
  *   - ghost_expansion = 1, 2, 4, 8 and auto, alone and with balancing;
+ *   - a DEM with a Manning raster (a per-cell field that moves with the rows);
  *   - probe = on.
  * How fast any of it is, is a benchmark, not a test. */
 #include "simtest.h"
@@ -211,6 +212,49 @@ static void check_ghost(void)
 	check_case("ghost expansion, Euler", &p, ve, 2, 0);
 }
 
+/* A DEM with a reservoir in its southern third and a Manning raster that
+ * varies from cell to cell: the raster must move with the rows (and fill
+ * the ghost rows of ghost cell expansion). */
+static void check_raster(void)
+{
+	static const char *const v[] = {
+		"subdomains=3 balance=rows balance_interval=2 balance_gain=0",
+		"subdomains=3 balance=bbox balance_interval=3 balance_gain=0 ghost_expansion=2",
+		"subdomains=2 ghost_expansion=4", "subdomains=3",
+		"subdomains=3 balance=rows balance_interval=2 balance_gain=0 early_exit=off",
+	};
+	enum { NX = 50, NY = 90 };
+	char dir[] = "/tmp/t_balance.XXXXXX", dem[64], man[64];
+	double *B = malloc(2 * (size_t)NX * NY * sizeof *B), *n = B + (size_t)NX * NY;
+	struct swe_params p;
+	if (!B || !mkdtemp(dir))
+		exit(99);
+	for (int j = 0; j < NY; j++)
+		for (int i = 0; i < NX; i++) {
+			double x = i - 25.0, y = j - 55.0;
+			B[(size_t)j * NX + i] = 0.004 * j + 0.8 * exp(-(x * x + y * y) / 40.0);
+			n[(size_t)j * NX + i] = 0.01 + 0.01 * ((i * 7 + j * 3) % 5);
+		}
+	snprintf(dem, sizeof dem, "%s/dem.asc", dir);
+	snprintf(man, sizeof man, "%s/n.asc", dir);
+	if (spate_write_asc(dem, NX, NY, 0, 0, 5, 5, B, -9999) ||
+		spate_write_asc(man, NX, NY, 0, 0, 5, 5, n, -9999))
+		exit(99);
+	sim_params(&p, "dem", NX, NY, 5, 5);
+	sim_set(&p, "domain", "dem", "%s", dem);
+	sim_set(&p, "physics", "manning_file", "%s", man);
+	sim_set(&p, "initial", "reservoir_level", "1.5");
+	sim_set(&p, "initial", "reservoir_line", "250 150 0 150");
+	sim_set(&p, "boundary", "north", "outflow");
+	sim_set(&p, "run", "end_time", "1e9");
+	sim_set(&p, "run", "max_steps", "80");
+	check_case("balance, DEM with a Manning raster", &p, v, 5, 0);
+	remove(dem);
+	remove(man);
+	remove(dir);
+	free(B);
+}
+
 static void check_probe(void)
 {
 	static const char *const v[] = { "subdomains=3 probe=on probe_steps=2",
@@ -235,6 +279,7 @@ int main(void)
 	check_early();
 	check_balance();
 	check_ghost();
+	check_raster();
 	check_probe();
 	return sim_done("t_balance");
 }
