@@ -60,6 +60,14 @@ int decomp_world_size(void);
 /* v[0..n-1] = the maximum over all ranks (exact: no rounding).  *wait, when
  * not NULL, grows by the seconds spent in the reduction. */
 int decomp_max(double *v, int n, double *wait);
+/* The wet bounding box of the whole domain from each rank's box[4] = {j_min,
+ * j_max, i_min, i_max} (its subdomains' boxes merged; empty: {INT_MAX, -1,
+ * INT_MAX, -1}): the four numbers are all that travel (one MPI_Allreduce).
+ * *wait, when not NULL, grows by the seconds spent. */
+int decomp_bbox(int box[4], double *wait);
+/* v[0..ny) per plane: each rank fills the planes of its subdomains, and
+ * afterwards every rank holds every plane's value (MPI_Allgatherv). */
+int decomp_allgather_planes(double *v, const struct decomp *d, double *wait);
 /* Rank 0's values of v[0..n-1] on every rank. */
 int decomp_bcast(double *v, int n);
 /* Gather planes to rank 0: this rank's `count` planes of `plane` bytes at

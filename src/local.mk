@@ -11,10 +11,15 @@ src_libspate_a_SOURCES = \
 	src/setup.c \
 	src/diag.c \
 	src/swe_cpu.c \
+	src/swe_cpu_rhs.c \
+	src/swe_cpu_sub.c \
 	src/swe_bc.c \
 	src/decomp.c \
 	src/halo.c \
+	src/balance.c \
 	src/swe_multi.c \
+	src/swe_balance.c \
+	src/swe_probe.c \
 	src/backend.c \
 	src/swe.c \
 	src/output.c \
@@ -30,7 +35,10 @@ noinst_HEADERS += \
 	src/swe_cuda_sub.h \
 	src/swe_run.h \
 	src/swe_multi.h \
+	src/swe_cpu.h \
+	src/swe_balance.h \
 	src/decomp.h \
+	src/balance.h \
 	src/output.h \
 	src/gauge.h \
 	src/products_kern.h

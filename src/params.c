@@ -23,7 +23,8 @@ struct key {
 	int type;
 	size_t off, size;   /* field offset; string capacity */
 	double lo, hi;      /* allowed range (numbers) */
-	const char *choices; /* K_CHOICE/K_STR: '|'-separated, NULL = free text */
+	const char *choices; /* K_CHOICE/K_STR: '|'-separated, NULL = free text;
+	                        K_INT: a word that stands for 0 (e.g. auto) */
 };
 
 #define F(f) offsetof(struct swe_params, f)
@@ -78,7 +79,16 @@ static const struct key keys[] = {
 	{ "gauges", "threshold", K_DBL, F(gauge_threshold), 0, 0, 100, NULL },
 	{ "gauges", "interval", K_DBL, F(gauge_interval), 0, 0, 1e9, NULL },
 	{ "parallel", "subdomains", K_INT, F(subdomains), 0, 1, SWE_SUB_MAX, NULL },
-	{ "parallel", "early_exit", K_CHOICE, F(early_exit), 0, 0, 0, "off|on" },
+	{ "parallel", "early_exit", K_CHOICE, F(early_exit), 0, 0, 0, "off|on|auto" },
+	{ "parallel", "early_exit_steps", K_INT, F(early_exit_steps), 0, 1, 1000, NULL },
+	{ "parallel", "early_exit_interval", K_INT, F(early_exit_interval), 0, 1, 1e9, NULL },
+	{ "parallel", "balance", K_CHOICE, F(balance), 0, 0, 0, "static|bbox|rows" },
+	{ "parallel", "balance_interval", K_INT, F(balance_interval), 0, 1, 1e9, NULL },
+	{ "parallel", "balance_gain", K_DBL, F(balance_gain), 0, 0, 1e6, NULL },
+	{ "parallel", "probe", K_CHOICE, F(probe), 0, 0, 0, "off|on" },
+	{ "parallel", "probe_steps", K_INT, F(probe_steps), 0, 1, 1000, NULL },
+	/* K_INT with a word: "auto" stands for 0 */
+	{ "parallel", "ghost_expansion", K_INT, F(ghost_expansion), 0, 1, 32, "auto" },
 	{ "parallel", "overlap", K_CHOICE, F(overlap), 0, 0, 0, "none|compute|streams" },
 	{ "parallel", "gpus", K_INT, F(gpus), 0, 0, 1024, NULL },
 };
@@ -131,6 +141,12 @@ void swe_params_defaults(struct swe_params *p)
 	p->gauge_threshold = 0.05;
 	p->gauge_interval = 10;
 	p->subdomains = 1;
+	p->early_exit_steps = 4;
+	p->early_exit_interval = 500;
+	p->balance_interval = 50;
+	p->balance_gain = 1;
+	p->probe_steps = 4;
+	p->ghost_expansion = 1;
 	p->overlap = 2;     /* streams */
 }
 
@@ -355,10 +371,15 @@ int swe_params_set(struct swe_params *p, const char *section, const char *key,
 			return 0;
 		}
 		default:
+			if (k->choices && choice_index(k->choices, value) == 0) {
+				*(int *)field = 0;
+				return 0;
+			}
 			if (parse_double(value, &d))
-				BAD("not a number");
+				BAD("not a number%s%s", k->choices ? " or " : "", k->choices ? k->choices : "");
 			if (d < k->lo || d > k->hi)
-				BAD("must be in [%g, %g]", k->lo, k->hi);
+				BAD("must be in [%g, %g]%s%s", k->lo, k->hi, k->choices ? " or " : "",
+					k->choices ? k->choices : "");
 			if (k->type == K_INT || k->type == K_LONG) {
 				if (d != floor(d))
 					BAD("must be a whole number");
@@ -532,6 +553,11 @@ int swe_params_validate(const struct swe_params *p)
 			"fractions: give one of them, or make them agree", p->subdomains, p->nworkload);
 		return -SPATE_EINVAL;
 	}
+	if (p->probe && p->nworkload > 0) {
+		spate_log_error("scenario", "[parallel] probe = on measures the workloads: leave "
+			"workload out, or set probe = off");
+		return -SPATE_EINVAL;
+	}
 	if (p->integrator == 1 && p->cfl > 0.5) {
 		spate_log_error("scenario", "[physics] cfl = %g: forward Euler keeps depths "
 			"positive only for cfl <= 0.5", p->cfl);
@@ -564,7 +590,12 @@ void swe_params_print(const struct swe_params *p, void *file)
 			continue;
 		fprintf(f, "%s = ", k->key);
 		switch (k->type) {
-		case K_INT: fprintf(f, "%d\n", *(const int *)field); break;
+		case K_INT:
+			if (k->choices && *(const int *)field == 0)
+				fprintf(f, "%s\n", k->choices);
+			else
+				fprintf(f, "%d\n", *(const int *)field);
+			break;
 		case K_LONG: fprintf(f, "%ld\n", *(const long *)field); break;
 		case K_DBL:
 			if (isnan(*(const double *)field))

@@ -85,12 +85,27 @@ struct swe_params {
 	int subdomains;      /* row subdomains (1: one per MPI rank) */
 	int nworkload;       /* workload fractions given (0: equal sizes) */
 	double workload[SWE_SUB_MAX]; /* relative work of each subdomain */
-	int early_exit;      /* skip the arithmetic of rows that are dry with
-	                        their neighbours (bitwise the same results) */
+	int early_exit;      /* enum swe_early: skip the arithmetic of blocks that
+	                        are dry with their neighbours (bitwise the same
+	                        results); auto: time both, keep the faster */
+	int early_exit_steps;    /* auto: timed steps of each variant per trial */
+	int early_exit_interval; /* auto: steps from one trial to the next */
+	int balance;         /* enum swe_balance_mode: dynamic load balancing */
+	int balance_interval; /* steps between two measurements of the work */
+	double balance_gain; /* move rows when the predicted saving exceeds
+	                        balance_gain x the predicted cost of moving */
+	int probe;           /* time a fully wet case on each subdomain first and
+	                        share the rows in proportion to the speeds */
+	int probe_steps;     /* timed steps of the probe */
+	int ghost_expansion; /* exchange halos every k steps (k >= 1); 0 = auto */
 	int overlap;         /* GPUs: halo exchange vs computation, enum swe_overlap
 	                        (swe_multi.h): none, compute, streams */
 	int gpus;            /* GPUs a process uses (0: all it sees) */
 };
+
+/* [parallel] early_exit and balance. */
+enum swe_early { SWE_EARLY_OFF = 0, SWE_EARLY_ON = 1, SWE_EARLY_AUTO = 2 };
+enum swe_balance_mode { SWE_BALANCE_STATIC = 0, SWE_BALANCE_BBOX = 1, SWE_BALANCE_ROWS = 2 };
 
 /* The state of a domain on the host: cell-centred (w, hu, hv) and corner B,
  * all with SWE_GHOST ghost layers, levels relative to bref. */
@@ -182,6 +197,8 @@ extern const struct spate_backend spate_backend_cpu;
 /* Rows whose right-hand side the CPU backend skipped as dry ([parallel]
  * early_exit), summed over all contexts since the program started. */
 extern long swe_cpu_rows_skipped;
+/* Blocks of CPU_BLOCK columns (whole rows included) skipped the same way. */
+extern long swe_cpu_blocks_skipped;
 #ifdef HAVE_CUDA
 extern const struct spate_backend spate_backend_cuda;
 /* Tiles the CUDA backend's next step skipped as dry ([parallel] early_exit),

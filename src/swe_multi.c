@@ -18,7 +18,13 @@
  * On GPUs (cuda/swe_cuda_sub.cu) the second stage rebuilds U* from U^n and
  * L, so L is exchanged instead of U*, right after stage 1, and U after each
  * step (swe_multi.h); subdomain k of a rank runs on GPU (local rank x
- * subdomains per rank + k) mod GPUs, several per GPU if need be. */
+ * subdomains per rank + k) mod GPUs, several per GPU if need be.
+ *
+ * swe_balance.c tunes the run between steps without changing a bit: with
+ * ghost cell expansion k > 1, step 1 exchanges k steps' worth of ghost rows
+ * every k steps and step 5 exchanges nothing (the subdomains compute on
+ * their valid ghost rows); rows move between neighbouring subdomains
+ * (balance), after which step 1 runs again. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -33,6 +39,7 @@
 #include "swe_multi.h"
 #include "decomp.h"
 #include "products_kern.h"
+#include "swe_balance.h"
 
 /* The decomposed run; the backend table's context (cast at the entry points). */
 struct multi {
@@ -50,6 +57,8 @@ struct multi {
 	double amax;             /* this rank's largest speed of the last stage */
 	double t_compute[DECOMP_MAX], t_exchange[DECOMP_MAX], t_wait[DECOMP_MAX];
 	double t_steps;          /* wall-clock seconds of the step loops */
+	struct swe_balance *bal; /* [parallel] probe, early_exit, balance, ghost
+	                            expansion (swe_balance.h) */
 };
 
 static char multi_desc[512] = "cpu";
@@ -82,9 +91,11 @@ const struct spate_backend *swe_backend_for(const struct swe_params *p)
 	int n = multi_count(p), P = decomp_world_size();
 	const struct spate_backend *be, *multi = &spate_backend_multi;
 	size_t len;
-	if (n <= 1 && P == 1)
-		return spate_backend_select(p->device);
 	be = spate_backend_select(p->device);
+	/* early_exit = auto on the CPU is tuned by the decomposed run, here of
+	 * one subdomain (the CUDA backend takes auto as on) */
+	if (n <= 1 && P == 1 && (be != &spate_backend_cpu || p->early_exit != SWE_EARLY_AUTO))
+		return be;
 	if (!be)
 		return NULL;
 #ifdef HAVE_CUDA
@@ -117,28 +128,29 @@ static int multi_describe(int i, char *buf, size_t len)
 	return 0;
 }
 
-/* ---- halo callbacks: the G rows next to an edge of U, U* or L */
+/* ---- halo callbacks: the g rows next to an edge of U, U* or L (g =
+ * SWE_GHOST, or more with ghost cell expansion: rows_get and rows_put) */
 
 static int halo_get(void *user, int k, int side, void *buf)
 {
 	struct multi *m = user;
-	int rows = m->d.part[k].rows, j0 = side ? rows - SWE_GHOST : 0;
+	int g = swe_balance_halo(m->bal), rows = m->d.part[k].rows, j0 = side ? rows - g : 0;
 	real *b = buf;
-	size_t f = (size_t)SWE_GHOST * m->pitch;
-	if (m->ops->halo_get)
+	size_t f = (size_t)g * m->pitch;
+	if (m->ops->halo_get && g == SWE_GHOST)
 		return m->ops->halo_get(m->sub[k], m->stage, side, buf);
-	return m->ops->rows_get(m->sub[k], m->stage, j0, j0 + SWE_GHOST, b, b + f, b + 2 * f);
+	return m->ops->rows_get(m->sub[k], m->stage, j0, j0 + g, b, b + f, b + 2 * f);
 }
 
 static int halo_put(void *user, int k, int side, const void *buf)
 {
 	struct multi *m = user;
-	int rows = m->d.part[k].rows, j0 = side ? rows : -SWE_GHOST;
+	int g = swe_balance_halo(m->bal), rows = m->d.part[k].rows, j0 = side ? rows : -g;
 	const real *b = buf;
-	size_t f = (size_t)SWE_GHOST * m->pitch;
-	if (m->ops->halo_put)
+	size_t f = (size_t)g * m->pitch;
+	if (m->ops->halo_put && g == SWE_GHOST)
 		return m->ops->halo_put(m->sub[k], m->stage, side, buf);
-	return m->ops->rows_put(m->sub[k], m->stage, j0, j0 + SWE_GHOST, b, b + f, b + 2 * f);
+	return m->ops->rows_put(m->sub[k], m->stage, j0, j0 + g, b, b + f, b + 2 * f);
 }
 
 static int halo_copy(void *user, int from, int side_from, int to)
@@ -179,11 +191,39 @@ static int local_rank(void)
 
 static void multi_fini(struct swe_backend_ctx *ctx);
 
+/* The device of subdomain k, one of [first, last) on this rank: `device`,
+ * or on GPUs the (local rank x subdomains per rank + k) mod GPUs. */
+static int sub_device(const struct multi *m, const struct swe_params *p, int k, int first,
+	int last, int device)
+{
+	int g = multi_gpus(p);
+	if (m->ops->mid_stage != SWE_STAGE_RATE)
+		return device;
+	return g > 0 ? (local_rank() * (last - first) + k - first) % g : 0;
+}
+
+/* Hand the run's parts to the balancing. */
+static void attach_balance(struct multi *m)
+{
+	struct swe_balance_run br;
+	br.ops = m->ops;
+	br.d = &m->d;
+	br.sub = m->sub;
+	br.halo = &m->halo;
+	br.t_compute = m->t_compute;
+	br.t_exchange = m->t_exchange;
+	br.nx = m->nx;
+	br.ny = m->ny;
+	br.pitch = m->pitch;
+	swe_balance_attach(m->bal, &br);
+}
+
 static int multi_init(struct swe_backend_ctx **out, const struct swe_state *s,
 	const struct swe_params *p, int device)
 {
 	struct multi *m = calloc(1, sizeof *m);
-	int rc;
+	double workload[DECOMP_MAX];
+	int rc, nw = p->nworkload, n = multi_count(p);
 	if (!m)
 		return -SPATE_ENOMEM;
 	m->ops = &swe_cpu_sub_ops;
@@ -191,26 +231,35 @@ static int multi_init(struct swe_backend_ctx **out, const struct swe_state *s,
 	if (swe_backend_for(p) == &spate_backend_multi_cuda)
 		m->ops = &swe_cuda_sub_ops;
 #endif
-	m->p = p;
 	m->nx = s->nx;
 	m->ny = s->ny;
 	m->pitch = s->pitch;
 	m->dx = s->dx;
 	m->max_dt = swe_max_dt(s, p);
 	m->dy = s->dy;
-	rc = decomp_plan(&m->d, s->ny, multi_count(p), p->nworkload ? p->workload : NULL,
-		SWE_GHOST, "[parallel]");
-	for (int k = m->d.first; k < m->d.last && !rc; k++) {
-		m->dev[k] = device;
-		if (m->ops->mid_stage == SWE_STAGE_RATE) {
-			int g = multi_gpus(p), nl = m->d.last - m->d.first;
-			m->dev[k] = g > 0 ? (local_rank() * nl + k - m->d.first) % g : 0;
-		}
-		rc = m->ops->init(&m->sub[k], s, p, m->d.part[k].row0, m->d.part[k].rows,
-			m->dev[k]);
+	memcpy(workload, p->workload, sizeof workload);
+	{
+		/* this rank's subdomains (decomp_plan's) and their devices */
+		int r = decomp_world_rank(), P = decomp_world_size();
+		int first = (int)((long)n * r / P), last = (int)((long)n * (r + 1) / P);
+		for (int k = first; k < last && last <= DECOMP_MAX; k++)
+			m->dev[k] = sub_device(m, p, k, first, last, device);
 	}
+	/* m->p: the parameters the subdomains keep, [parallel] resolved */
+	rc = swe_balance_new(&m->bal, p, m->ops, n, s->ny, &m->p);
 	if (!rc)
-		rc = halo_plan_build(&m->halo, &m->d, 3 * (size_t)SWE_GHOST * s->pitch * sizeof(real));
+		rc = swe_balance_probe(m->bal, s, n, m->dev, workload, &nw);
+	if (!rc)
+		rc = decomp_plan(&m->d, s->ny, n, nw ? workload : NULL,
+			swe_balance_min_rows(m->bal), "[parallel]");
+	for (int k = m->d.first; k < m->d.last && !rc; k++)
+		rc = m->ops->init(&m->sub[k], s, m->p, m->d.part[k].row0, m->d.part[k].rows,
+			m->dev[k]);
+	if (!rc)
+		rc = halo_plan_build(&m->halo, &m->d, 3 * (size_t)swe_balance_halo(m->bal) *
+			s->pitch * sizeof(real));
+	if (!rc)
+		attach_balance(m);
 	/* U is exchanged after each step there: the first one now */
 	if (!rc && m->ops->mid_stage == SWE_STAGE_RATE)
 		rc = exchange(m, SWE_STAGE_U);
@@ -264,7 +313,7 @@ static int finish_all(struct multi *m, double dt, double t_new, double amax1)
 		rc = m->ops->predict(m->sub[k], dt, t_new);
 		m->t_compute[k] += spate_now() - t0;
 	}
-	if (rk2 && !rc && !rate)
+	if (rk2 && !rc && !rate && swe_balance_exchange_ustar(m->bal))
 		rc = exchange(m, SWE_STAGE_USTAR);
 	for (int k = m->d.first; k < m->d.last && rk2 && !rc; k++) {
 		double a, b, t0 = spate_now();
@@ -299,8 +348,9 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 	t_stop = v[0];
 	max_steps = (long)v[1];
 	for (n = 0; (max_steps <= 0 || n < max_steps) && m->t < t_stop; n++) {
-		double ax, ay, dt, cap = t_stop - m->t, t_new;
-		if (m->ops->mid_stage != SWE_STAGE_RATE && (rc = exchange(m, SWE_STAGE_U)))
+		double ax, ay, dt, cap = t_stop - m->t, t_new, t0 = spate_now();
+		if (m->ops->mid_stage != SWE_STAGE_RATE && swe_balance_exchange_due(m->bal) &&
+			(rc = exchange(m, SWE_STAGE_U)))
 			return rc;
 		if ((rc = stage1_all(m, &ax, &ay)))
 			return rc;
@@ -314,6 +364,8 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 		m->t = t_new;
 		m->steps++;
 		st->last_dt = dt;
+		if ((rc = swe_balance_step(m->bal, m->steps, spate_now() - t0)))
+			return rc;
 	}
 	/* asynchronous devices: the speeds of the last stage 2 */
 	for (int k = m->d.first; k < m->d.last && n > 0 && m->ops->speeds &&
@@ -494,6 +546,7 @@ static void report(struct multi *m)
 		}
 	}
 	free(v);
+	swe_balance_report(m->bal, m->steps, m->t_steps);
 }
 
 static void multi_fini(struct swe_backend_ctx *ctx)
@@ -501,12 +554,13 @@ static void multi_fini(struct swe_backend_ctx *ctx)
 	struct multi *m = (struct multi *)ctx;
 	if (!m)
 		return;
-	if (m->steps > 0)
+	if (m->steps > 0 && m->bal)
 		report(m);
 	for (int k = 0; k < DECOMP_MAX; k++)
 		if (m->sub[k])
 			m->ops->fini(m->sub[k]);
 	halo_plan_free(&m->halo);
+	swe_balance_free(m->bal);
 	free(m);
 }
 

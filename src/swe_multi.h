@@ -95,7 +95,60 @@ struct swe_sub_ops {
 	/* Seconds the device spent computing and copying halos (NULL: the
 	 * driver's wall-clock timers are the device's). */
 	int (*times)(struct swe_backend_ctx *sub, double *compute, double *exchange);
+
+	/* ---- Load balancing and ghost cell expansion (swe_balance.c).  A
+	 * backend offers what it can; the decomposed run refuses, with a message,
+	 * the [parallel] options whose operations are NULL (or expand 0).
+	 *
+	 * expand = 1 (ghost_expansion = k > 1): init holds swe_halo_rows(p)
+	 * ghost rows at internal edges (at least SWE_GHOST), rows_get/rows_put
+	 * take j in [-halo, rows + halo), and a rows_put of the rows beyond an
+	 * internal edge makes them the valid ghost rows of that copy (U or U*)
+	 * there.  Each stage then computes on the owned rows and on the valid
+	 * ghost rows less the stencil (SWE_GHOST rows), so the valid region
+	 * shrinks by 2 SWE_GHOST rows per RK2 step; the speed maxima count the
+	 * owned faces only (the faces between rows row0 - 1 and row0 + rows),
+	 * so dt is that of one domain.  A stage with too few valid ghost rows is
+	 * an error (-SPATE_EINVAL). */
+	int expand;
+	/* 1: the subdomains of one rank compute at the same time (a device
+	 * each); 0: one after another (the CPU: each with all its threads), so
+	 * moving rows among them saves nothing (balance.h, groups). */
+	int concurrent;
+	/* early_exit = auto: skip dry blocks (on = 1) or not from now on; the
+	 * results are the same bits either way. */
+	int (*set_early)(struct swe_backend_ctx *sub, int on);
+	/* balance = bbox | rows: per owned row the cells the next step will
+	 * compute (work[0..rows), NULL: not wanted), and the bounding box of the
+	 * owned wet cells (depth > 0) in global indices {j_min, j_max, i_min,
+	 * i_max}, empty {INT_MAX, -1, INT_MAX, -1} (box NULL: not wanted). */
+	int (*activity)(struct swe_backend_ctx *sub, int *work, int box[4]);
+	/* balance = bbox | rows: moving whole rows to a neighbour, between two
+	 * steps.  rows_bytes: the size of the message that carries n rows (the
+	 * same on every subdomain of a run).  rows_pack: the n owned rows next to
+	 * edge `side` (0 south, 1 north) with all that the next steps read of
+	 * them (state, bed and the bed of swe_halo_rows(p) rows either side,
+	 * products, anything the backend keeps from step to step).  rows_resize:
+	 * own gain_lo more rows at the south and gain_hi more at the north (< 0:
+	 * fewer; the rows dropped were packed before), the new ones from the
+	 * messages lo and hi; then every internal edge needs a halo exchange.
+	 * The message format is the backend's: both neighbours run the same
+	 * sub-operations. */
+	size_t (*rows_bytes)(struct swe_backend_ctx *sub, int n);
+	int (*rows_pack)(struct swe_backend_ctx *sub, int side, int n, void *buf);
+	int (*rows_resize)(struct swe_backend_ctx *sub, int gain_lo, int gain_hi, const void *lo,
+		const void *hi);
 };
+
+/* Ghost rows a subdomain holds at an internal edge: SWE_GHOST (the stencil)
+ * for ghost_expansion = 1, which exchanges U and U* every step; for k > 1
+ * (and auto, p->ghost_expansion = 0, resolved before init) the stencil times
+ * the stages of k steps, exchanged every k steps. */
+static inline int swe_halo_rows(const struct swe_params *p)
+{
+	int k = p->ghost_expansion;
+	return k <= 1 ? SWE_GHOST : SWE_GHOST * (p->integrator == 1 ? 1 : 2) * k;
+}
 
 extern const struct swe_sub_ops swe_cpu_sub_ops;
 #ifdef HAVE_CUDA

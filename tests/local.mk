@@ -58,8 +58,12 @@ tests_t_decomp_SOURCES = tests/t_decomp.c tests/simtest.h
 # [parallel] early_exit on vs off: bitwise the same (t_early).
 check_PROGRAMS += tests/t_early
 tests_t_early_SOURCES = tests/t_early.c tests/simtest.h
-dist_check_SCRIPTS += tests/mpi_decomp.sh
-TESTS += tests/mpi_decomp.sh
+# [parallel] probe, early_exit auto, balance, ghost_expansion: bitwise the
+# same as one static domain (t_balance).
+check_PROGRAMS += tests/t_balance
+tests_t_balance_SOURCES = tests/t_balance.c tests/simtest.h
+dist_check_SCRIPTS += tests/mpi_decomp.sh tests/mpi_balance.sh
+TESTS += tests/mpi_decomp.sh tests/mpi_balance.sh
 
 # The decomposition on GPUs: 1 GPU vs N subdomains on 1 and 2 GPUs, every
 # overlap strategy (t_cuda_multi), 1 vs 2 MPI ranks (mpi_cuda.sh); both skip
