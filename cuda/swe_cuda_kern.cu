@@ -602,15 +602,27 @@ __global__ static void k_products(kparams_t kp, const ctl_t *q, step_t a, struct
  * its surroundings were dry, and began from such a state again since.
  * Tiles are at least 2 cells wide and high, so the bands of the eight
  * neighbours cover the stencil.  Tiles on a side whose ghosts change with time (a level or
- * an inflow) are always computed.  The list's order does not matter: each
- * tile computes its cells from the same values whatever the order. */
+ * an inflow) are always computed.  In a subdomain, so are the tiles within
+ * two rows of an internal edge (a south or north side not in kp.sides):
+ * their stencil reaches the ghost rows, which the neighbour fills every
+ * step and this map does not see; they are launched on their own, first
+ * (their halos travel while the rest computes), and left out of the list.
+ * Every other tile's stencil then lies in tiles of this map.  The list's
+ * order does not matter: each tile computes its cells from the same values
+ * whatever the order. */
 __global__ static void k_tiles(kparams_t kp, step_t a)
 {
-	int t = blockIdx.x * blockDim.x + threadIdx.x, tx, ty, any = 0, s;
+	int t = blockIdx.x * blockDim.x + threadIdx.x, tx, ty, any = 0, s, j0, j1;
+	bool edge_row;
 	if (t >= kp.ntx * kp.nty)
 		return;
 	tx = t % kp.ntx;
 	ty = t / kp.ntx;
+	j0 = ty * kp.rows;
+	j1 = min(j0 + kp.rows, kp.ny);
+	edge_row = (!(kp.sides >> SWE_SOUTH & 1u) && j0 < SWE_GHOST) ||
+		(!(kp.sides >> SWE_NORTH & 1u) && j1 > kp.ny - SWE_GHOST);
+	any = edge_row;
 	/* the flag of neighbour (dx, dy) that faces this tile */
 	static const unsigned short facing[3][3] = {
 		{ TILE_NE, TILE_N, TILE_NW },   /* dy = -1: the southern row of tiles */
@@ -629,7 +641,7 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 	s = any ? 0 : min(a.streak[t] + 1, 3);
 	a.streak[t] = (unsigned char)s;
 	a.act[t] = s < 3;
-	if (s < 3)
+	if (s < 3 && !edge_row)
 		a.list1[atomicAdd(a.count1, 1u)] = t;
 }
 
@@ -745,6 +757,21 @@ void swe_cuda_enqueue_stage(const kparams_t *kp, const step_t *a, int s2, int jl
 		return;
 	k.jlo = jlo;
 	k.jhi = jhi;
+	if (s2)
+		k_strip<true><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
+	else
+		k_strip<false><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
+}
+
+void swe_cuda_enqueue_list(const kparams_t *kp, const step_t *a, int s2, int ntiles,
+	void *stream)
+{
+	kparams_t k = *kp;
+	int grid = (ntiles + kp->warps - 1) / kp->warps;
+	if (ntiles <= 0)
+		return;
+	k.jlo = 0;
+	k.jhi = kp->ny;
 	if (s2)
 		k_strip<true><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
 	else

@@ -26,6 +26,13 @@
  * The rows a kernel updates do not change the values it computes (every
  * face comes out of the same loop body), so the three give the same bits.
  *
+ * The tile map (RK2 with early exit, as on one GPU; swe_cuda_sub.h): the
+ * edge ranges are the tile rows within two rows of an internal edge, always
+ * computed (with overlap none too, as three launches), and the interior
+ * launches its active tiles; k_tiles follows the products after stage 2.
+ * A tile skipped holds what a step would write (k_tiles), so the bits stay
+ * those of one GPU.
+ *
  * Local links are device-to-device copies (cudaMemcpyPeerAsync; peer access
  * is enabled where the devices offer it, else the driver stages the copy);
  * the receiving subdomain's next stage waits for the copy's event.  Remote
@@ -71,6 +78,18 @@ struct swe_cuda_step swe_cuda_sub_arrays(const struct swe_backend_ctx *x, int p)
 	a.count1 = NULL;
 	a.wet = NULL;
 	a.act = a.streak = NULL;
+	a.n2 = NULL;
+	a.rain = NULL;
+	if (x->kp.tiles) {
+		/* the interior's active tiles; k_tiles writes the next step's */
+		a.list = x->tl[p];
+		a.count = x->tcnt + p;
+		a.list1 = x->tl[1 - p];
+		a.count1 = x->tcnt + 1 - p;
+		a.wet = x->wet;
+		a.act = x->act;
+		a.streak = x->streak;
+	}
 	return a;
 }
 
@@ -138,16 +157,26 @@ void swe_cuda_sub_harvest(struct swe_backend_ctx *x, int all)
 
 /* ---- the pieces of a stage */
 
-/* Stage s2 on row range r (x->rj) on stream s. */
+/* Stage s2 on row range r (x->rj) on stream s: every tile of the range, or
+ * with the tile map the interior's active tiles (a0's list). */
 static void launch(struct swe_backend_ctx *x, const step_t *a0, int s2, int r, cudaStream_t s)
 {
 	step_t a = *a0;
-	int i;
+	int i, R = x->kp.rows, n = x->kp.ntx * ((x->rj[r][1] - x->rj[r][0] + R - 1) / R);
 	if (x->rj[r][1] <= x->rj[r][0])
 		return;
-	a.count = x->count + r;
 	i = tstart(x, s, 0);
-	swe_cuda_enqueue_stage(&x->kp, &a, s2, x->rj[r][0], x->rj[r][1], s);
+	if (!x->kp.tiles) {
+		a.count = x->count + r;
+		swe_cuda_enqueue_stage(&x->kp, &a, s2, x->rj[r][0], x->rj[r][1], s);
+	} else {
+		/* tiles numbered from row 0; the ranges are whole tile rows */
+		if (r != 2) {
+			a.list = x->list + (size_t)(x->rj[r][0] / R) * x->kp.ntx;
+			a.count = x->count + r;
+		}
+		swe_cuda_enqueue_list(&x->kp, &a, s2, n, s);
+	}
 	tstop(x, i, s);
 }
 
@@ -174,13 +203,20 @@ static void end_stage(struct swe_backend_ctx *x, const step_t *a, int s2)
 		cudaStreamWaitEvent(x->main, x->ev_edge, 0);
 	if (!s2) {
 		cudaMemcpyAsync(x->hout, x->dctl, sizeof *x->hout, cudaMemcpyDeviceToHost, x->main);
+		if (x->kp.tiles)
+			cudaMemcpyAsync(x->hcnt, a->count, sizeof *x->hcnt, cudaMemcpyDeviceToHost,
+				x->main);
 		cudaEventRecord(x->ev_spd, x->main);
 		x->spd_ready = 1;
-	} else if (x->prod) {
+		return;
+	}
+	if (x->prod) {
 		int i = tstart(x, x->main, 0);
 		swe_cuda_enqueue_products(&x->kp, a, x->prod, x->prod_thr, 0, x->main);
 		tstop(x, i, x->main);
 	}
+	/* after the products, which read which tiles this step computed */
+	swe_cuda_enqueue_tiles(&x->kp, a, x->main);
 }
 
 /* A stage: its edge rows, and unless overlap = compute its interior. */
@@ -192,7 +228,13 @@ static int stage(struct swe_backend_ctx *x, int s2)
 	x->last_s2 = s2;
 	x->spd_ready = 0;
 	if (x->overlap == SWE_OVERLAP_NONE) {
-		launch(x, &a, s2, 0, x->main);
+		if (x->kp.tiles) {
+			launch(x, &a, s2, 1, x->main);
+			launch(x, &a, s2, 3, x->main);
+			launch(x, &a, s2, 2, x->main);
+		} else {
+			launch(x, &a, s2, 0, x->main);
+		}
 		end_stage(x, &a, s2);
 	} else {
 		launch(x, &a, s2, 1, x->edge);
@@ -269,6 +311,8 @@ int swe_cuda_sub_speeds(struct swe_backend_ctx *x, double *ax, double *ay)
 	}
 	CUDA_CHECK(cudaEventSynchronize(x->ev_spd));
 	swe_cuda_sub_harvest(x, 0);
+	if (!x->last_s2 && x->kp.tiles)
+		swe_cuda_tiles_skipped += x->nint - (long)*x->hcnt;
 	bx = x->last_s2 ? x->hout->ax2 : x->hout->ax1;
 	by = x->last_s2 ? x->hout->ay2 : x->hout->ay1;
 	/* NaN or infinity in stage 1: no time step (as swe_cuda_kern.cu's set_dt) */

@@ -22,9 +22,11 @@ extern "C" {
 typedef struct swe_cuda_step step_t;
 
 /* Strip heights as on one GPU (swe_cuda.cu): 64 rows, halved down to 8
- * until the grid has 64 warps per multiprocessor. */
+ * until the grid has 64 warps per multiprocessor; with the tile map down to
+ * 4 rows and twice the warps (tiles are also the unit of skipping). */
 #define STRIP_ROWS 64
 #define STRIP_ROWS_MIN 8
+#define STRIP_ROWS_MIN_TILES 4
 #define STRIP_WARPS_PER_SM 64
 #define STRIP_WARPS 4
 
@@ -110,7 +112,10 @@ static int sub_times(struct swe_backend_ctx *x, double *compute, double *exchang
 	if (rc)
 		return rc;
 	swe_cuda_sub_harvest(x, 1);
-	scale = x->tsteps > 0 ? (double)x->steps / x->tsteps : 0;
+	/* each timed step stands for the SWE_CUDA_TIME_EVERY steps it begins
+	 * (the same steps on every subdomain): the growth of these totals over
+	 * an interval is that interval's (balancing), not the run's mean */
+	scale = SWE_CUDA_TIME_EVERY;
 	*compute = x->t_comp * scale;
 	*exchange = x->t_copy * scale;
 	return 0;
@@ -143,6 +148,14 @@ static void sub_fini(struct swe_backend_ctx *x)
 	cudaFree(x->bc);
 	cudaFree(x->list);
 	cudaFree(x->count);
+	for (int p = 0; p < 2; p++)
+		cudaFree(x->tl[p]);
+	cudaFree(x->tcnt);
+	cudaFree(x->wet);
+	cudaFree(x->act);
+	cudaFree(x->streak);
+	if (x->hcnt)
+		cudaFreeHost(x->hcnt);
 	cudaFree(x->dctl);
 	cudaFree(x->prod);
 	cudaFreeHost(x->hin);
@@ -166,20 +179,84 @@ static void sub_fini(struct swe_backend_ctx *x)
 	free(x);
 }
 
-/* The row ranges of the stage kernels and their tile lists: every tile of a
- * range, numbered from its first row. */
-static int upload_tiles(struct swe_backend_ctx *x)
+/* The row ranges of the stage kernels: the edge rows next to internal
+ * edges, the interior between them.  With the tile map the edge ranges are
+ * the tile rows that k_tiles computes every step: the first one at an
+ * internal south edge, at an internal north edge those from the one that
+ * holds row rows - SWE_GHOST. */
+static void ranges(struct swe_backend_ctx *x)
 {
-	int r[4][2] = { { 0, x->rows }, { 0, x->lo }, { x->lo, x->hi }, { x->hi, x->rows } };
-	unsigned int cnt[4];
-	int n = x->kp.ntx * ((x->rows + x->kp.rows - 1) / x->kp.rows), *ids;
-	cudaError_t e;
-	for (int k = 0; k < 4; k++) {
-		x->rj[k][0] = r[k][0];
-		x->rj[k][1] = r[k][1];
-		cnt[k] = (unsigned int)(x->kp.ntx * ((r[k][1] - r[k][0] + x->kp.rows - 1) /
-			x->kp.rows));
+	int rows = x->rows, R = x->kp.rows;
+	int south = !(x->kp.sides & 1u << SWE_SOUTH), north = !(x->kp.sides & 1u << SWE_NORTH);
+	if (x->kp.tiles) {
+		x->lo = south ? (R < rows ? R : rows) : 0;
+		x->hi = north ? (rows - G) / R * R : rows;
+	} else {
+		x->lo = south ? G : 0;
+		x->hi = north ? rows - G : rows;
 	}
+	x->hi = x->hi > x->lo ? x->hi : x->lo;
+	x->rj[0][0] = 0;
+	x->rj[0][1] = rows;
+	x->rj[1][0] = 0;
+	x->rj[1][1] = x->lo;
+	x->rj[2][0] = x->lo;
+	x->rj[2][1] = x->hi;
+	x->rj[3][0] = x->hi;
+	x->rj[3][1] = rows;
+}
+
+static void tiles_free(struct swe_backend_ctx *x)
+{
+	cudaFree(x->list);
+	cudaFree(x->count);
+	for (int p = 0; p < 2; p++)
+		cudaFree(x->tl[p]);
+	cudaFree(x->tcnt);
+	cudaFree(x->wet);
+	cudaFree(x->act);
+	cudaFree(x->streak);
+	x->list = x->tl[0] = x->tl[1] = NULL;
+	x->count = x->tcnt = NULL;
+	x->wet = NULL;
+	x->act = x->streak = NULL;
+}
+
+/* The tile map: both lists hold every interior tile, every flag is set and
+ * no streak begun (as on one GPU after the upload). */
+static int tiles_reset(struct swe_backend_ctx *x, int n)
+{
+	unsigned int c[2] = { (unsigned int)x->nint, (unsigned int)x->nint };
+	const int *first = x->list + (size_t)(x->lo / x->kp.rows) * x->kp.ntx;
+	for (int p = 0; p < 2; p++) {
+		CUDA_CHECK(cudaMalloc((void **)&x->tl[p], (size_t)n * sizeof(int)));
+		CUDA_CHECK(cudaMemcpy(x->tl[p], first, (size_t)x->nint * sizeof(int),
+			cudaMemcpyDeviceToDevice));
+	}
+	CUDA_CHECK(cudaMalloc((void **)&x->tcnt, sizeof c));
+	CUDA_CHECK(cudaMemcpy(x->tcnt, c, sizeof c, cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMalloc((void **)&x->wet, (size_t)n * sizeof *x->wet));
+	CUDA_CHECK(cudaMemset(x->wet, 0xff, (size_t)n * sizeof *x->wet));
+	CUDA_CHECK(cudaMalloc((void **)&x->act, (size_t)n));
+	CUDA_CHECK(cudaMemset(x->act, 1, (size_t)n));
+	CUDA_CHECK(cudaMalloc((void **)&x->streak, (size_t)n));
+	CUDA_CHECK(cudaMemset(x->streak, 0, (size_t)n));
+	return 0;
+}
+
+int swe_cuda_sub_tiles(struct swe_backend_ctx *x)
+{
+	unsigned int cnt[4];
+	int R = x->kp.rows, n, *ids, rc = 0;
+	cudaError_t e;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	tiles_free(x);
+	x->kp.nty = (x->rows + R - 1) / R;
+	n = x->kp.ntx * x->kp.nty;
+	ranges(x);
+	for (int k = 0; k < 4; k++)
+		cnt[k] = (unsigned int)(x->kp.ntx * ((x->rj[k][1] - x->rj[k][0] + R - 1) / R));
+	x->nint = (int)cnt[2];
 	ids = (int *)malloc((size_t)n * sizeof *ids);
 	if (!ids)
 		return -SPATE_ENOMEM;
@@ -192,7 +269,12 @@ static int upload_tiles(struct swe_backend_ctx *x)
 	CUDA_CHECK(e);
 	CUDA_CHECK(cudaMalloc((void **)&x->count, sizeof cnt));
 	CUDA_CHECK(cudaMemcpy(x->count, cnt, sizeof cnt, cudaMemcpyHostToDevice));
-	return 0;
+	if (x->kp.tiles)
+		rc = tiles_reset(x, n);
+	/* the copies ran on the default stream: done before the sub's streams
+	 * go on */
+	CUDA_CHECK(cudaDeviceSynchronize());
+	return rc;
 }
 
 /* Device memory, the rows of g with their ghost rows, streams and events. */
@@ -228,7 +310,8 @@ static int upload(struct swe_backend_ctx *x, const struct swe_state *g,
 	CUDA_CHECK(cudaMemcpy(x->Bc, g->Bc + (size_t)row0 * g->cpitch, nc,
 		cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMemcpy(x->bc, p->bc, sizeof p->bc, cudaMemcpyHostToDevice));
-	if ((rc = upload_tiles(x)))
+	CUDA_CHECK(cudaMallocHost((void **)&x->hcnt, sizeof *x->hcnt));
+	if ((rc = swe_cuda_sub_tiles(x)))
 		return rc;
 	memset(x->hin, 0, sizeof *x->hin);
 	x->hin->t_stop = HUGE_VAL; /* stage 1 runs whatever t is: the host decides */
@@ -278,6 +361,7 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	}
 	x->device = device;
 	x->overlap = p->overlap;
+	x->row0 = row0;
 	x->rows = rows;
 	x->kp.integrator = p->integrator;
 	x->kp.warps = env_int("SPATE_CUDA_WARPS", STRIP_WARPS, 1, 8);
@@ -297,10 +381,10 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	x->kp.sides = 1u << SWE_WEST | 1u << SWE_EAST | (row0 == 0 ? 1u << SWE_SOUTH : 0) |
 		(row0 + rows == g->ny ? 1u << SWE_NORTH : 0);
 	swe_bcdev_fill(&x->kp.bcd, g, p);
-	/* rows next to an internal edge: their L and U travel to the neighbour */
-	x->lo = x->kp.sides & 1u << SWE_SOUTH ? 0 : G;
-	x->hi = x->kp.sides & 1u << SWE_NORTH ? rows : rows - G;
-	x->hi = x->hi > x->lo ? x->hi : x->lo;
+	/* the tile map as on one GPU (RK2 with early exit; no sources here:
+	 * rain and the Manning raster are refused); SPATE_CUDA_TILES=0: off */
+	x->kp.tiles = x->kp.early && x->kp.integrator == 2 &&
+		env_int("SPATE_CUDA_TILES", 1, 0, 1);
 	if (cudaSetDevice(device) != cudaSuccess) {
 		spate_log_error("cuda", "cannot use device %d: %s", device,
 			cudaGetErrorString(cudaGetLastError()));
@@ -309,13 +393,14 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	}
 	if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
 		sms = 1;
-	while (srows > STRIP_ROWS_MIN &&
-		sx * ((rows + srows - 1) / srows) < (long)sms * STRIP_WARPS_PER_SM)
+	while (srows > (x->kp.tiles ? STRIP_ROWS_MIN_TILES : STRIP_ROWS_MIN) &&
+		sx * ((rows + srows - 1) / srows) <
+		(long)sms * STRIP_WARPS_PER_SM * (x->kp.tiles ? 2 : 1))
 		srows /= 2;
 	x->kp.rows = env_int("SPATE_CUDA_ROWS", srows, 1, 1 << 20);
+	if (x->kp.rows < 2)
+		x->kp.tiles = 0; /* the map's bands are two rows */
 	x->kp.ntx = (int)sx;
-	x->kp.nty = (rows + x->kp.rows - 1) / x->kp.rows;
-	x->kp.tiles = 0; /* the tile map sees no neighbour across a halo */
 	rc = upload(x, g, p, row0);
 	if (!rc)
 		rc = swe_cuda_kernels_init();
@@ -363,6 +448,11 @@ static struct swe_sub_ops cuda_sub_ops(void)
 	o.halo_put = swe_cuda_sub_halo_put;
 	o.halo_copy = swe_cuda_sub_halo_copy;
 	o.times = sub_times;
+	o.concurrent = 1;
+	o.activity = swe_cuda_sub_activity;
+	o.rows_bytes = swe_cuda_sub_rows_bytes;
+	o.rows_pack = swe_cuda_sub_rows_pack;
+	o.rows_resize = swe_cuda_sub_rows_resize;
 	return o;
 }
 

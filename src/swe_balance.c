@@ -48,6 +48,7 @@ struct swe_balance {
 	double ktime[4];
 	/* early_exit = auto */
 	int ephase, esteps;            /* 0: running, 1: trying on, 2: trying off */
+	int moved;                     /* rows moved since swe_balance_moved */
 	long enext;
 	double e0[DECOMP_MAX], eon[DECOMP_MAX];
 	int early_on[DECOMP_MAX];
@@ -152,11 +153,29 @@ int swe_balance_min_rows(const struct swe_balance *b)
 	return b->halo_alloc > SWE_GHOST ? b->halo_alloc : SWE_GHOST;
 }
 
+/* Seconds subdomain k of this rank has computed so far: the device's own
+ * count where the phases only enqueue work (ops->times; it waits for the
+ * device), else the driver's clock. */
+static double compute_s(const struct swe_balance *b, int k)
+{
+	double c, x;
+	if (b->r.ops->times && b->r.ops->times(b->r.sub[k], &c, &x) == 0)
+		return c;
+	return b->r.t_compute[k];
+}
+
 void swe_balance_attach(struct swe_balance *b, const struct swe_balance_run *r)
 {
 	b->r = *r;
-	for (int k = 0; k < r->d->n; k++)
-		b->tc_prev[k] = r->t_compute[k];
+	for (int k = r->d->first; k < r->d->last; k++)
+		b->tc_prev[k] = compute_s(b, k);
+}
+
+int swe_balance_moved(struct swe_balance *b)
+{
+	int m = b->moved;
+	b->moved = 0;
+	return m;
 }
 
 void swe_balance_free(struct swe_balance *b)
@@ -248,11 +267,11 @@ static void early_trial(struct swe_balance *b, long steps)
 		return;
 	} else if (b->ephase == 1) {
 		for (int k = d->first; k < d->last; k++)
-			b->eon[k] = b->r.t_compute[k] - b->e0[k];
+			b->eon[k] = compute_s(b, k) - b->e0[k];
 		early_all(b, 0);
 	} else {
 		for (int k = d->first; k < d->last; k++) {
-			b->early_on[k] = b->eon[k] <= b->r.t_compute[k] - b->e0[k];
+			b->early_on[k] = b->eon[k] <= compute_s(b, k) - b->e0[k];
 			b->r.ops->set_early(b->r.sub[k], b->early_on[k]);
 		}
 		b->ephase = 0;
@@ -262,7 +281,7 @@ static void early_trial(struct swe_balance *b, long steps)
 		return;
 	}
 	for (int k = d->first; k < d->last; k++)
-		b->e0[k] = b->r.t_compute[k];
+		b->e0[k] = compute_s(b, k);
 	b->ephase++;
 	b->esteps = 0;
 	b->rep.tuning += spate_now() - t0;
@@ -383,7 +402,7 @@ static int measure_work(struct swe_balance *b, double *T)
 			box[2] = kb[2] < box[2] ? kb[2] : box[2];
 			box[3] = kb[3] > box[3] ? kb[3] : box[3];
 		}
-		T[k] = b->r.t_compute[k] - b->tc_prev[k];
+		T[k] = compute_s(b, k) - b->tc_prev[k];
 	}
 	if (!rc)
 		rc = decomp_max(T, d->n, NULL);
@@ -474,10 +493,11 @@ static int balance_now(struct swe_balance *b, long steps)
 		b->c_cell = dt / cells;
 		b->rep.moves++;
 		b->due = 1;
+		b->moved = 1;
 	}
 done:
-	for (int k = 0; k < d->n; k++)
-		b->tc_prev[k] = b->r.t_compute[k];
+	for (int k = d->first; k < d->last; k++)
+		b->tc_prev[k] = compute_s(b, k);
 	b->rep.redecomp += spate_now() - t1;
 	return 0;
 }

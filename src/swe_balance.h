@@ -65,6 +65,10 @@ int swe_balance_exchange_ustar(const struct swe_balance *b);
  * = auto, and every balance_interval steps a measure of the work and maybe
  * a move of rows.  Collective.  Returns 0 or -SPATE_E*. */
 int swe_balance_step(struct swe_balance *b, long steps, double step_s);
+/* Whether rows moved since the last call: every internal edge then needs
+ * its halos again (a backend that exchanges U after each step, mid_stage =
+ * SWE_STAGE_RATE, exchanges it once more). */
+int swe_balance_moved(struct swe_balance *b);
 /* Fill and print the phase table (balance_last(); rank 0 prints) for a run
  * of `steps` steps that spent advance_s seconds advancing.  Collective. */
 void swe_balance_report(struct swe_balance *b, long steps, double advance_s);

@@ -54,7 +54,10 @@ struct swe_cuda_params {
 	                        tiles of the active list) */
 	int ntx, nty;        /* tiles: strips of SWE_CUDA_STRIP_COLS x rows cells */
 	int tiles;           /* keep the per-tile dry map and launch active tiles
-	                        only (early exit, RK2) */
+	                        only (early exit, RK2); in a subdomain, the tiles
+	                        within SWE_GHOST rows of an internal edge (a
+	                        side not in `sides`) are computed every step,
+	                        launched on their own (k_tiles) */
 	int src;             /* sources after each step (rain, Manning raster) */
 	double max_dt;       /* longest step, s (0: no bound; swe_max_dt) */
 	real rain_u;         /* uniform rain rate where the step's rain is NULL, m/s */
@@ -112,10 +115,15 @@ void swe_cuda_enqueue_step(const struct swe_cuda_params *kp, const struct swe_cu
 /* Enqueue stage 1 (s2 = 0) or the RK2 second stage (s2 = 1) on rows
  * [jlo, jhi) only, or the forward-Euler update of every row: the pieces of a
  * step for a subdomain whose halos travel in between (cuda/swe_cuda_sub.cu;
- * kp->host_dt set, no tile map).  a->list and a->count: the tiles of the
- * rows, numbered from row jlo (every one of them, in any order). */
+ * kp->host_dt set).  a->list and a->count: the tiles of the rows, numbered
+ * from row jlo (every one of them, in any order; without the tile map). */
 void swe_cuda_enqueue_stage(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	int s2, int jlo, int jhi, void *stream);
+/* The same on the tiles of a->list (*a->count of them, at most ntiles),
+ * numbered from row 0 as in the tile map: a subdomain's edge rows or the
+ * active tiles of its interior. */
+void swe_cuda_enqueue_list(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	int s2, int ntiles, void *stream);
 void swe_cuda_enqueue_euler(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	void *stream);
 
@@ -124,8 +132,9 @@ void swe_cuda_enqueue_euler(const struct swe_cuda_params *kp, const struct swe_c
  * warps then walk several tiles each). */
 int swe_cuda_strip_blocks(const struct swe_cuda_params *kp, int dev, int cap_waves);
 
-/* Enqueue the tile map's update after a step (the next step's active list);
- * nothing unless kp->tiles. */
+/* Enqueue the tile map's update after a step (the next step's active list,
+ * a->list1: the tiles to compute but those next to an internal edge of a
+ * subdomain, which are always computed); nothing unless kp->tiles. */
 void swe_cuda_enqueue_tiles(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	void *stream);
 

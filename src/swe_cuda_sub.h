@@ -37,14 +37,30 @@ struct swe_cuda_tpair {
 	int kind;
 };
 
-/* A subdomain of rows [row0, row0 + rows) on one GPU. */
+/* A subdomain of rows [row0, row0 + rows) on one GPU.
+ *
+ * With the tile map (kp.tiles: RK2 with early exit, as on one GPU) the
+ * tiles are numbered from row 0, the edge row ranges are the whole tile
+ * rows within SWE_GHOST rows of an internal edge (computed every step: the
+ * neighbour fills their ghost rows), and the interior launches only the
+ * active tiles of its rows (k_tiles in swe_cuda_kern.cu).  Without it, the
+ * edge ranges are the SWE_GHOST rows next to an internal edge and every
+ * tile of a range is computed, numbered from its first row. */
 struct swe_backend_ctx {
-	int device, overlap, rows;
+	int device, overlap, row0, rows;
 	int lo, hi;                  /* interior rows [lo, hi); edge rows around */
 	int rj[4][2];                /* row ranges: all, south edge, interior, north
 	                                edge */
 	int *list;                   /* tiles 0, 1, ...: those of a row range */
 	unsigned int *count;         /* [4]: tiles of each row range */
+	int nint;                    /* tiles of the interior range */
+	int *tl[2];                  /* tile map: the interior's active tiles of a
+	                                step from parity p */
+	unsigned int *tcnt;          /* [2]: their numbers */
+	unsigned short *wet;         /* the tile map's flags, streaks and activity */
+	unsigned char *act, *streak; /* (swe_cuda.h, struct swe_cuda_step) */
+	unsigned int *hcnt;          /* pinned: tiles the last stage 1 computed in
+	                                the interior */
 	struct swe_cuda_params kp;
 	real *w[2], *hu[2], *hv[2];  /* ping-pong states */
 	real *Lw, *Lhu, *Lhv, *Bc, *Bm;
@@ -100,5 +116,17 @@ int swe_cuda_sub_halo_get(struct swe_backend_ctx *x, int stage, int side, void *
 int swe_cuda_sub_halo_put(struct swe_backend_ctx *x, int stage, int side, const void *buf);
 int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int stage, int side,
 	struct swe_backend_ctx *y);
+
+/* cuda/swe_cuda_sub_mem.cu.  The row ranges and tile lists of x->rows rows
+ * (device arrays allocated anew), the tile map reset: every tile computed
+ * in the next three steps, as after the upload.  0 or -SPATE_E*. */
+int swe_cuda_sub_tiles(struct swe_backend_ctx *x);
+
+/* cuda/swe_cuda_sub_rows.cu: dynamic load balancing (swe_multi.h). */
+int swe_cuda_sub_activity(struct swe_backend_ctx *x, int *work, int box[4]);
+size_t swe_cuda_sub_rows_bytes(struct swe_backend_ctx *x, int n);
+int swe_cuda_sub_rows_pack(struct swe_backend_ctx *x, int side, int n, void *buf);
+int swe_cuda_sub_rows_resize(struct swe_backend_ctx *x, int gain_lo, int gain_hi,
+	const void *lo, const void *hi);
 
 #endif

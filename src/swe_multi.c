@@ -366,6 +366,10 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 		st->last_dt = dt;
 		if ((rc = swe_balance_step(m->bal, m->steps, spate_now() - t0)))
 			return rc;
+		/* rows moved: U's halos again where it is exchanged after a step */
+		if (swe_balance_moved(m->bal) && m->ops->mid_stage == SWE_STAGE_RATE &&
+			(rc = exchange(m, SWE_STAGE_U)))
+			return rc;
 	}
 	/* asynchronous devices: the speeds of the last stage 2 */
 	for (int k = m->d.first; k < m->d.last && n > 0 && m->ops->speeds &&

@@ -12,9 +12,19 @@
  * Decompositions: 2 and 3 subdomains and an uneven 70,30 workload on one
  * GPU ([parallel] gpus = 1), and with two GPUs or more the same spread over
  * 2 GPUs in one process; each for [parallel] overlap = none, compute and
- * streams. */
+ * streams.
+ *
+ * The tile map inside the subdomains: a small flood in a large dry domain,
+ * where every decomposed run must have skipped tiles (and still give the
+ * single-GPU bits).  Dynamic load balancing: balance = rows and bbox with
+ * balance_gain = 0 and a short interval (rows move nearly every interval),
+ * on 2 subdomains of one GPU and 3 on two GPUs, overlap none and streams:
+ * the final state and products bitwise equal to one GPU, rows moved, and
+ * every move kept each row and its state (swe_balance_hook). */
 #include "simtest.h"
 #include "products_kern.h"
+#include "balance.h"
+#include "swe_balance.h"
 
 #ifdef HAVE_CUDA
 struct outcome {
@@ -71,6 +81,9 @@ static double max_diff(const struct swe_state *a, const struct swe_state *b, int
 	return d;
 }
 
+/* Set by a case whose decomposed runs must skip tiles (the tile map). */
+static int want_skipped;
+
 static void check_case(const char *name, const struct swe_params *p, int ngpu)
 {
 	static const struct { const char *sub, *workload; int gpus; } dec[] = {
@@ -89,7 +102,14 @@ static void check_case(const char *name, const struct swe_params *p, int ngpu)
 		for (int v = 0; v < 3; v++) {
 			int same;
 			double diff;
+			long skipped = swe_cuda_tiles_skipped;
 			run(p, dec[d].sub, dec[d].workload, dec[d].gpus, overlap[v], &o);
+			skipped = swe_cuda_tiles_skipped - skipped;
+			if (want_skipped)
+				sim_check(skipped > 0, "%s: %s %s on %d GPU%s, overlap %s: %ld tiles "
+					"skipped in the subdomains", name, *dec[d].sub ? dec[d].sub :
+					dec[d].workload, *dec[d].sub ? "subdomains" : "workload",
+					dec[d].gpus, dec[d].gpus > 1 ? "s" : "", overlap[v], skipped);
 			diff = max_diff(&ref.s, &o.s, &same);
 			sim_check(!strcmp(o.backend, "cuda") && o.steps == ref.steps && same,
 				"%s: %s %s on %d GPU%s, overlap %s: backend %s, %ld steps, w hu hv "
@@ -105,6 +125,69 @@ static void check_case(const char *name, const struct swe_params *p, int ngpu)
 			free(o.prod);
 		}
 	}
+	swe_state_free(&ref.s);
+	free(ref.prod);
+}
+
+static long hook_calls, hook_bad;
+
+/* After every move: the rows tile [0, ny) and each row kept its sums. */
+static void check_move(const struct swe_balance_check *c)
+{
+	int next = 0, ok = 1;
+	for (int k = 0; k < c->n; k++) {
+		ok = ok && c->row0_after[k] == next && c->rows_after[k] >= SWE_GHOST;
+		next = c->row0_after[k] + c->rows_after[k];
+	}
+	ok = ok && next == c->ny &&
+		!memcmp(c->sums_before, c->sums_after, 3 * (size_t)c->ny * sizeof(double));
+	hook_calls++;
+	hook_bad += !ok;
+}
+
+/* Dynamic load balancing on GPU subdomains against one GPU. */
+static void check_balance(const char *name, const struct swe_params *p, int ngpu)
+{
+	static const struct { const char *sub, *bal, *interval; int gpus; } dec[] = {
+		{ "2", "rows", "8", 1 }, { "2", "bbox", "5", 1 }, { "3", "rows", "8", 2 },
+		{ "3", "bbox", "5", 2 },
+	};
+	static const char *const overlap[] = { "none", "streams" };
+	struct outcome ref, o;
+	size_t np = (size_t)p->nx * p->ny * sizeof(struct swe_prod);
+	long moves = 0;
+	swe_balance_hook = check_move;
+	run(p, "", "", 0, "none", &ref);
+	for (size_t d = 0; d < sizeof dec / sizeof dec[0]; d++) {
+		int gpus = dec[d].gpus > ngpu ? ngpu : dec[d].gpus;
+		for (int v = 0; v < 2; v++) {
+			struct swe_params q = *p;
+			const struct balance_report *r = balance_last();
+			long calls = hook_calls, bad = hook_bad;
+			int same;
+			double diff;
+			sim_set(&q, "parallel", "balance", "%s", dec[d].bal);
+			sim_set(&q, "parallel", "balance_interval", "%s", dec[d].interval);
+			sim_set(&q, "parallel", "balance_gain", "0");
+			run(&q, dec[d].sub, "", gpus, overlap[v], &o);
+			diff = max_diff(&ref.s, &o.s, &same);
+			sim_check(!strcmp(o.backend, "cuda") && o.steps == ref.steps && same &&
+				ref.prod && o.prod && !memcmp(ref.prod, o.prod, np), "%s: %s subdomains "
+				"on %d GPU%s, balance %s every %s steps, overlap %s: w hu hv and products "
+				"bitwise equal to 1 GPU (max |diff| %.3g)", name, dec[d].sub, gpus,
+				gpus > 1 ? "s" : "", dec[d].bal, dec[d].interval, overlap[v], diff);
+			/* moves follow measured device times: count them over the case */
+			sim_check(r->valid && hook_calls - calls == r->moves && hook_bad == bad,
+				"%s: %s subdomains, balance %s, overlap %s: %ld moves (%ld rows), each "
+				"keeping every row and its state", name, dec[d].sub, dec[d].bal,
+				overlap[v], r->moves, r->planes_moved);
+			moves += r->moves;
+			swe_state_free(&o.s);
+			free(o.prod);
+		}
+	}
+	sim_check(moves >= 4, "%s: %ld moves of rows in all", name, moves);
+	swe_balance_hook = NULL;
 	swe_state_free(&ref.s);
 	free(ref.prod);
 }
@@ -152,9 +235,24 @@ int main(void)
 	sim_set(&p, "run", "max_steps", "60");
 	check_case("dry dam break, open boundaries", &p, ngpu);
 
+	check_balance("dry dam break, open boundaries", &p, ngpu);
+
 	sim_set(&p, "physics", "integrator", "euler");
 	sim_set(&p, "physics", "cfl", "0.4");
 	check_case("dry dam break, open boundaries, Euler", &p, ngpu);
+	check_balance("dry dam break, open boundaries, Euler", &p, ngpu);
+
+	/* a small flood in a large dry domain: the tile map skips tiles */
+	sim_params(&p, "bumps_dambreak", 300, 260, 10, 10);
+	sim_set(&p, "initial", "h_in", "2");
+	sim_set(&p, "initial", "h_out", "0");
+	sim_set(&p, "initial", "radius", "150");
+	sim_set(&p, "run", "end_time", "1e9");
+	sim_set(&p, "run", "max_steps", "300");
+	want_skipped = 1;
+	check_case("small flood, dry domain (tile map)", &p, ngpu);
+	want_skipped = 0;
+	check_balance("small flood, dry domain (tile map)", &p, ngpu);
 
 	return sim_done("t_cuda_multi");
 #endif

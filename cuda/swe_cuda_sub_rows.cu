@@ -1,0 +1,462 @@
+/* swe_cuda_sub_rows.cu: dynamic load balancing of GPU subdomains
+ * (swe_cuda_sub.cu; the sub-operations activity, rows_bytes, rows_pack and
+ * rows_resize of swe_multi.h; the CPU's are in src/swe_cpu_sub.c).
+ *
+ * Where the work is: with the tile map, the tiles the next step computes
+ * (their activity flags) times their width, spread over the rows of each
+ * tile row; without it every cell of every row.  The wet bounding box comes
+ * from a reduction kernel: per row the first and last column of a cell of
+ * depth > 0, then the box on the host.
+ *
+ * Moving rows between two steps changes no bit of the results when all that
+ * the next steps read of a row moves with it: both ping-pong copies of U =
+ * (w, hu, hv) and the rates L (a tile the tile map skips keeps in them what
+ * a step would write, see k_tiles), ghost columns included; the bed of the
+ * row and of SWE_GHOST rows either side (cell centres and corners: the
+ * gaining side's new ghost rows need them); the flood products; and, per
+ * column of tiles, the dry streak of the tile that held the row.  The ghost
+ * rows of internal edges are exchanged by the driver before the next step.
+ * The Manning raster and rain, which GPU subdomains refuse, have nothing to
+ * move.
+ *
+ * The tile map after a move: a new tile keeps the smallest streak of the
+ * rows within two rows of it (tiles are columns of tiles in every
+ * subdomain alike: the streak of the tile column holding a row says that
+ * the row and two cells around it were dry that long), so dry tiles stay
+ * skipped; the tiles next to the new internal edges are computed, and
+ * every other one gets flags that the next step rewrites (computed) or
+ * that say dry (skipped).
+ *
+ * The message of n rows, in reals (P = pitch, C = cpitch, G = SWE_GHOST):
+ * U, the other copy of U, L: 9 n P;  Bm: (n + 2G) P;  Bc: (n + 2G + 1) C;
+ * the streaks: n ntx bytes, rounded up to reals;  then n nx struct swe_prod
+ * when products are kept. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+extern "C" {
+#include "spate.h"
+#include "swe.h"
+#include "swe_cuda_sub.h"
+#include "products_kern.h"
+}
+
+#include <cuda_runtime.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define G SWE_GHOST
+
+/* ---- where the work is */
+
+/* Per row j of w (rows of pitch cells from row 0, the first interior
+ * column at G): the first and last column i of a cell with w > Bm (depth
+ * > 0, as the CPU's box) into ext[2 j], ext[2 j + 1]; INT_MAX and -1 for
+ * none.  One block of 256 threads per row. */
+__global__ static void k_wet_extent(const real *w, const real *Bm, int nx, int pitch, int *ext)
+{
+	__shared__ int lo[8], hi[8];
+	const real *rw = w + (size_t)blockIdx.x * pitch + G, *rb = Bm + (size_t)blockIdx.x * pitch + G;
+	int a = INT_MAX, b = -1, lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+	for (int i = threadIdx.x; i < nx; i += blockDim.x)
+		if (rw[i] > rb[i]) {
+			a = min(a, i);
+			b = max(b, i);
+		}
+	for (int o = 16; o > 0; o >>= 1) {
+		a = min(a, __shfl_xor_sync(0xffffffffu, a, o));
+		b = max(b, __shfl_xor_sync(0xffffffffu, b, o));
+	}
+	if (lane == 0) {
+		lo[warp] = a;
+		hi[warp] = b;
+	}
+	__syncthreads();
+	if (threadIdx.x != 0)
+		return;
+	for (int k = 1; k < (int)blockDim.x / 32; k++) {
+		a = min(a, lo[k]);
+		b = max(b, hi[k]);
+	}
+	ext[2 * blockIdx.x] = a;
+	ext[2 * blockIdx.x + 1] = b;
+}
+
+/* The wet bounding box of the owned rows in global indices (swe_multi.h). */
+static int wet_box(struct swe_backend_ctx *x, int box[4])
+{
+	size_t nb = 2 * (size_t)x->rows * sizeof(int);
+	int *d = NULL, *h = (int *)malloc(nb);
+	cudaError_t e;
+	box[0] = INT_MAX;
+	box[1] = -1;
+	box[2] = INT_MAX;
+	box[3] = -1;
+	if (!h)
+		return -SPATE_ENOMEM;
+	e = cudaMalloc((void **)&d, nb);
+	if (e == cudaSuccess) {
+		k_wet_extent<<<x->rows, 256, 0, x->main>>>(swe_cuda_sub_row(x->w[x->cur], x, 0),
+			swe_cuda_sub_row(x->Bm, x, 0), x->kp.nx, x->kp.pitch, d);
+		e = cudaGetLastError();
+	}
+	if (e == cudaSuccess)
+		e = cudaMemcpyAsync(h, d, nb, cudaMemcpyDeviceToHost, x->main);
+	if (e == cudaSuccess)
+		e = cudaStreamSynchronize(x->main);
+	cudaFree(d);
+	for (int j = 0; j < x->rows && e == cudaSuccess; j++)
+		if (h[2 * j + 1] >= 0) {
+			box[0] = box[0] == INT_MAX ? x->row0 + j : box[0];
+			box[1] = x->row0 + j;
+			box[2] = h[2 * j] < box[2] ? h[2 * j] : box[2];
+			box[3] = h[2 * j + 1] > box[3] ? h[2 * j + 1] : box[3];
+		}
+	free(h);
+	CUDA_CHECK(e);
+	return 0;
+}
+
+/* Per owned row the cells the next step computes: the active tiles of its
+ * tile row (the flags k_tiles left) times their width; every cell without
+ * the tile map. */
+static int row_work(struct swe_backend_ctx *x, int *work)
+{
+	int ntx = x->kp.ntx, nty = x->kp.nty, R = x->kp.rows, nx = x->kp.nx;
+	unsigned char *act;
+	cudaError_t e;
+	if (!x->kp.tiles) {
+		for (int j = 0; j < x->rows; j++)
+			work[j] = nx;
+		return 0;
+	}
+	act = (unsigned char *)malloc((size_t)ntx * nty);
+	if (!act)
+		return -SPATE_ENOMEM;
+	e = cudaMemcpy(act, x->act, (size_t)ntx * nty, cudaMemcpyDeviceToHost);
+	if (e != cudaSuccess) {
+		free(act);
+		CUDA_CHECK(e);
+	}
+	for (int ty = 0; ty < nty; ty++) {
+		int n = 0;
+		for (int tx = 0; tx < ntx; tx++)
+			if (act[(size_t)ty * ntx + tx]) {
+				int c0 = tx * SWE_CUDA_STRIP_COLS;
+				n += nx - c0 < SWE_CUDA_STRIP_COLS ? nx - c0 : SWE_CUDA_STRIP_COLS;
+			}
+		for (int j = ty * R; j < (ty + 1) * R && j < x->rows; j++)
+			work[j] = n;
+	}
+	free(act);
+	return 0;
+}
+
+int swe_cuda_sub_activity(struct swe_backend_ctx *x, int *work, int box[4])
+{
+	int rc = swe_cuda_sub_sync(x);
+	if (!rc && work)
+		rc = row_work(x, work);
+	if (!rc && box)
+		rc = wet_box(x, box);
+	return rc;
+}
+
+/* ---- moving rows */
+
+/* The ten row arrays of a subdomain: U (parity 0, 1), L, Bm. */
+#define NF 10
+
+static void row_arrays(struct swe_backend_ctx *x, real **f[NF])
+{
+	real **a[NF] = { &x->w[0], &x->hu[0], &x->hv[0], &x->w[1], &x->hu[1], &x->hv[1],
+		&x->Lw, &x->Lhu, &x->Lhv, &x->Bm };
+	memcpy(f, a, sizeof a);
+}
+
+/* Those a message carries for n rows, in its order: U, the other copy of
+ * U, L (f[k] indexes row_arrays). */
+static int msg_field(const struct swe_backend_ctx *x, int k)
+{
+	return k < 3 ? 3 * x->cur + k : k < 6 ? 3 * (1 - x->cur) + k - 3 : k;
+}
+
+/* Offsets (reals) of the parts of a message of n rows. */
+struct pack_layout {
+	size_t bm, bc, st, end; /* end: reals before the products */
+};
+
+static struct pack_layout layout(const struct swe_backend_ctx *x, int n)
+{
+	struct pack_layout l;
+	size_t P = (size_t)x->kp.pitch, C = (size_t)x->kp.cpitch;
+	l.bm = 9 * (size_t)n * P;
+	l.bc = l.bm + ((size_t)n + 2 * G) * P;
+	l.st = l.bc + ((size_t)n + 2 * G + 1) * C;
+	l.end = l.st + ((size_t)n * x->kp.ntx + sizeof(real) - 1) / sizeof(real);
+	return l;
+}
+
+size_t swe_cuda_sub_rows_bytes(struct swe_backend_ctx *x, int n)
+{
+	size_t b = layout(x, n).end * sizeof(real);
+	if (x->prod)
+		b += (size_t)n * x->kp.nx * sizeof(struct swe_prod);
+	return b;
+}
+
+/* Corner row J (-G .. rows + G) of a corner array of x. */
+static real *crow(const struct swe_backend_ctx *x, real *Bc, int J)
+{
+	return Bc + (size_t)(J + G) * x->kp.cpitch;
+}
+
+/* Per row j in [a, a + n) and column of tiles tx the streak of the tile
+ * that holds it, into st[(j - a) ntx + tx] (0 without the tile map). */
+static int row_streaks(struct swe_backend_ctx *x, int a, int n, unsigned char *st)
+{
+	int ntx = x->kp.ntx, R = x->kp.rows;
+	size_t nt = (size_t)ntx * x->kp.nty;
+	unsigned char *m;
+	cudaError_t e;
+	memset(st, 0, (size_t)n * ntx);
+	if (!x->kp.tiles)
+		return 0;
+	if (!(m = (unsigned char *)malloc(nt)))
+		return -SPATE_ENOMEM;
+	e = cudaMemcpy(m, x->streak, nt, cudaMemcpyDeviceToHost);
+	for (int j = a; j < a + n && e == cudaSuccess; j++)
+		memcpy(st + (size_t)(j - a) * ntx, m + (size_t)(j / R) * ntx, (size_t)ntx);
+	free(m);
+	CUDA_CHECK(e);
+	return 0;
+}
+
+int swe_cuda_sub_rows_pack(struct swe_backend_ctx *x, int side, int n, void *buf)
+{
+	struct pack_layout l = layout(x, n);
+	real *b = (real *)buf, **f[NF];
+	size_t P = (size_t)x->kp.pitch * sizeof(real), C = (size_t)x->kp.cpitch * sizeof(real);
+	int a = side ? x->rows - n : 0, rc;
+	if (n < 1 || n > x->rows)
+		return -SPATE_EINVAL;
+	if ((rc = swe_cuda_sub_sync(x)))
+		return rc;
+	row_arrays(x, f);
+	for (int k = 0; k < 9; k++)
+		CUDA_CHECK(cudaMemcpy(b + (size_t)k * n * x->kp.pitch,
+			swe_cuda_sub_row(*f[msg_field(x, k)], x, a), (size_t)n * P,
+			cudaMemcpyDeviceToHost));
+	CUDA_CHECK(cudaMemcpy(b + l.bm, swe_cuda_sub_row(x->Bm, x, a - G), (size_t)(n + 2 * G) * P,
+		cudaMemcpyDeviceToHost));
+	CUDA_CHECK(cudaMemcpy(b + l.bc, crow(x, x->Bc, a - G), (size_t)(n + 2 * G + 1) * C,
+		cudaMemcpyDeviceToHost));
+	if ((rc = row_streaks(x, a, n, (unsigned char *)(b + l.st))))
+		return rc;
+	if (x->prod)
+		CUDA_CHECK(cudaMemcpy(b + l.end, x->prod + (size_t)a * x->kp.nx,
+			(size_t)n * x->kp.nx * sizeof(struct swe_prod), cudaMemcpyDeviceToHost));
+	return 0;
+}
+
+/* The device arrays of a subdomain of `rows` rows (zeroed, as at the
+ * upload): those of row_arrays, the corners, the products. */
+struct sub_arrays {
+	real *f[NF];
+	real *Bc;
+	struct swe_prod *prod;
+};
+
+static void arrays_free(struct sub_arrays *s)
+{
+	for (int k = 0; k < NF; k++)
+		cudaFree(s->f[k]);
+	cudaFree(s->Bc);
+	cudaFree(s->prod);
+}
+
+static int arrays_alloc(const struct swe_backend_ctx *x, int rows, struct sub_arrays *s)
+{
+	size_t n = (size_t)(rows + 2 * G) * x->kp.pitch * sizeof(real);
+	size_t nc = (size_t)(rows + 2 * G + 1) * x->kp.cpitch * sizeof(real);
+	memset(s, 0, sizeof *s);
+	for (int k = 0; k < NF; k++) {
+		CUDA_CHECK(cudaMalloc((void **)&s->f[k], n));
+		CUDA_CHECK(cudaMemset(s->f[k], 0, n));
+	}
+	CUDA_CHECK(cudaMalloc((void **)&s->Bc, nc));
+	if (x->prod)
+		CUDA_CHECK(cudaMalloc((void **)&s->prod,
+			(size_t)rows * x->kp.nx * sizeof(struct swe_prod)));
+	return 0;
+}
+
+/* Rows [v0, v1) of the new layout (rows of `width` reals counted from -G)
+ * from the old one, where row v was old row v - d. */
+static int shift(real *to, const real *from, int v0, int v1, int d, size_t width)
+{
+	if (v1 > v0)
+		CUDA_CHECK(cudaMemcpy(to + (size_t)(v0 + G) * width,
+			from + (size_t)(v0 - d + G) * width, (size_t)(v1 - v0) * width * sizeof(real),
+			cudaMemcpyDeviceToDevice));
+	return 0;
+}
+
+/* What the old arrays of x keep, into s for `rows` rows shifted by d; the
+ * streaks of the rows kept into st (rows x ntx). */
+static int keep_rows(struct swe_backend_ctx *x, struct sub_arrays *s, int rows, int d,
+	unsigned char *st)
+{
+	size_t P = (size_t)x->kp.pitch, C = (size_t)x->kp.cpitch;
+	real **f[NF];
+	/* rows v with v in [-G, rows + G) and v - d in [-G, x->rows + G) */
+	int v0 = -G > d - G ? -G : d - G, v1 = rows + G < x->rows + G + d ? rows + G :
+		x->rows + G + d;
+	int rc = 0;
+	row_arrays(x, f);
+	for (int k = 0; k < NF && !rc; k++)
+		rc = shift(s->f[k], *f[k], v0, v1, d, P);
+	/* corner rows: one more */
+	if (!rc)
+		rc = shift(s->Bc, x->Bc, v0, v1 + 1, d, C);
+	/* owned rows */
+	v0 = 0 > d ? 0 : d;
+	v1 = rows < x->rows + d ? rows : x->rows + d;
+	if (!rc && s->prod && v1 > v0)
+		CUDA_CHECK(cudaMemcpy(s->prod + (size_t)v0 * x->kp.nx, x->prod + (size_t)(v0 - d) *
+			x->kp.nx, (size_t)(v1 - v0) * x->kp.nx * sizeof(struct swe_prod),
+			cudaMemcpyDeviceToDevice));
+	if (!rc && v1 > v0)
+		rc = row_streaks(x, v0 - d, v1 - v0, st + (size_t)v0 * x->kp.ntx);
+	return rc;
+}
+
+/* A message of n rows that become owned rows [j, j + n) of the new layout
+ * s of `rows` rows, with the bed of G rows either side (those that fall in
+ * the layout); their streaks into st. */
+static int unpack(const struct swe_backend_ctx *x, struct sub_arrays *s, int rows,
+	const void *buf, int j, int n, unsigned char *st)
+{
+	struct pack_layout l = layout(x, n);
+	const real *b = (const real *)buf;
+	size_t P = (size_t)x->kp.pitch, C = (size_t)x->kp.cpitch;
+	int r0 = j - G < -G ? -G : j - G, r1 = j + n + G > rows + G ? rows + G : j + n + G;
+	for (int k = 0; k < 9; k++)
+		CUDA_CHECK(cudaMemcpy(s->f[msg_field(x, k)] + (size_t)(j + G) * P,
+			b + (size_t)k * n * P, (size_t)n * P * sizeof(real), cudaMemcpyHostToDevice));
+	/* message bed row r is row j - G + r of the layout */
+	CUDA_CHECK(cudaMemcpy(s->f[9] + (size_t)(r0 + G) * P, b + l.bm + (size_t)(r0 - j + G) * P,
+		(size_t)(r1 - r0) * P * sizeof(real), cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMemcpy(s->Bc + (size_t)(r0 + G) * C, b + l.bc + (size_t)(r0 - j + G) * C,
+		(size_t)(r1 - r0 + 1) * C * sizeof(real), cudaMemcpyHostToDevice));
+	memcpy(st + (size_t)j * x->kp.ntx, b + l.st, (size_t)n * x->kp.ntx);
+	if (s->prod)
+		CUDA_CHECK(cudaMemcpy(s->prod + (size_t)j * x->kp.nx, b + l.end,
+			(size_t)n * x->kp.nx * sizeof(struct swe_prod), cudaMemcpyHostToDevice));
+	return 0;
+}
+
+/* The tile map of the new layout from the rows' streaks st (see the top of
+ * the file), after swe_cuda_sub_tiles made the lists. */
+static int map_from_rows(struct swe_backend_ctx *x, const unsigned char *st)
+{
+	int ntx = x->kp.ntx, nty = x->kp.nty, R = x->kp.rows, rows = x->rows, n = ntx * nty;
+	int south = !(x->kp.sides & 1u << SWE_SOUTH), north = !(x->kp.sides & 1u << SWE_NORTH);
+	unsigned char *sk = (unsigned char *)malloc((size_t)n), *act = (unsigned char *)malloc(n);
+	unsigned short *wet = (unsigned short *)malloc((size_t)n * sizeof *wet);
+	int *list = (int *)malloc((size_t)n * sizeof *list), cnt[2] = { 0, 0 }, rc = 0;
+	if (!sk || !act || !wet || !list)
+		rc = -SPATE_ENOMEM;
+	for (int t = 0; t < n && !rc; t++) {
+		int tx = t % ntx, j0 = t / ntx * R, j1 = j0 + R < rows ? j0 + R : rows, s = 3;
+		/* k_tiles' tiles next to an internal edge: computed, not listed */
+		int edge = (south && j0 < G) || (north && j1 > rows - G);
+		for (int j = j0 - 2 > 0 ? j0 - 2 : 0; j < j1 + 2 && j < rows && !edge; j++)
+			s = st[(size_t)j * ntx + tx] < s ? st[(size_t)j * ntx + tx] : s;
+		s = edge ? 0 : s;
+		sk[t] = (unsigned char)s;
+		act[t] = s < 3;
+		wet[t] = s < 3 ? 0xffff : 0; /* computed: rewritten; skipped: dry */
+		if (s < 3 && !edge)
+			list[cnt[0]++] = t;
+	}
+	cnt[1] = cnt[0];
+	if (!rc) {
+		cudaError_t e = cudaMemcpy(x->streak, sk, (size_t)n, cudaMemcpyHostToDevice);
+		if (e == cudaSuccess)
+			e = cudaMemcpy(x->act, act, (size_t)n, cudaMemcpyHostToDevice);
+		if (e == cudaSuccess)
+			e = cudaMemcpy(x->wet, wet, (size_t)n * sizeof *wet, cudaMemcpyHostToDevice);
+		for (int p = 0; p < 2 && e == cudaSuccess; p++)
+			e = cudaMemcpy(x->tl[p], list, (size_t)cnt[0] * sizeof *list,
+				cudaMemcpyHostToDevice);
+		if (e == cudaSuccess)
+			e = cudaMemcpy(x->tcnt, cnt, sizeof cnt, cudaMemcpyHostToDevice);
+		if (e == cudaSuccess)
+			e = cudaDeviceSynchronize();
+		if (e != cudaSuccess) {
+			spate_log_error("cuda", "%s:%d: the tile map after a move: %s", __FILE__,
+				__LINE__, cudaGetErrorString(e));
+			rc = -SPATE_EDEVICE;
+		}
+	}
+	free(sk);
+	free(act);
+	free(wet);
+	free(list);
+	return rc;
+}
+
+int swe_cuda_sub_rows_resize(struct swe_backend_ctx *x, int gain_lo, int gain_hi,
+	const void *lo, const void *hi)
+{
+	struct sub_arrays s;
+	int rows = x->rows + gain_lo + gain_hi, rc;
+	unsigned char *st;
+	if (rows < G || (gain_lo > 0 && !lo) || (gain_hi > 0 && !hi) ||
+		(gain_lo && (x->kp.sides & 1u << SWE_SOUTH)) ||
+		(gain_hi && (x->kp.sides & 1u << SWE_NORTH)))
+		return -SPATE_EINVAL;
+	if ((rc = swe_cuda_sub_sync(x)))
+		return rc;
+	if (!(st = (unsigned char *)calloc((size_t)rows * x->kp.ntx, 1)))
+		return -SPATE_ENOMEM;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	rc = arrays_alloc(x, rows, &s);
+	if (!rc)
+		rc = keep_rows(x, &s, rows, gain_lo, st);
+	if (!rc && gain_lo > 0)
+		rc = unpack(x, &s, rows, lo, 0, gain_lo, st);
+	if (!rc && gain_hi > 0)
+		rc = unpack(x, &s, rows, hi, rows - gain_hi, gain_hi, st);
+	if (rc) {
+		arrays_free(&s);
+		free(st);
+		spate_log_error("cuda", "cannot move rows: subdomain of rows %d-%d on device %d",
+			x->row0, x->row0 + x->rows - 1, x->device);
+		return rc;
+	}
+	/* the new arrays in, the old ones out */
+	{
+		real **f[NF];
+		row_arrays(x, f);
+		for (int k = 0; k < NF; k++) {
+			cudaFree(*f[k]);
+			*f[k] = s.f[k];
+		}
+		cudaFree(x->Bc);
+		x->Bc = s.Bc;
+		cudaFree(x->prod);
+		x->prod = s.prod;
+	}
+	x->row0 -= gain_lo;
+	x->rows = rows;
+	x->kp.ny = rows;
+	x->kp.ncell = (long)(rows + 2 * G) * x->kp.pitch;
+	rc = swe_cuda_sub_tiles(x);
+	if (!rc && x->kp.tiles)
+		rc = map_from_rows(x, st);
+	free(st);
+	return rc;
+}
