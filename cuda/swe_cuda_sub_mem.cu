@@ -449,6 +449,10 @@ static struct swe_sub_ops cuda_sub_ops(void)
 	o.halo_copy = swe_cuda_sub_halo_copy;
 	o.times = sub_times;
 	o.concurrent = 1;
+	/* a skipped tile is not launched: its cells cost the tile map's update
+	 * only (the probe, a few steps of which compute every tile while the map
+	 * builds up, would not see it) */
+	o.skip_cost = 0.02;
 	o.activity = swe_cuda_sub_activity;
 	o.rows_bytes = swe_cuda_sub_rows_bytes;
 	o.rows_pack = swe_cuda_sub_rows_pack;

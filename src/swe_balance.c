@@ -139,7 +139,8 @@ int swe_balance_new(struct swe_balance **out, const struct swe_params *p,
 		b->pw.early_exit = SWE_EARLY_ON;
 	for (int k = 0; k < DECOMP_MAX; k++)
 		b->early_on[k] = b->pw.early_exit != SWE_EARLY_OFF;
-	b->beta = p->early_exit == SWE_EARLY_OFF ? 1 : SWE_BALANCE_BETA;
+	b->beta = p->early_exit == SWE_EARLY_OFF ? 1 : ops->skip_cost > 0 ? ops->skip_cost :
+		SWE_BALANCE_BETA;
 	b->c_cell = -1;
 	b->next_measure = p->balance_interval;
 	report_names(b);
@@ -532,7 +533,7 @@ int swe_balance_probe(struct swe_balance *b, const struct swe_state *s, int n,
 	if (!rc) {
 		*nworkload = n;
 		memcpy(b->rep.speed, workload, (size_t)n * sizeof *workload);
-		if (b->p->early_exit != SWE_EARLY_OFF)
+		if (b->p->early_exit != SWE_EARLY_OFF && !(b->ops->skip_cost > 0))
 			b->beta = beta < 0.02 ? 0.02 : beta > 1 ? 1 : beta;
 	}
 	b->rep.probe = spate_now() - t0;

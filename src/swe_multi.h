@@ -115,6 +115,9 @@ struct swe_sub_ops {
 	 * each); 0: one after another (the CPU: each with all its threads), so
 	 * moving rows among them saves nothing (balance.h, groups). */
 	int concurrent;
+	/* balance: the cost of a cell the early exit skips relative to a
+	 * computed one (0: swe_balance.c's default, or the probe's measure). */
+	double skip_cost;
 	/* early_exit = auto: skip dry blocks (on = 1) or not from now on; the
 	 * results are the same bits either way. */
 	int (*set_early)(struct swe_backend_ctx *sub, int on);
