@@ -418,11 +418,11 @@ int swe_cuda_sub_rows_resize(struct swe_backend_ctx *x, int gain_lo, int gain_hi
 		(gain_lo && (x->kp.sides & 1u << SWE_SOUTH)) ||
 		(gain_hi && (x->kp.sides & 1u << SWE_NORTH)))
 		return -SPATE_EINVAL;
+	/* (the sync leaves x's device current) */
 	if ((rc = swe_cuda_sub_sync(x)))
 		return rc;
 	if (!(st = (unsigned char *)calloc((size_t)rows * x->kp.ntx, 1)))
 		return -SPATE_ENOMEM;
-	CUDA_CHECK(cudaSetDevice(x->device));
 	rc = arrays_alloc(x, rows, &s);
 	if (!rc)
 		rc = keep_rows(x, &s, rows, gain_lo, st);
