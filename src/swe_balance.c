@@ -472,11 +472,12 @@ static int balance_now(struct swe_balance *b, long steps)
 		goto done;
 	if (b->c_cell < 0) {
 		/* before the first move: a move touches a cell about as much as
-		 * half a step does */
+		 * half a step does, a step's seconds spread over every cell of the
+		 * grid (dry ones cost little to step, as much to move) */
 		double s = 0;
 		for (int k = 0; k < d->n; k++)
-			s += sec[k];
-		b->c_cell = 0.5 * s / d->n / (double)isteps;
+			s += T[k];
+		b->c_cell = 0.5 * s / ((double)b->ny * b->r.nx) / (double)isteps;
 	}
 	/* the saving of the next interval (as long as this one) against the
 	 * cost; balance_gain = 0 follows every plan */
