@@ -362,6 +362,8 @@ static struct swe_sub_ops cuda_sub_ops(void)
 	o.halo_get = swe_cuda_sub_halo_get;
 	o.halo_put = swe_cuda_sub_halo_put;
 	o.halo_copy = swe_cuda_sub_halo_copy;
+	o.halo_dev = swe_cuda_sub_halo_dev;
+	o.halo_mark = swe_cuda_sub_halo_mark;
 	o.times = sub_times;
 	return o;
 }

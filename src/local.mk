@@ -16,6 +16,7 @@ src_libspate_a_SOURCES = \
 	src/swe_bc.c \
 	src/decomp.c \
 	src/halo.c \
+	src/halo_nccl.c \
 	src/balance.c \
 	src/swe_multi.c \
 	src/swe_balance.c \

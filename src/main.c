@@ -59,6 +59,8 @@ static void usage(FILE *f)
 "  --gpus=N                 use at most N GPUs (default all)\n"
 "  --overlap=none,compute,streams  halo-overlap strategies to time (default\n"
 "                           streams)\n"
+"  --transport=auto|mpi|nccl  halos between ranks' GPUs under mpirun: host-\n"
+"                           staged MPI or GPU to GPU by NCCL (default auto)\n"
 "\n"
 "Examples:\n"
 "  spate run scenarios/circular_dambreak.conf --output.dir=out --summary out/summary.json\n"
@@ -76,8 +78,13 @@ static void version(void)
 #ifdef HAVE_CUDA
 	printf(", cuda");
 #endif
-	printf("\nMPI: %s\nGDAL: %s\nNetCDF: %s\n",
+	printf("\nMPI: %s\nNCCL: %s\nGDAL: %s\nNetCDF: %s\n",
 #ifdef HAVE_MPI
+		"yes",
+#else
+		"no",
+#endif
+#ifdef HAVE_NCCL
 		"yes",
 #else
 		"no",

@@ -91,6 +91,7 @@ static const struct key keys[] = {
 	{ "parallel", "ghost_expansion", K_INT, F(ghost_expansion), 0, 1, 32, "auto" },
 	{ "parallel", "overlap", K_CHOICE, F(overlap), 0, 0, 0, "none|compute|streams" },
 	{ "parallel", "gpus", K_INT, F(gpus), 0, 0, 1024, NULL },
+	{ "parallel", "transport", K_CHOICE, F(transport), 0, 0, 0, "auto|mpi|nccl" },
 };
 #undef F
 #undef S
@@ -558,6 +559,13 @@ int swe_params_validate(const struct swe_params *p)
 			"workload out, or set probe = off");
 		return -SPATE_EINVAL;
 	}
+#ifndef HAVE_NCCL
+	if (p->transport == SWE_TRANSPORT_NCCL) {
+		spate_log_error("scenario", "[parallel] transport = nccl: this spate was built "
+			"without NCCL (reconfigure with --with-nccl, or set transport = auto or mpi)");
+		return -SPATE_EUNSUPPORTED;
+	}
+#endif
 	if (p->integrator == 1 && p->cfl > 0.5) {
 		spate_log_error("scenario", "[physics] cfl = %g: forward Euler keeps depths "
 			"positive only for cfl <= 0.5", p->cfl);

@@ -54,6 +54,7 @@ struct swe_backend_ctx {
 	real prod_thr;
 	int timing, ntp;             /* this step is timed; intervals recorded */
 	struct swe_cuda_tpair tp[SWE_CUDA_TIME_PAIRS];
+	int tmark;                   /* interval begun by halo_mark (-1: untimed) */
 	long tsteps;                 /* steps timed */
 	double t_comp, t_copy;       /* their device seconds */
 };
@@ -89,5 +90,8 @@ int swe_cuda_sub_halo_get(struct swe_backend_ctx *x, int stage, int side, void *
 int swe_cuda_sub_halo_put(struct swe_backend_ctx *x, int stage, int side, const void *buf);
 int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int stage, int side,
 	struct swe_backend_ctx *y);
+int swe_cuda_sub_halo_dev(struct swe_backend_ctx *x, int stage, int side, int ghost,
+	void *ptr[3], void **stream);
+int swe_cuda_sub_halo_mark(struct swe_backend_ctx *x, int end);
 
 #endif

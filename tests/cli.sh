@@ -168,5 +168,20 @@ check "--print-params output reads back to the same parameters" $? \
 [ ! -e "$tmp/pp" ]
 check "--print-params runs nothing (no output folder)" $?
 
+# ---------------------------------------------------------------- transport
+# [parallel] transport = nccl in a spate without NCCL: a clear error, exit 1
+if grep -qx 'NCCL: no' <("$SPATE" --version); then
+	"$SPATE" run "$scen/circular_dambreak.conf" --print-params \
+		--parallel.transport=nccl >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 1 ] && grep -q 'transport = nccl.*without NCCL' "$tmp/err"
+	check "transport = nccl without NCCL: exit 1 with a message" $? \
+		"exit $rc: $(cat "$tmp/err")"
+fi
+"$SPATE" run "$scen/circular_dambreak.conf" --print-params --parallel.transport=mpi \
+	>"$tmp/out" 2>"$tmp/err"
+grep -qx 'transport = mpi' "$tmp/out"
+check "--print-params shows [parallel] transport" $? "$(grep transport "$tmp/out")"
+
 echo "cli.sh: $n checks, $fail failed"
 [ "$fail" -eq 0 ]

@@ -82,6 +82,11 @@ HAVE_MPI_FLAG = yes
 else
 HAVE_MPI_FLAG = no
 endif
+if HAVE_NCCL
+HAVE_NCCL_FLAG = yes
+else
+HAVE_NCCL_FLAG = no
+endif
 
 # Shell tests run through bash, so they work even without the exec bit.
 TEST_EXTENSIONS = .sh
@@ -94,7 +99,8 @@ AM_TESTS_ENVIRONMENT = \
 	SPATE_SCENARIOS='$(abs_top_srcdir)/scenarios'; export SPATE_SCENARIOS; \
 	OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive}; export OMP_WAIT_POLICY; \
 	MPIEXEC='$(MPIEXEC)'; export MPIEXEC; \
-	SPATE_HAVE_MPI='$(HAVE_MPI_FLAG)'; export SPATE_HAVE_MPI;
+	SPATE_HAVE_MPI='$(HAVE_MPI_FLAG)'; export SPATE_HAVE_MPI; \
+	SPATE_HAVE_NCCL='$(HAVE_NCCL_FLAG)'; export SPATE_HAVE_NCCL;
 
 # Scratch output that tests may leave in the build tree.
 CLEANFILES += tests/*.out tests/*.tmp
