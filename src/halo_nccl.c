@@ -12,7 +12,10 @@
  * host path.  The bytes are the same, so are the results.
  *
  * One communicator spans every rank: rank 0's unique id reaches the others
- * by MPI_Bcast, then ncclCommInitRank on the rank's GPU.  NCCL wants one
+ * by MPI_Bcast, then ncclCommInitRank on the rank's GPU; NCCL connects two
+ * ranks at their first transfer (about a second on two H200s), so the
+ * neighbouring ranks (r - 1, r + 1: each rank owns a block of subdomains)
+ * exchange a byte at once, outside the steps.  NCCL wants one
  * GPU per rank: where a rank drives several GPUs or two ranks share one
  * (compared by UUID, gathered from every rank, so that every rank takes
  * the same path), the halos stay host-staged, with a note.
@@ -146,6 +149,46 @@ static int comm_init(struct halo_nccl *c, char *why, size_t len)
 	return any ? -SPATE_EDEVICE : 0;
 }
 
+/* Collective: connect each rank to ranks r - 1 and r + 1 with one byte each
+ * way.  Returns 0, or -SPATE_EDEVICE on every rank when any rank failed. */
+static int connect_neighbours(struct halo_nccl *c, char *why, size_t len)
+{
+	int r = decomp_world_rank(), P = decomp_world_size(), bad = 0, any = 0;
+	unsigned char *b = NULL;
+	cudaStream_t s = NULL;
+	ncclResult_t e = ncclSuccess;
+	if (cudaMalloc((void **)&b, 4) != cudaSuccess || cudaMemset(b, 0, 4) != cudaSuccess ||
+		cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) {
+		bad = 1;
+		snprintf(why, len, "rank %d: cannot allocate on GPU %d", r, c->device);
+	} else {
+		ncclGroupStart();
+		for (int i = 0; i < 2; i++) {
+			int peer = i ? r + 1 : r - 1;
+			if (peer < 0 || peer >= P)
+				continue;
+			if (e == ncclSuccess)
+				e = ncclSend(b + i, 1, ncclUint8, peer, c->comm, s);
+			if (e == ncclSuccess)
+				e = ncclRecv(b + 2 + i, 1, ncclUint8, peer, c->comm, s);
+		}
+		if (ncclGroupEnd() != ncclSuccess || e != ncclSuccess ||
+			cudaStreamSynchronize(s) != cudaSuccess) {
+			bad = 1;
+			snprintf(why, len, "rank %d: first transfer to its neighbours failed", r);
+		}
+	}
+	if (s)
+		cudaStreamDestroy(s);
+	cudaFree(b);
+	cudaGetLastError();
+	if (MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, decomp_world_comm()) != MPI_SUCCESS)
+		any = 1;
+	if (any && !bad)
+		snprintf(why, len, "another rank could not reach its neighbours through NCCL");
+	return any ? -SPATE_EDEVICE : 0;
+}
+
 int halo_nccl_open(struct halo_nccl **out, int transport, int gpu, const int *dev, int n)
 {
 	const char *name = transport == SWE_TRANSPORT_NCCL ? "nccl" : "auto";
@@ -172,7 +215,12 @@ int halo_nccl_open(struct halo_nccl **out, int transport, int gpu, const int *de
 	if (!c)
 		return -SPATE_ENOMEM;
 	c->device = dev[0];
-	if ((rc = comm_init(c, why, sizeof why))) {
+	rc = comm_init(c, why, sizeof why);
+	if (!rc && (rc = connect_neighbours(c, why, sizeof why))) {
+		ncclCommAbort(c->comm);
+		c->comm = NULL;
+	}
+	if (rc) {
 		free(c);
 		if (transport == SWE_TRANSPORT_NCCL) {
 			spate_log_error("parallel", "transport = nccl: %s", why);
