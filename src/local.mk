@@ -19,7 +19,12 @@ src_libspate_a_SOURCES = \
 	src/swe.c \
 	src/output.c \
 	src/bench.c \
-	src/gauge.c
+	src/gauge.c \
+	src/ncout.c \
+	src/ncckpt.c \
+	src/checkpoint.c \
+	src/writer.c \
+	src/swe_out.c
 noinst_HEADERS += \
 	src/hostdevice.h \
 	src/spate.h \
@@ -32,6 +37,10 @@ noinst_HEADERS += \
 	src/decomp.h \
 	src/output.h \
 	src/gauge.h \
+	src/ncout.h \
+	src/checkpoint.h \
+	src/writer.h \
+	src/swe_out.h \
 	src/products_kern.h
 # CUDA objects (cuda/local.mk) join the library through LIBADD.
 src_libspate_a_LIBADD =

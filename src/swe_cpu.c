@@ -405,6 +405,22 @@ static int cpu_products_get(struct swe_backend_ctx *x, struct swe_prod *out)
 	return 0;
 }
 
+static int cpu_products_put(struct swe_backend_ctx *x, const struct swe_prod *in)
+{
+	if (!x->prod)
+		return -SPATE_EINVAL;
+	memcpy(x->prod, in, (size_t)x->s.nx * x->s.ny * sizeof *in);
+	return 0;
+}
+
+static int cpu_set_time(struct swe_backend_ctx *x, double t, long steps, double last_dt)
+{
+	(void)last_dt;
+	x->t = t;
+	x->steps = steps;
+	return 0;
+}
+
 /* Stage 1 of a step at time t: the boundary conditions of the global edges
  * (swe_bc.c), then L = L(U^n); the largest face speeds in x and y. */
 static int cpu_stage1(struct swe_backend_ctx *x, double t, double *ax, double *ay)
@@ -579,10 +595,11 @@ static int cpu_rows_put(struct swe_backend_ctx *x, int stage, int j0, int j1, co
 
 const struct swe_sub_ops swe_cpu_sub_ops = {
 	"cpu", cpu_sub_init, cpu_stage1, cpu_predict, cpu_correct, cpu_commit, cpu_rows_get,
-	cpu_rows_put, cpu_sample, cpu_products_start, cpu_products_get, cpu_fini
+	cpu_rows_put, cpu_sample, cpu_products_start, cpu_products_get, cpu_fini,
+	cpu_products_put
 };
 
 const struct spate_backend spate_backend_cpu = {
 	"cpu", cpu_count, cpu_describe, cpu_init, cpu_advance, cpu_download, cpu_fini, cpu_sample,
-	cpu_products_start, cpu_products_get
+	cpu_products_start, cpu_products_get, cpu_set_time, cpu_products_put
 };

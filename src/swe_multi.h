@@ -53,6 +53,8 @@ struct swe_sub_ops {
 	int (*products_start)(struct swe_backend_ctx *sub, real thr);
 	int (*products_get)(struct swe_backend_ctx *sub, struct swe_prod *out);
 	void (*fini)(struct swe_backend_ctx *sub);
+	/* Restart: replace the subdomain's products (NULL: not offered). */
+	int (*products_put)(struct swe_backend_ctx *sub, const struct swe_prod *in);
 };
 
 extern const struct swe_sub_ops swe_cpu_sub_ops;

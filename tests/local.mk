@@ -90,3 +90,15 @@ clean-local: clean-tests-local
 clean-tests-local:
 	-rm -rf tests/out
 .PHONY: clean-tests-local
+
+# Outputs (issue 3): the flood products against a step-by-step watch of the
+# state (t_products), the NetCDF results file against the DEM and the ESRI
+# ASCII grids (t_ncout: skips without NetCDF).
+check_PROGRAMS += tests/t_products tests/t_ncout
+tests_t_products_SOURCES = tests/t_products.c tests/simtest.h
+tests_t_ncout_SOURCES = tests/t_ncout.c
+
+# Checkpoint and restart: a run stopped and continued ends with the same bits
+# as one never stopped (restart.sh, also on SIGTERM).
+dist_check_SCRIPTS += tests/restart.sh
+TESTS += tests/restart.sh
