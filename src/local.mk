@@ -24,7 +24,9 @@ src_libspate_a_SOURCES = \
 	src/ncckpt.c \
 	src/checkpoint.c \
 	src/writer.c \
-	src/swe_out.c
+	src/swe_out.c \
+	src/mapdraw.c \
+	src/map.c
 noinst_HEADERS += \
 	src/hostdevice.h \
 	src/spate.h \
@@ -41,6 +43,7 @@ noinst_HEADERS += \
 	src/checkpoint.h \
 	src/writer.h \
 	src/swe_out.h \
+	src/mapdraw.h \
 	src/products_kern.h
 # CUDA objects (cuda/local.mk) join the library through LIBADD.
 src_libspate_a_LIBADD =

@@ -34,6 +34,7 @@ static void usage(FILE *f)
 "  run SCENARIO [OPTIONS]   run a scenario file (INI; see spate-scenario(5))\n"
 "  devices                  list the CPU and each CUDA GPU with name and memory\n"
 "  bench [OPTIONS]          time full RK2 steps of the circular dam break\n"
+"  map RESULT.nc [OPTIONS]  draw a variable of a results file as a map\n"
 "  --help, -h               this text\n"
 "  --version, -V            version and build configuration\n"
 "\n"
@@ -60,10 +61,20 @@ static void usage(FILE *f)
 "  --sizes=N,N,...          square grid sizes (default 1024,2048,4096,8192)\n"
 "  --steps=N                timed RK2 steps per size (default: about 2 s of work)\n"
 "\n"
+"Options of map:\n"
+"  --var=NAME               the variable (default max_depth; also max_speed,\n"
+"                           max_hazard, arrival_time, time_of_max_depth,\n"
+"                           duration_wet, bed, h, w, u, v)\n"
+"  -o FILE, --output=FILE   FILE.tif: GeoTIFF with the DEM's CRS and grid;\n"
+"                           FILE.png: picture with colour scale, legend, hillshade\n"
+"  --time=T                 snapshot nearest to T seconds (default: the last)\n"
+"  --quiet, -q              no log on stderr\n"
+"\n"
 "Examples:\n"
 "  spate run scenarios/circular_dambreak.conf --output.dir=out --summary out/summary.json\n"
 "  spate run scenarios/lake_at_rest.conf --device=cpu --run.end_time=100\n"
 "  spate bench --device=cuda --sizes=4096,8192\n"
+"  spate map out/results.nc --var max_depth -o max_depth.png\n"
 "\n"
 "Exit status: 0 success, 1 bad usage or input, 2 failure while running,\n"
 "3 stopped by SIGINT or SIGTERM (after writing a checkpoint).\n"
@@ -287,7 +298,11 @@ static int command(int argc, char **argv)
 		return cmd_devices();
 	if (!strcmp(argv[1], "bench"))
 		return spate_bench(argc - 2, argv + 2) ? EXIT_RUNTIME : 0;
-	spate_log_error("usage", "unknown command '%s' (commands: run, devices, bench; "
+	if (!strcmp(argv[1], "map")) {
+		int rc = spate_map(argc - 2, argv + 2);
+		return rc == -SPATE_EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;
+	}
+	spate_log_error("usage", "unknown command '%s' (commands: run, devices, bench, map; "
 		"see spate --help)", argv[1]);
 	return EXIT_USAGE;
 }

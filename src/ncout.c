@@ -538,8 +538,7 @@ int spate_nc_read_grid(const char *path, const char *var, double t, struct terra
 	}
 	count[nd - 2] = len[0];
 	count[nd - 1] = len[1];
-	NC("reading the values", nc_get_vara_double(id, v, nd == 3 ? start : start + 1,
-		nd == 3 ? count : count + 1, g->v));
+	NC("reading the values", nc_get_vara_double(id, v, start, count, g->v));
 	NC("reading the fill value", nc_inq_var_fill(id, v, &nofill, NULL));
 	if (!nofill && nc_get_att_double(id, v, "_FillValue", &fill))
 		fill = FILL;
@@ -555,7 +554,23 @@ out:
 		terrain_free(g);
 	return rc;
 }
+int spate_nc_var_ndims(const char *path, const char *var)
+{
+	int id, v, nd = 0;
+	if (nc_open(path, NC_NOWRITE, &id))
+		return 0;
+	if (nc_inq_varid(id, var, &v) || nc_inq_varndims(id, v, &nd))
+		nd = 0;
+	nc_close(id);
+	return nd;
+}
 #else /* !HAVE_NETCDF */
+
+int spate_nc_var_ndims(const char *path, const char *var)
+{
+	(void)path; (void)var;
+	return 0;
+}
 
 static int none(const char *path)
 {

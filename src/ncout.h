@@ -61,4 +61,8 @@ int spate_nc_ckpt_read(const char *path, struct swe_ckpt *c);
 int spate_nc_read_grid(const char *path, const char *var, double t, struct terrain_grid *g,
 	double *t_out, char *units, char *long_name, size_t n);
 
+/* The number of dimensions of variable var of the file at path; 0 when the
+ * file or the variable is not there (no message). */
+int spate_nc_var_ndims(const char *path, const char *var);
+
 #endif

@@ -23,4 +23,8 @@ int swe_state_copy_interior(struct swe_state *dst, const struct swe_state *src);
 /* bench.c: the benchmark command; argv after "bench". */
 int spate_bench(int argc, char **argv);
 
+/* map.c: the map command; argv after "map".  Returns 0, -SPATE_EINVAL for
+ * bad usage, or another -SPATE_E* after a message. */
+int spate_map(int argc, char **argv);
+
 #endif

@@ -58,4 +58,13 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p);
  * data_dir when the file is there, else relative to the working directory. */
 void terrain_resolve(const struct swe_params *p, const char *path, char *out, size_t n);
 
+/* map.c: write g as a single-band Float32 GeoTIFF (its grid as the
+ * geotransform, its CRS, NoData -9999 where v is NAN).  Returns 0 or
+ * -SPATE_E* after a message; -SPATE_EUNSUPPORTED without GDAL. */
+int terrain_write_geotiff(const char *path, const struct terrain_grid *g);
+
+/* map.c: write a w x h RGB picture (3 bytes a pixel, row 0 at the top) as a
+ * PNG through GDAL's PNG driver.  Returns 0 or -SPATE_E*. */
+int terrain_write_png(const char *path, int w, int h, const unsigned char *rgb);
+
 #endif

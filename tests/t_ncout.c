@@ -20,74 +20,9 @@
 #ifdef HAVE_NETCDF
 #include <netcdf.h>
 
-#define NX 40
-#define NY 30
-#define X0 431000.25
-#define Y0 4812000.75
-#define DX 12.5
+#include "demtest.h"
 
-static int failures;
-static char dir[256];
 static int id;
-
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-	printf("%s ", ok ? "ok  " : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	failures += !ok;
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "test error: %s\n", what);
-	exit(99);
-}
-
-/* A valley sloping east with a reservoir behind a dam at x = X0 + 150. */
-static void write_inputs(void)
-{
-	char path[512];
-	FILE *f;
-	snprintf(path, sizeof path, "%s/dem.asc", dir);
-	if (!(f = fopen(path, "w")))
-		die("cannot write the DEM");
-	fprintf(f, "ncols %d\nnrows %d\nxllcorner %.17g\nyllcorner %.17g\ncellsize %g\n"
-		"NODATA_value -9999\n", NX, NY, X0, Y0, DX);
-	for (int j = NY - 1; j >= 0; j--)
-		for (int i = 0; i < NX; i++) {
-			double y = (j + 0.5) / NY - 0.5, z = 20 - 0.05 * i + 8 * y * y;
-			fprintf(f, i + 1 < NX ? "%.3f " : "%.3f\n", i == NX - 1 && j == 0 ? -9999 : z);
-		}
-	fclose(f);
-	snprintf(path, sizeof path, "%s/dem.prj", dir);
-	if (!(f = fopen(path, "w")))
-		die("cannot write the .prj");
-	fprintf(f, "PROJCS[\"WGS 84 / UTM zone 32N\",GEOGCS[\"WGS 84\",DATUM[\"WGS_1984\","
-		"SPHEROID[\"WGS 84\",6378137,298.257223563]],PRIMEM[\"Greenwich\",0],"
-		"UNIT[\"degree\",0.0174532925199433]],PROJECTION[\"Transverse_Mercator\"],"
-		"PARAMETER[\"latitude_of_origin\",0],PARAMETER[\"central_meridian\",9],"
-		"PARAMETER[\"scale_factor\",0.9996],PARAMETER[\"false_easting\",500000],"
-		"PARAMETER[\"false_northing\",0],UNIT[\"metre\",1]]\n");
-	fclose(f);
-	snprintf(path, sizeof path, "%s/gauges.csv", dir);
-	if (!(f = fopen(path, "w")))
-		die("cannot write the gauges");
-	fprintf(f, "name,x,y\nG1,%.3f,%.3f\nG2,%.3f,%.3f\n", X0 + 210, Y0 + 180, X0 + 400, Y0 + 200);
-	fclose(f);
-	snprintf(path, sizeof path, "%s/run.conf", dir);
-	if (!(f = fopen(path, "w")))
-		die("cannot write the scenario");
-	fprintf(f, "[domain]\nsetup = dem\ndem = %s/dem.asc\nnodata = mask\n[initial]\n"
-		"reservoir_level = 21\nreservoir_line = %.3f %.3f %.3f %.3f\n[physics]\n"
-		"manning = 0.03\n[run]\nend_time = 30\ndevice = cpu\n[output]\ndir = %s/out\n"
-		"interval = 10\nformat = both\nthreshold = 0.02\n[gauges]\nfile = %s/gauges.csv\n"
-		"interval = 2\n", dir, X0 + 150, Y0, X0 + 150, Y0 + NY * DX, dir, dir);
-	fclose(f);
-}
 
 static void nc(int e, const char *what)
 {
@@ -244,25 +179,17 @@ int main(void)
 	printf("SKIP: spate was built without NetCDF\n");
 	return 77;
 #else
-	const char *spate = getenv("SPATE"), *tmp = getenv("TMPDIR");
 	char cmd[1024], path[512];
-	if (!spate)
-		die("SPATE is not set (run through make check)");
-	snprintf(dir, sizeof dir, "%s/spate-ncout.XXXXXX", tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
-		die("cannot make a scratch folder");
-	write_inputs();
-	snprintf(cmd, sizeof cmd, "'%s' run '%s/run.conf' -q", spate, dir);
-	if (system(cmd) != 0)
+	write_inputs("both");
+	snprintf(cmd, sizeof cmd, "run '%s/run.conf' -q", dir);
+	if (run_spate(cmd) != 0)
 		die("spate run failed");
 	snprintf(path, sizeof path, "%s/out/results.nc", dir);
 	nc(nc_open(path, NC_NOWRITE, &id), path);
 	check_grid();
 	check_data();
 	nc_close(id);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (!failures && system(cmd) != 0)
-		fprintf(stderr, "note: %s left behind\n", dir);
+	cleanup();
 	printf("t_ncout: %s\n", failures ? "FAILED" : "all checks passed");
 	return failures ? 1 : 0;
 #endif
