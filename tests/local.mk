@@ -102,6 +102,7 @@ tests_t_ncout_SOURCES = tests/t_ncout.c tests/demtest.h
 tests_t_map_SOURCES = tests/t_map.c tests/demtest.h
 
 # Checkpoint and restart: a run stopped and continued ends with the same bits
-# as one never stopped (restart.sh, also on SIGTERM).
-dist_check_SCRIPTS += tests/restart.sh
-TESTS += tests/restart.sh
+# as one never stopped (restart.sh, also on SIGTERM).  The writer thread
+# writes the same files as writing in line (writer.sh).
+dist_check_SCRIPTS += tests/restart.sh tests/writer.sh
+TESTS += tests/restart.sh tests/writer.sh
