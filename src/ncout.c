@@ -30,12 +30,8 @@
 #define FILL (-9999.0)
 #ifdef SPATE_DOUBLE
 #define NC_REAL NC_DOUBLE
-#define nc_put_var_real nc_put_var_double
-#define nc_get_var_real nc_get_var_double
 #else
 #define NC_REAL NC_FLOAT
-#define nc_put_var_real nc_put_var_float
-#define nc_get_var_real nc_get_var_float
 #endif
 
 static const char *const gser_names[4] = { "gauge_depth", "gauge_level", "gauge_u", "gauge_v" };
@@ -48,7 +44,7 @@ struct spate_nc {
 	char path[SWE_PATH_MAX + 64];
 	int nx, ny, ng;
 	int v_time, v_snap[4], v_prod[SWE_NPROD], v_gtime, v_gser[4], v_gmax[5];
-	float *buf;         /* nx * ny */
+	double *buf;        /* nx * ny (NetCDF converts to the variables' types) */
 };
 
 /* A failed NetCDF call: the file, what was being done, NetCDF's reason. */
@@ -189,7 +185,7 @@ static int def_data(struct spate_nc *f, const struct swe_params *p,
 		d3[1] = dims[0];
 		d3[2] = dims[1];
 		for (int k = 0; k < 4; k++)
-			if ((e = def_var(id, swe_snap_names[k], NC_FLOAT, 3, d3, snap_units[k],
+			if ((e = def_var(id, swe_snap_names[k], NC_REAL, 3, d3, snap_units[k],
 				snap_long[k], NULL, 1, crs, &f->v_snap[k])) ||
 				(e = nc_def_var_chunking(id, f->v_snap[k], NC_CHUNKED, chunk)))
 				return e;
@@ -248,10 +244,9 @@ static int put_static(struct spate_nc *f, const struct swe_state *s, const struc
 	for (int j = 0; j < f->ny; j++)
 		for (int i = 0; i < f->nx; i++) {
 			size_t k = (size_t)j * f->nx + i;
-			f->buf[k] = s->mask && s->mask[k] ? (float)FILL :
-				(float)(s->Bm[swe_idx(s, i, j)] + s->bref);
+			f->buf[k] = s->mask && s->mask[k] ? FILL : s->Bm[swe_idx(s, i, j)] + s->bref;
 		}
-	if ((e = nc_inq_varid(f->id, "bed", &v)) || (e = nc_put_var_float(f->id, v, f->buf)))
+	if ((e = nc_inq_varid(f->id, "bed", &v)) || (e = nc_put_var_double(f->id, v, f->buf)))
 		goto out;
 	for (int k = 0; k < f->ng && !e; k++) {
 		size_t at = (size_t)k;
@@ -325,7 +320,7 @@ int spate_nc_create(struct spate_nc **out, const char *path, const struct swe_st
 	NC("creating it", nc_create(path, NC_NETCDF4 | NC_CLOBBER, &f->id));
 	open = 1;
 	NC("defining the grid", def_grid(f->id, s, p, spec->params, dims));
-	NC("defining bed", def_var(f->id, "bed", NC_FLOAT, 2, dims, "m", "bed elevation at "
+	NC("defining bed", def_var(f->id, "bed", NC_REAL, 2, dims, "m", "bed elevation at "
 		"the cell centre, as the solver sees it", "surface_altitude", 1, s->crs_wkt != NULL,
 		&v));
 	NC("defining the variables", def_data(f, p, spec, dims, s->crs_wkt != NULL));
@@ -354,9 +349,9 @@ int spate_nc_snapshot(struct spate_nc *f, int rec, double t, const struct swe_st
 		for (int j = 0; j < f->ny; j++)
 			for (int i = 0; i < f->nx; i++) {
 				double v = swe_snap_value(s, var, i, j, k4);
-				f->buf[(size_t)j * f->nx + i] = isnan(v) ? (float)FILL : (float)v;
+				f->buf[(size_t)j * f->nx + i] = isnan(v) ? FILL : v;
 			}
-		NC(swe_snap_names[var], nc_put_vara_float(f->id, f->v_snap[var], start, count,
+		NC(swe_snap_names[var], nc_put_vara_double(f->id, f->v_snap[var], start, count,
 			f->buf));
 	}
 	NC("syncing", nc_sync(f->id));
@@ -372,8 +367,8 @@ int spate_nc_gauge_row(struct spate_nc *f, long rec, double t, const double *v)
 	NC("writing gauge_time", nc_put_var1_double(f->id, f->v_gtime, start, &t));
 	for (int k = 0; k < 4; k++) {
 		for (int g = 0; g < f->ng; g++)
-			f->buf[g] = (float)v[4 * g + k];
-		NC(gser_names[k], nc_put_vara_float(f->id, f->v_gser[k], start, count, f->buf));
+			f->buf[g] = v[4 * g + k];
+		NC(gser_names[k], nc_put_vara_double(f->id, f->v_gser[k], start, count, f->buf));
 	}
 out:
 	return rc;
@@ -388,9 +383,9 @@ int spate_nc_final(struct spate_nc *f, const struct swe_state *s, const struct s
 	for (int var = 0; pr && var < SWE_NPROD; var++) {
 		for (size_t k = 0; k < n; k++) {
 			double v = swe_prod_value(&pr[k], var);
-			f->buf[k] = isnan(v) || (s->mask && s->mask[k]) ? (float)FILL : (float)v;
+			f->buf[k] = isnan(v) || (s->mask && s->mask[k]) ? FILL : v;
 		}
-		NC(swe_prod_names[var], nc_put_var_float(f->id, f->v_prod[var], f->buf));
+		NC(swe_prod_names[var], nc_put_var_double(f->id, f->v_prod[var], f->buf));
 	}
 	for (int g = 0; gs && g < f->ng; g++) {
 		const struct gauge *q = &gs->g[g];

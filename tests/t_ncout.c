@@ -58,7 +58,7 @@ static int var(const char *name)
 static long same_as_asc(const char *name, int rec, const char *asc, double tol)
 {
 	char path[512], tok[64], key[64];
-	float *g = malloc(NX * NY * sizeof *g);
+	double *g = malloc(NX * NY * sizeof *g);
 	size_t start[3] = { (size_t)rec, 0, 0 }, count[3] = { 1, NY, NX };
 	long bad = 0;
 	FILE *f;
@@ -69,16 +69,16 @@ static long same_as_asc(const char *name, int rec, const char *asc, double tol)
 		if (fscanf(f, "%63s %63s", key, tok) != 2)
 			die("bad ESRI ASCII header");
 	if (rec >= 0)
-		nc(nc_get_vara_float(id, var(name), start, count, g), name);
+		nc(nc_get_vara_double(id, var(name), start, count, g), name);
 	else
-		nc(nc_get_var_float(id, var(name), g), name);
+		nc(nc_get_var_double(id, var(name), g), name);
 	for (int j = NY - 1; j >= 0; j--)
 		for (int i = 0; i < NX; i++) {
 			char mine[64];
-			float v = g[j * NX + i];
+			double v = g[j * NX + i];
 			if (fscanf(f, "%63s", tok) != 1)
 				die("short ESRI ASCII grid");
-			snprintf(mine, sizeof mine, "%.7g", v == -9999.0f ? -9999.0 : (double)v);
+			snprintf(mine, sizeof mine, "%.7g", v);
 			if (tol > 0)
 				bad += fabs(strtod(tok, NULL) - v) > tol * fabs(v);
 			else
