@@ -22,6 +22,7 @@ src_libspate_a_SOURCES = \
 	src/gauge.c \
 	src/ncout.c \
 	src/ncckpt.c \
+	src/ncread.c \
 	src/checkpoint.c \
 	src/writer.c \
 	src/swe_out.c \

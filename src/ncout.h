@@ -1,6 +1,7 @@
-/* ncout.h: NetCDF: the results file (CF-1.8), checkpoints, and reading a
- * grid back for maps.  Every NetCDF call of spate is in ncout.c; built
- * without NetCDF, each function says so and returns -SPATE_EUNSUPPORTED. */
+/* ncout.h: NetCDF: the results file (CF-1.8; ncout.c), checkpoints
+ * (ncckpt.c), and reading a grid back for maps (ncread.c).  Every NetCDF
+ * call of spate is in these three files; built without NetCDF, each
+ * function says so and returns -SPATE_EUNSUPPORTED. */
 #ifndef SPATE_NCOUT_H
 #define SPATE_NCOUT_H
 
