@@ -5,7 +5,8 @@
 # header dependencies for nvcc: list the headers a .cu includes in
 # CUDA_HEADER_DEPS.
 
-CUDA_SRCS = cuda/swe_cuda.cu cuda/swe_cuda_kern.cu
+CUDA_SRCS = cuda/swe_cuda.cu cuda/swe_cuda_kern.cu cuda/swe_cuda_sub.cu \
+	cuda/swe_cuda_sub_mem.cu
 CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/hostdevice.h \
 	$(top_srcdir)/src/spate.h \
@@ -13,6 +14,8 @@ CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/swe_cuda.h \
 	$(top_srcdir)/src/swe_kern.h \
 	$(top_srcdir)/src/swe_step.h \
+	$(top_srcdir)/src/swe_multi.h \
+	$(top_srcdir)/src/swe_cuda_sub.h \
 	$(top_srcdir)/src/products_kern.h
 # Always distributed, so `make dist` works on a machine without nvcc.
 EXTRA_DIST += $(CUDA_SRCS)

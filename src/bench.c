@@ -1,7 +1,9 @@
 /* bench.c: `spate bench`: cell updates per second of full RK2 steps of the
-#define _POSIX_C_SOURCE 200809L
  * circular dam break, and the effective memory bandwidth under a stated byte
- * count.  A benchmark prints numbers; it checks nothing. */
+ * count; on one device, or decomposed into subdomains of rows over GPUs
+ * (--subdomains, --gpus) with each halo-overlap strategy (--overlap).  A
+ * benchmark prints numbers; it checks nothing. */
+#define _POSIX_C_SOURCE 200809L
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -12,98 +14,174 @@
 #include "spate.h"
 #include "swe.h"
 #include "swe_run.h"
+#include "swe_multi.h"
 
 /* Bytes a fused RK2 step must move per cell: read w, hu, hv, B and write w,
  * hu, hv in stage 1 (7 values), read U* and B, read U^n, write U^{n+1} in
  * stage 2 (10 values): 17 values, 68 bytes in single precision. */
 #define BENCH_VALUES_PER_CELL 17
 
-static int bench_size(const struct spate_backend *be, int n, long steps, const char *device)
+struct bench_opts {
+	const char *device;
+	long steps;          /* timed steps (0: about `seconds` of work) */
+	double seconds;
+	int subdomains, gpus;
+};
+
+static const char *const overlap_names[] = { "none", "compute", "streams" };
+
+/* GPUs a decomposed CUDA run of p spreads its subdomains over. */
+static int gpus_used(const struct swe_params *p)
 {
-	struct swe_params p;
-	struct swe_state s;
+	int n = 1;
+#ifdef HAVE_CUDA
+	n = spate_backend_cuda.count();
+	n = p->gpus > 0 && p->gpus < n ? p->gpus : n;
+#endif
+	n = n < p->subdomains ? n : p->subdomains;
+	return n > 0 ? n : 1;
+}
+
+/* Time one configuration on the state s (uploaded afresh); p->overlap etc.
+ * already set.  Prints one line. */
+static int bench_run(const struct swe_params *p, const struct swe_state *s,
+	const struct bench_opts *o)
+{
+	const struct spate_backend *be = swe_backend_for(p);
 	struct swe_backend_ctx *ctx = NULL;
 	struct swe_stats st;
 	double t0, wall, cups, bytes;
-	long warm = 10;
-	int rc;
+	long warm = 10, steps = o->steps;
+	int rc, sub = p->subdomains, gpus = 1;
 
-	swe_params_defaults(&p);
-	p.nx = p.ny = n;
-	p.dx = p.dy = 2000.0 / n;
-	p.integrator = 2;
-	snprintf(p.device, sizeof p.device, "%s", device);
-	if ((rc = swe_setup_builtin(&s, &p)))
-		return rc;
+	if (!be)
+		return -SPATE_ENODEV;
+	if (sub > 1 && !strcmp(be->name, "cuda"))
+		gpus = gpus_used(p);
 	memset(&st, 0, sizeof st);
-	rc = be->init(&ctx, &s, &p, 0);
-	if (rc)
-		goto out;
-	if ((rc = be->advance(ctx, 1e30, warm, &st)))
+	if ((rc = be->init(&ctx, s, p, 0)) || (rc = be->advance(ctx, 1e30, warm, &st)))
 		goto out;
 	if (steps <= 0) {
-		/* about 2 s of work, from the warm-up's speed */
 		t0 = spate_now();
 		if ((rc = be->advance(ctx, 1e30, warm, &st)))
 			goto out;
 		wall = spate_now() - t0;
-		steps = wall > 0 ? (long)(2.0 / (wall / warm)) : 100;
+		steps = wall > 0 ? (long)(o->seconds / (wall / warm)) : 100;
 		steps = steps < 10 ? 10 : steps > 20000 ? 20000 : steps;
 	}
 	t0 = spate_now();
 	if ((rc = be->advance(ctx, 1e30, steps, &st)))
 		goto out;
 	wall = spate_now() - t0;
-	cups = (double)n * n * steps / wall;
+	cups = (double)s->nx * s->ny * steps / wall;
 	bytes = cups * BENCH_VALUES_PER_CELL * sizeof(real);
-	printf("%-6s %6d x %-6d %-6s %7ld steps %9.4f s %12.4g cells/s %9.1f GB/s\n", be->name,
-		n, n, SPATE_PRECISION, steps, wall, cups, bytes / 1e9);
+	printf("%-5s %6d x %-6d %-6s %2d %3d %-8s %7ld %9.4f %11.4g %11.4g %8.1f\n", be->name,
+		s->nx, s->ny, SPATE_PRECISION, gpus, sub, sub > 1 && !strcmp(be->name, "cuda") ?
+		overlap_names[p->overlap] : "-", steps, wall, cups, cups / gpus, bytes / 1e9);
 	fflush(stdout);
 out:
 	if (ctx)
-		be->fini(ctx);
-	swe_state_free(&s);
+		be->fini(ctx); /* decomposed: a report per subdomain on stderr */
 	if (rc)
-		spate_log_error("bench", "%d x %d: %s", n, n, spate_strerror(rc));
+		spate_log_error("bench", "%d x %d: %s", s->nx, s->ny, spate_strerror(rc));
+	return rc;
+}
+
+/* One grid size, nx x ny, for each overlap strategy in the list. */
+static int bench_size(int nx, int ny, const char *overlaps, const struct bench_opts *o)
+{
+	struct swe_params p;
+	struct swe_state s;
+	char *list = strdup(overlaps), *tok, *save = NULL;
+	int rc;
+
+	swe_params_defaults(&p);
+	p.nx = nx;
+	p.ny = ny;
+	p.dx = p.dy = 2000.0 / (nx > ny ? nx : ny);
+	p.integrator = 2;
+	p.subdomains = o->subdomains;
+	p.gpus = o->gpus;
+	snprintf(p.device, sizeof p.device, "%s", o->device);
+	if (!list)
+		return -SPATE_ENOMEM;
+	if ((rc = swe_setup_builtin(&s, &p))) {
+		free(list);
+		return rc;
+	}
+	for (tok = strtok_r(list, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		int k = 0;
+		while (k < 3 && strcmp(tok, overlap_names[k]))
+			k++;
+		if (k == 3) {
+			spate_log_error("bench", "--overlap: %s: use none, compute or streams", tok);
+			rc = -SPATE_EINVAL;
+			break;
+		}
+		p.overlap = k;
+		rc = bench_run(&p, &s, o);
+		if (p.subdomains <= 1)
+			break; /* one domain: no halos to overlap */
+	}
+	swe_state_free(&s);
+	free(list);
 	return rc;
 }
 
 int spate_bench(int argc, char **argv)
 {
-	const char *device = "auto", *sizes = "1024,2048,4096,8192";
+	const char *sizes = "1024,2048,4096,8192", *overlaps = "streams";
 	const struct spate_backend *be;
-	long steps = 0;
+	struct bench_opts o = { "auto", 0, 2.0, 1, 0 };
 	char desc[512], *list, *tok, *save = NULL;
 	int rc = 0;
 
 	for (int i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "--device=", 9))
-			device = argv[i] + 9;
+			o.device = argv[i] + 9;
 		else if (!strncmp(argv[i], "--sizes=", 8))
 			sizes = argv[i] + 8;
 		else if (!strncmp(argv[i], "--steps=", 8))
-			steps = atol(argv[i] + 8);
+			o.steps = atol(argv[i] + 8);
+		else if (!strncmp(argv[i], "--seconds=", 10))
+			o.seconds = atof(argv[i] + 10);
+		else if (!strncmp(argv[i], "--subdomains=", 13))
+			o.subdomains = atoi(argv[i] + 13);
+		else if (!strncmp(argv[i], "--gpus=", 7))
+			o.gpus = atoi(argv[i] + 7);
+		else if (!strncmp(argv[i], "--overlap=", 10))
+			overlaps = argv[i] + 10;
 		else {
 			spate_log_error("bench", "unknown option %s (see spate --help)", argv[i]);
 			return -SPATE_EINVAL;
 		}
 	}
-	be = spate_backend_select(device);
+	if (o.subdomains < 1 || o.subdomains > SWE_SUB_MAX || o.gpus < 0 ||
+		!(o.seconds > 0 && o.seconds < 1e4)) {
+		spate_log_error("bench", "--subdomains must be in [1, %d], --gpus >= 0, "
+			"--seconds in (0, 10000)", SWE_SUB_MAX);
+		return -SPATE_EINVAL;
+	}
+	be = spate_backend_select(o.device);
 	if (!be)
 		return -SPATE_ENODEV;
 	be->describe(0, desc, sizeof desc);
 	printf("# spate bench: circular dam break, SSP-RK2, one full step = both stages\n"
-		"# device: %s (%s)\n# bandwidth counts %d values = %zu bytes per cell per step\n",
-		be->name, desc, BENCH_VALUES_PER_CELL, BENCH_VALUES_PER_CELL * sizeof(real));
+		"# device: %s (%s)\n# bandwidth counts %d values = %zu bytes per cell per step\n"
+		"# backend     nx x ny     prec  gpus sub overlap    steps    wall s     "
+		"cells/s cells/s/GPU     GB/s\n", be->name, desc, BENCH_VALUES_PER_CELL,
+		BENCH_VALUES_PER_CELL * sizeof(real));
 	list = strdup(sizes);
+	if (!list)
+		return -SPATE_ENOMEM;
 	for (tok = strtok_r(list, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
-		int n = atoi(tok);
-		if (n < 8 || n > 65536) {
-			spate_log_error("bench", "--sizes: %s: must be between 8 and 65536", tok);
+		int nx = atoi(tok), ny = strchr(tok, 'x') ? atoi(strchr(tok, 'x') + 1) : nx;
+		if (nx < 8 || nx > 65536 || ny < 8 || ny > 1 << 20) {
+			spate_log_error("bench", "--sizes: %s: N or NXxNY, N between 8 and 65536", tok);
 			rc = -SPATE_EINVAL;
 			break;
 		}
-		rc = bench_size(be, n, steps, device);
+		rc = bench_size(nx, ny, overlaps, &o);
 	}
 	free(list);
 	return rc;

@@ -45,8 +45,16 @@ unsigned long long swe_bed_hash(const struct swe_state *s)
 	double geo[5] = { s->dx, s->dy, s->x0, s->y0, s->bref };
 	h = fnv(h, &s->nx, sizeof s->nx);
 	h = fnv(h, &s->ny, sizeof s->ny);
+	size_t n = (size_t)s->nx * s->ny;
 	h = fnv(h, geo, sizeof geo);
-	return fnv(h, s->Bc, (size_t)(s->ny + 2 * SWE_GHOST + 1) * s->cpitch * sizeof(real));
+	h = fnv(h, s->Bc, (size_t)(s->ny + 2 * SWE_GHOST + 1) * s->cpitch * sizeof(real));
+	if (s->n2)
+		h = fnv(h, s->n2, n * sizeof *s->n2);
+	for (int k = 0; k < s->nrain; k++) {
+		h = fnv(h, &s->rain_t[k], sizeof *s->rain_t);
+		h = fnv(h, s->rain[k], n * sizeof *s->rain[k]);
+	}
+	return h;
 }
 
 void swe_ckpt_free(struct swe_ckpt *c)
@@ -305,8 +313,9 @@ int swe_ckpt_check(const struct swe_ckpt *c, const char *path, const struct swe_
 	} while (na);
 	free(now);
 	if (c->bed_hash != swe_bed_hash(s)) {
-		spate_log_error("checkpoint", "%s: the terrain differs from the one it was made on "
-			"(another DEM file under the same name?): restart with the same data", path);
+		spate_log_error("checkpoint", "%s: the terrain (bed, Manning or rain rasters) differs "
+			"from the one it was made on (another file under the same name?): restart with "
+			"the same data", path);
 		return -SPATE_EINVAL;
 	}
 	return 0;

@@ -34,8 +34,8 @@ struct swe_ckpt {
 	double *gauge;      /* per gauge: max_level, max_level_nb, max_depth, arrival, t_max */
 };
 
-/* A 64-bit FNV-1a hash of a state's corner bed, bref and grid: a restart
- * must find the same terrain. */
+/* A 64-bit FNV-1a hash of a state's grid, corner bed, bref, Manning raster
+ * and rain rasters: a restart must find the same terrain and forcing. */
 unsigned long long swe_bed_hash(const struct swe_state *s);
 
 /* Write c as <dir>/checkpoint.nc (NetCDF, when built with it) or

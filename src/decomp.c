@@ -171,6 +171,56 @@ int decomp_max(double *v, int n, double *wait)
 	return 0;
 }
 
+int decomp_bbox(int box[4], double *wait)
+{
+#ifdef HAVE_MPI
+	if (world_size > 1) {
+		/* one MIN reduction: the maxima travel negated (-1 and INT_MAX
+		 * negate without overflow) */
+		int v[4] = { box[0], -box[1], box[2], -box[3] }, rc;
+		double t0 = spate_now();
+		rc = MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_INT, MPI_MIN, world_comm);
+		if (wait)
+			*wait += spate_now() - t0;
+		box[0] = v[0];
+		box[1] = -v[1];
+		box[2] = v[2];
+		box[3] = -v[3];
+		return rc == MPI_SUCCESS ? 0 : -SPATE_EDEVICE;
+	}
+#else
+	(void)box;
+#endif
+	(void)wait;
+	return 0;
+}
+
+int decomp_allgather_planes(double *v, const struct decomp *d, double *wait)
+{
+#ifdef HAVE_MPI
+	if (world_size > 1) {
+		int count[DECOMP_MAX], offset[DECOMP_MAX], rc;
+		double t0 = spate_now();
+		for (int r = 0; r < d->nranks; r++) {
+			int first = (int)((long)d->n * r / d->nranks);
+			int last = (int)((long)d->n * (r + 1) / d->nranks) - 1;
+			offset[r] = d->part[first].row0;
+			count[r] = d->part[last].row0 + d->part[last].rows - offset[r];
+		}
+		rc = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DOUBLE, v, count, offset, MPI_DOUBLE,
+			world_comm);
+		if (wait)
+			*wait += spate_now() - t0;
+		return rc == MPI_SUCCESS ? 0 : -SPATE_EDEVICE;
+	}
+#else
+	(void)v;
+	(void)d;
+#endif
+	(void)wait;
+	return 0;
+}
+
 int decomp_bcast(double *v, int n)
 {
 #ifdef HAVE_MPI

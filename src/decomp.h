@@ -60,6 +60,14 @@ int decomp_world_size(void);
 /* v[0..n-1] = the maximum over all ranks (exact: no rounding).  *wait, when
  * not NULL, grows by the seconds spent in the reduction. */
 int decomp_max(double *v, int n, double *wait);
+/* The wet bounding box of the whole domain from each rank's box[4] = {j_min,
+ * j_max, i_min, i_max} (its subdomains' boxes merged; empty: {INT_MAX, -1,
+ * INT_MAX, -1}): the four numbers are all that travel (one MPI_Allreduce).
+ * *wait, when not NULL, grows by the seconds spent. */
+int decomp_bbox(int box[4], double *wait);
+/* v[0..ny) per plane: each rank fills the planes of its subdomains, and
+ * afterwards every rank holds every plane's value (MPI_Allgatherv). */
+int decomp_allgather_planes(double *v, const struct decomp *d, double *wait);
 /* Rank 0's values of v[0..n-1] on every rank. */
 int decomp_bcast(double *v, int n);
 /* Gather planes to rank 0: this rank's `count` planes of `plane` bytes at
@@ -73,11 +81,15 @@ int decomp_gather_planes(const void *send, void *recv, size_t plane, const int *
 /* How the exchange reaches the subdomains' data (the physics module's job):
  * get copies the g planes next to edge `side` (0 = south/low, 1 =
  * north/high) of subdomain `sub` into buf; put copies buf into its ghost
- * planes on that side.  Both return 0 or -SPATE_E*. */
+ * planes on that side; copy (optional, NULL: get then put through the
+ * link's buffer) moves the edge planes of `from` straight into the ghost
+ * planes of `to` when both are on this rank (device to device).  All return
+ * 0 or -SPATE_E*. */
 struct halo_ops {
 	void *user;
 	int (*get)(void *user, int sub, int side, void *buf);
 	int (*put)(void *user, int sub, int side, const void *buf);
+	int (*copy)(void *user, int from, int side_from, int to);
 };
 
 /* One message: subdomain `from`'s edge planes to subdomain `to`'s ghosts. */
@@ -94,6 +106,7 @@ struct halo_plan {
 	int n;
 	struct halo_link *link;
 	void *req;          /* MPI requests, 2 per link */
+	int nreq;           /* requests posted by halo_exchange_start */
 };
 
 /* The links of every internal edge that touches this rank. */
@@ -102,6 +115,12 @@ int halo_plan_build(struct halo_plan *h, const struct decomp *d, size_t bytes);
  * edges, copy local ones, wait, put.  t_sub[sub] (global subdomain index)
  * grows by the seconds each subdomain spent on it, waits included. */
 int halo_exchange(struct halo_plan *h, const struct halo_ops *ops, double *t_sub);
+/* halo_exchange in two halves, so that work can run while the messages
+ * travel: start posts the receives, gets and sends this rank's edges and
+ * moves the local links; finish waits for the remote messages and puts them.
+ * Every start must be followed by its finish, also after an error. */
+int halo_exchange_start(struct halo_plan *h, const struct halo_ops *ops, double *t_sub);
+int halo_exchange_finish(struct halo_plan *h, const struct halo_ops *ops, double *t_sub);
 void halo_plan_free(struct halo_plan *h);
 
 #endif

@@ -4,8 +4,9 @@
  * Every internal edge k | k+1 carries two messages: the top g planes of k
  * to the south ghosts of k+1, the bottom g planes of k+1 to the north ghosts
  * of k.  When both subdomains live on this rank the message is a copy
- * through one buffer; otherwise it travels by non-blocking MPI between host
- * buffers (tag 2k upwards, 2k+1 downwards). */
+ * (device to device where the physics module offers one, else through one
+ * buffer); otherwise it travels by non-blocking MPI between host buffers
+ * (tag 2k upwards, 2k+1 downwards). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -55,7 +56,7 @@ int halo_plan_build(struct halo_plan *h, const struct decomp *d, size_t bytes)
 	return 0;
 }
 
-int halo_exchange(struct halo_plan *h, const struct halo_ops *ops, double *t_sub)
+int halo_exchange_start(struct halo_plan *h, const struct halo_ops *ops, double *t_sub)
 {
 	const struct decomp *d = h->d;
 	int me = d->rank, rc = 0, nreq = 0;
@@ -74,6 +75,11 @@ int halo_exchange(struct halo_plan *h, const struct halo_ops *ops, double *t_sub
 		double t0 = spate_now(), t1;
 		if (d->part[l->from].rank != me)
 			continue;
+		if (l->local && ops->copy) {
+			rc = ops->copy(ops->user, l->from, l->side_from, l->to);
+			t_sub[l->from] += spate_now() - t0;
+			continue;
+		}
 		rc = ops->get(ops->user, l->from, l->side_from, l->buf);
 		t1 = spate_now();
 		t_sub[l->from] += t1 - t0;
@@ -92,13 +98,22 @@ int halo_exchange(struct halo_plan *h, const struct halo_ops *ops, double *t_sub
 		}
 #endif
 	}
+	h->nreq = nreq;
+	return rc;
+}
+
+int halo_exchange_finish(struct halo_plan *h, const struct halo_ops *ops, double *t_sub)
+{
+	int rc = 0;
 #ifdef HAVE_MPI
-	if (nreq) {
+	const struct decomp *d = h->d;
+	int me = d->rank;
+	if (h->nreq) {
 		/* the wait counts once for every subdomain of this rank with a
 		 * remote neighbour */
 		double t0 = spate_now(), wait;
 		int last = -1;
-		if (MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS && !rc)
+		if (MPI_Waitall(h->nreq, h->req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
 			rc = -SPATE_EDEVICE;
 		wait = spate_now() - t0;
 		for (int k = 0; k < h->n; k++) {
@@ -112,9 +127,18 @@ int halo_exchange(struct halo_plan *h, const struct halo_ops *ops, double *t_sub
 			last = l->to;
 		}
 	}
+#else
+	(void)ops;
+	(void)t_sub;
 #endif
-	(void)nreq;
+	h->nreq = 0;
 	return rc;
+}
+
+int halo_exchange(struct halo_plan *h, const struct halo_ops *ops, double *t_sub)
+{
+	int rc = halo_exchange_start(h, ops, t_sub), rc2 = halo_exchange_finish(h, ops, t_sub);
+	return rc ? rc : rc2;
 }
 
 void halo_plan_free(struct halo_plan *h)

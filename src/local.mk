@@ -6,15 +6,20 @@
 
 noinst_LIBRARIES += src/libspate.a
 src_libspate_a_SOURCES = \
-	src/util.c \
+	src/util.c src/forcing.c \
 	src/params.c \
 	src/setup.c \
 	src/diag.c \
 	src/swe_cpu.c \
+	src/swe_cpu_rhs.c \
+	src/swe_cpu_sub.c \
 	src/swe_bc.c \
 	src/decomp.c \
 	src/halo.c \
+	src/balance.c \
 	src/swe_multi.c \
+	src/swe_balance.c \
+	src/swe_probe.c \
 	src/backend.c \
 	src/swe.c \
 	src/output.c \
@@ -35,9 +40,13 @@ noinst_HEADERS += \
 	src/swe_kern.h \
 	src/swe_step.h \
 	src/swe_cuda.h \
+	src/swe_cuda_sub.h \
 	src/swe_run.h \
 	src/swe_multi.h \
+	src/swe_cpu.h \
+	src/swe_balance.h \
 	src/decomp.h \
+	src/balance.h \
 	src/output.h \
 	src/gauge.h \
 	src/ncout.h \

@@ -13,6 +13,7 @@
 #include "spate.h"
 #include "output.h"
 #include "products_kern.h"
+#include "balance.h"
 
 int spate_mkdir_p(const char *dir)
 {
@@ -184,8 +185,10 @@ int swe_write_summary(const char *path, const struct swe_result *r, const struct
 	fprintf(f, "  \"volume_initial\": %.17g,\n  \"volume_final\": %.17g,\n", r->volume_initial,
 		r->volume_final);
 	fprintf(f, "  \"volume_rel_change\": %.6e,\n", rel);
-	fprintf(f, "  \"max_depth\": %.9g,\n  \"max_speed\": %.9g,\n  \"outputs\": %d\n}\n",
+	fprintf(f, "  \"max_depth\": %.9g,\n  \"max_speed\": %.9g,\n  \"outputs\": %d",
 		r->max_depth, r->max_speed, r->outputs);
+	balance_json(f);    /* the phase table of a decomposed run */
+	fprintf(f, "\n}\n");
 	if (f != stdout && fclose(f)) {
 		spate_log_error("summary", "error writing %s", path);
 		return -SPATE_EIO;

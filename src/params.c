@@ -24,7 +24,8 @@ struct key {
 	int type;
 	size_t off, size;   /* field offset; string capacity */
 	double lo, hi;      /* allowed range (numbers) */
-	const char *choices; /* K_CHOICE/K_STR: '|'-separated, NULL = free text */
+	const char *choices; /* K_CHOICE/K_STR: '|'-separated, NULL = free text;
+	                        K_INT: a word that stands for 0 (e.g. auto) */
 };
 
 #define F(f) offsetof(struct swe_params, f)
@@ -52,15 +53,21 @@ static const struct key keys[] = {
 	{ "initial", "fill_level", K_DBL, F(fill_level), 0, -1e5, 1e5, NULL },
 	{ "initial", "reservoir_level", K_DBL, F(reservoir_level), 0, -1e5, 1e5, NULL },
 	{ "initial", "depth_file", K_STR, F(depth_file), S(depth_file), 0, 0, NULL },
+	{ "initial", "level_file", K_STR, F(level_file), S(level_file), 0, 0, NULL },
 	{ "physics", "g", K_DBL, F(g), 0, 1e-3, 1e3, NULL },
 	{ "physics", "manning", K_DBL, F(manning), 0, 0, 10, NULL },
 	{ "physics", "cfl", K_DBL, F(cfl), 0, 1e-6, 1, NULL },
 	{ "physics", "theta", K_DBL, F(theta), 0, 1, 2, NULL },
 	{ "physics", "kappa", K_DBL, F(kappa), 0, 1e-12, 1, NULL },
 	{ "physics", "dry_tol", K_DBL, F(dry_tol), 0, 0, 1, NULL },
+	{ "physics", "manning_file", K_STR, F(manning_file), S(manning_file), 0, 0, NULL },
+	{ "physics", "rain", K_DBL, F(rain), 0, 0, 1e4, NULL },
+	{ "physics", "rain_files", K_STR, F(rain_files), S(rain_files), 0, 0, NULL },
+	/* last of [physics]: swe_params_print writes [boundary] after it */
 	{ "physics", "integrator", K_CHOICE, F(integrator), 0, 0, 0, "euler|rk2" },
 	{ "run", "end_time", K_DBL, F(end_time), 0, 0, 1e9, NULL },
 	{ "run", "max_steps", K_LONG, F(max_steps), 0, 0, 1e15, NULL },
+	{ "run", "max_dt", K_DBL, F(max_dt), 0, 0, 1e9, NULL },
 	{ "run", "device", K_STR, F(device), S(device), 0, 0, "auto|cpu|cuda" },
 	{ "run", "threads", K_INT, F(threads), 0, 0, 4096, NULL },
 	{ "output", "dir", K_STR, F(out_dir), S(out_dir), 0, 0, NULL },
@@ -75,7 +82,18 @@ static const struct key keys[] = {
 	{ "gauges", "threshold", K_DBL, F(gauge_threshold), 0, 0, 100, NULL },
 	{ "gauges", "interval", K_DBL, F(gauge_interval), 0, 0, 1e9, NULL },
 	{ "parallel", "subdomains", K_INT, F(subdomains), 0, 1, SWE_SUB_MAX, NULL },
-	{ "parallel", "early_exit", K_CHOICE, F(early_exit), 0, 0, 0, "off|on" },
+	{ "parallel", "early_exit", K_CHOICE, F(early_exit), 0, 0, 0, "off|on|auto" },
+	{ "parallel", "early_exit_steps", K_INT, F(early_exit_steps), 0, 1, 1000, NULL },
+	{ "parallel", "early_exit_interval", K_INT, F(early_exit_interval), 0, 1, 1e9, NULL },
+	{ "parallel", "balance", K_CHOICE, F(balance), 0, 0, 0, "static|bbox|rows" },
+	{ "parallel", "balance_interval", K_INT, F(balance_interval), 0, 1, 1e9, NULL },
+	{ "parallel", "balance_gain", K_DBL, F(balance_gain), 0, 0, 1e6, NULL },
+	{ "parallel", "probe", K_CHOICE, F(probe), 0, 0, 0, "off|on" },
+	{ "parallel", "probe_steps", K_INT, F(probe_steps), 0, 1, 1000, NULL },
+	/* K_INT with a word: "auto" stands for 0 */
+	{ "parallel", "ghost_expansion", K_INT, F(ghost_expansion), 0, 1, 32, "auto" },
+	{ "parallel", "overlap", K_CHOICE, F(overlap), 0, 0, 0, "none|compute|streams" },
+	{ "parallel", "gpus", K_INT, F(gpus), 0, 0, 1024, NULL },
 };
 #undef F
 #undef S
@@ -131,6 +149,13 @@ void swe_params_defaults(struct swe_params *p)
 	p->gauge_threshold = 0.05;
 	p->gauge_interval = 10;
 	p->subdomains = 1;
+	p->early_exit_steps = 4;
+	p->early_exit_interval = 500;
+	p->balance_interval = 50;
+	p->balance_gain = 1;
+	p->probe_steps = 4;
+	p->ghost_expansion = 1;
+	p->overlap = 2;     /* streams */
 }
 
 /* Index of `word` in a '|'-separated list, or -1. */
@@ -354,10 +379,15 @@ int swe_params_set(struct swe_params *p, const char *section, const char *key,
 			return 0;
 		}
 		default:
+			if (k->choices && choice_index(k->choices, value) == 0) {
+				*(int *)field = 0;
+				return 0;
+			}
 			if (parse_double(value, &d))
-				BAD("not a number");
+				BAD("not a number%s%s", k->choices ? " or " : "", k->choices ? k->choices : "");
 			if (d < k->lo || d > k->hi)
-				BAD("must be in [%g, %g]", k->lo, k->hi);
+				BAD("must be in [%g, %g]%s%s", k->lo, k->hi, k->choices ? " or " : "",
+					k->choices ? k->choices : "");
 			if (k->type == K_INT || k->type == K_LONG) {
 				if (d != floor(d))
 					BAD("must be a whole number");
@@ -508,6 +538,16 @@ int swe_params_validate(const struct swe_params *p)
 		spate_log_error("scenario", "[domain] setup = dem needs dem = FILE (a DEM raster)");
 		return -SPATE_EINVAL;
 	}
+	if (strcmp(p->setup, "dem") != 0 && (p->manning_file[0] || p->rain_files[0] ||
+		p->level_file[0] || p->depth_file[0])) {
+		spate_log_error("scenario", "[physics] manning_file, rain_files and [initial] "
+			"depth_file, level_file need [domain] setup = dem (rasters on the DEM's grid)");
+		return -SPATE_EINVAL;
+	}
+	if (p->depth_file[0] && p->level_file[0]) {
+		spate_log_error("scenario", "[initial] depth_file and level_file: give one of them");
+		return -SPATE_EINVAL;
+	}
 	if (p->has_reservoir && isnan(p->reservoir_level)) {
 		spate_log_error("scenario", "[initial] reservoir_line needs reservoir_level");
 		return -SPATE_EINVAL;
@@ -529,6 +569,11 @@ int swe_params_validate(const struct swe_params *p)
 		return -SPATE_EINVAL;
 	}
 #endif
+	if (p->probe && p->nworkload > 0) {
+		spate_log_error("scenario", "[parallel] probe = on measures the workloads: leave "
+			"workload out, or set probe = off");
+		return -SPATE_EINVAL;
+	}
 	if (p->integrator == 1 && p->cfl > 0.5) {
 		spate_log_error("scenario", "[physics] cfl = %g: forward Euler keeps depths "
 			"positive only for cfl <= 0.5", p->cfl);
@@ -576,7 +621,12 @@ void swe_params_print(const struct swe_params *p, void *file)
 			continue;
 		fprintf(f, "%s = ", k->key);
 		switch (k->type) {
-		case K_INT: fprintf(f, "%d\n", *(const int *)field); break;
+		case K_INT:
+			if (k->choices && *(const int *)field == 0)
+				fprintf(f, "%s\n", k->choices);
+			else
+				fprintf(f, "%d\n", *(const int *)field);
+			break;
 		case K_LONG: fprintf(f, "%ld\n", *(const long *)field); break;
 		case K_DBL:
 			if (isnan(*(const double *)field))

@@ -51,6 +51,15 @@ void swe_state_free(struct swe_state *s)
 	s->w = s->hu = s->hv = s->Bm = s->Bc = NULL;
 	s->mask = NULL;
 	s->crs_wkt = NULL;
+	free(s->n2);
+	for (int k = 0; k < s->nrain; k++)
+		free(s->rain[k]);
+	free(s->rain);
+	free(s->rain_t);
+	s->n2 = NULL;
+	s->rain = NULL;
+	s->rain_t = NULL;
+	s->nrain = 0;
 }
 
 /* Mirror index across a boundary corner line at 0 and n. */

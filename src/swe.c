@@ -4,7 +4,8 @@
  *
  * The steps a run takes depend only on the state and on the stop times
  * t_stop given to the backend (dt is capped to reach t_stop exactly): the
- * output times k * [output] interval and the end time.  Chunks of steps end
+ * output times k * [output] interval, the times the rain changes, and the
+ * end time.  Chunks of steps end
  * anywhere between steps (after a number of steps, for the progress line and
  * the gauges), and checkpoints are taken at such chunk ends, never at a stop
  * time of their own; a restart restores the output clock (next output time,
@@ -222,6 +223,7 @@ struct run {
 	struct clock clk;
 	struct swe_out *out;    /* NULL: this process writes nothing */
 	struct swe_ckpt ck;     /* the checkpoint of a restart */
+	double next_rain;       /* the next time the rain changes, s (INFINITY: never) */
 	int products;           /* the backend keeps the flood products */
 	int ckpt;               /* take checkpoints (write them, or join their gathers) */
 };
@@ -346,6 +348,8 @@ static int loop(struct run *u)
 	while (st->t < p->end_time && !interrupted) {
 		double t_stop = u->clk.next_out < p->end_time ? u->clk.next_out : p->end_time;
 		double before = spate_now();
+		if (u->next_rain < t_stop)
+			t_stop = u->next_rain; /* the rain changes there */
 		long done = st->steps, limit = u->gs.n ? 1 : chunk;
 		if (p->max_steps > 0 && p->max_steps - st->steps < limit)
 			limit = p->max_steps - st->steps;
@@ -353,6 +357,9 @@ static int loop(struct run *u)
 			return rc;
 		if (u->gs.n && (rc = sample_gauges(u->be, u->ctx, &u->gs, &u->s, p, st->t,
 			&u->clk.next_gauge, u->out)))
+			return rc;
+		if (st->t >= u->next_rain && (rc = swe_forcing_apply(u->be, u->ctx, &u->s, p, st->t,
+			&u->next_rain)))
 			return rc;
 		/* aim for chunks of about 0.25 s wall time */
 		if (st->steps > done) {
@@ -365,7 +372,7 @@ static int loop(struct run *u)
 			last_print = spate_now();
 			printed = 1;
 		}
-		if (st->t >= t_stop && t_stop < p->end_time) {
+		if (st->t >= u->clk.next_out && u->clk.next_out < p->end_time) {
 			if ((rc = snapshot(u, 1)))
 				return rc;
 			u->clk.next_out += p->out_interval;
@@ -452,6 +459,9 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	rc = start(&u);
 	if (!rc)
 		rc = start_products(&u);
+	/* the rain at the start time, and when it next changes */
+	if (!rc)
+		rc = swe_forcing_apply(u.be, u.ctx, &u.s, p, u.st.t, &u.next_rain);
 	if (!rc) {
 		spate_log_info("spate: %s, %d x %d cells of %g x %g m, %s precision, %s on %s%s\n",
 			p->setup, u.s.nx, u.s.ny, u.s.dx, u.s.dy, SPATE_PRECISION, u.be->name,

@@ -57,14 +57,20 @@ struct swe_params {
 	double dry_disk[3];       /* x y r: no water within r of (x, y) */
 	int has_dry_disk;
 	char depth_file[SWE_PATH_MAX]; /* initial depth raster (replaces the above) */
+	char level_file[SWE_PATH_MAX]; /* initial level raster (replaces the above) */
 	/* [physics] */
 	double g, manning, cfl, theta, kappa, dry_tol;
 	int integrator;     /* 1 = forward Euler, 2 = SSP-RK2 */
+	char manning_file[SWE_PATH_MAX]; /* Manning n raster (NODATA: [physics] manning) */
+	double rain;        /* uniform rain rate, mm/h (unless rain_files) */
+	char rain_files[4 * SWE_PATH_MAX]; /* "T FILE, T FILE, ...": rain rasters in
+	                       mm/h, each from time T (s) until the next */
 	/* [boundary] */
 	struct swe_bc bc[4];
 	/* [run] */
 	double end_time;    /* s */
 	long max_steps;     /* 0 = unlimited */
+	double max_dt;      /* longest step, s (0: no bound but the CFL step) */
 	char device[16];    /* auto, cpu, cuda */
 	int threads;        /* OpenMP threads, 0 = default */
 	/* [output] */
@@ -84,9 +90,27 @@ struct swe_params {
 	int subdomains;      /* row subdomains (1: one per MPI rank) */
 	int nworkload;       /* workload fractions given (0: equal sizes) */
 	double workload[SWE_SUB_MAX]; /* relative work of each subdomain */
-	int early_exit;      /* skip the arithmetic of rows that are dry with
-	                        their neighbours (bitwise the same results) */
+	int early_exit;      /* enum swe_early: skip the arithmetic of blocks that
+	                        are dry with their neighbours (bitwise the same
+	                        results); auto: time both, keep the faster */
+	int early_exit_steps;    /* auto: timed steps of each variant per trial */
+	int early_exit_interval; /* auto: steps from one trial to the next */
+	int balance;         /* enum swe_balance_mode: dynamic load balancing */
+	int balance_interval; /* steps between two measurements of the work */
+	double balance_gain; /* move rows when the predicted saving exceeds
+	                        balance_gain x the predicted cost of moving */
+	int probe;           /* time a fully wet case on each subdomain first and
+	                        share the rows in proportion to the speeds */
+	int probe_steps;     /* timed steps of the probe */
+	int ghost_expansion; /* exchange halos every k steps (k >= 1); 0 = auto */
+	int overlap;         /* GPUs: halo exchange vs computation, enum swe_overlap
+	                        (swe_multi.h): none, compute, streams */
+	int gpus;            /* GPUs a process uses (0: all it sees) */
 };
+
+/* [parallel] early_exit and balance. */
+enum swe_early { SWE_EARLY_OFF = 0, SWE_EARLY_ON = 1, SWE_EARLY_AUTO = 2 };
+enum swe_balance_mode { SWE_BALANCE_STATIC = 0, SWE_BALANCE_BBOX = 1, SWE_BALANCE_ROWS = 2 };
 
 /* The state of a domain on the host: cell-centred (w, hu, hv) and corner B,
  * all with SWE_GHOST ghost layers, levels relative to bref. */
@@ -101,6 +125,15 @@ struct swe_state {
 	real *Bm;           /* cell-centre bed, (ny + 2G) * pitch (derived) */
 	unsigned char *mask; /* NULL, or nx * ny flags: 1 = outside the DEM (NODATA) */
 	char *crs_wkt;      /* NULL, or the DEM's coordinate reference system (WKT) */
+	/* Forcing ([physics] manning_file, rain_files; NULL / 0 when absent):
+	 * n2: nx * ny Manning n^2 per cell (row-major, row 0 southern); the
+	 * stages then run without friction and swe_sources applies it after
+	 * each step.  rain: nrain rasters of nx * ny rates (m/s), rain[k] from
+	 * time rain_t[k] (s, increasing) until the next. */
+	real *n2;
+	int nrain;
+	double *rain_t;
+	float **rain;
 };
 
 /* Index of cell (i, j), i in [-G, nx+G), j in [-G, ny+G). */
@@ -166,14 +199,23 @@ struct spate_backend {
 	/* Restart (NULL: not offered): replace the products kept since
 	 * products_start by in (laid out as products_get gives them). */
 	int (*products_put)(struct swe_backend_ctx *ctx, const struct swe_prod *in);
+	/* Rain from now on: rate[nx * ny] in m/s (row-major, row 0 southern; the
+	 * caller keeps it alive), or NULL for `uniform` m/s everywhere (NULL
+	 * op: the backend has no rain). */
+	int (*set_rain)(struct swe_backend_ctx *ctx, const float *rate, double uniform);
 };
 
 extern const struct spate_backend spate_backend_cpu;
 /* Rows whose right-hand side the CPU backend skipped as dry ([parallel]
  * early_exit), summed over all contexts since the program started. */
 extern long swe_cpu_rows_skipped;
+/* Blocks of CPU_BLOCK columns (whole rows included) skipped the same way. */
+extern long swe_cpu_blocks_skipped;
 #ifdef HAVE_CUDA
 extern const struct spate_backend spate_backend_cuda;
+/* Tiles the CUDA backend's next step skipped as dry ([parallel] early_exit),
+ * sampled once per batch of steps, summed since the program started. */
+extern long swe_cuda_tiles_skipped;
 #endif
 
 /* Picks a backend by name ("auto", "cpu", "cuda"); returns NULL and prints why
@@ -209,6 +251,18 @@ void swe_state_finish_bed(struct swe_state *s);
 /* Fill the kernels' view of the boundaries. */
 void swe_bcdev_fill(struct swe_bcdev *d, const struct swe_state *s, const struct swe_params *p);
 struct swe_coef swe_coef_of(const struct swe_params *p);
+
+/* forcing.c: rain for the time loop.  Sets the rain in force at time t on
+ * the backend (when the run has rain) and returns in *next the time of the
+ * next change (INFINITY: none).  0 or -SPATE_E*. */
+int swe_forcing_apply(const struct spate_backend *be, struct swe_backend_ctx *ctx,
+	const struct swe_state *s, const struct swe_params *p, double t, double *next);
+/* Whether the run has sources split from the step (rain, Manning raster). */
+int swe_has_sources(const struct swe_state *s, const struct swe_params *p);
+/* The longest step of a run, s (0: none): [run] max_dt, else with rain the
+ * CFL step of water 1 m deep, 0.5 cfl min(dx, dy) / sqrt(g 1 m), so that
+ * rain on dry ground (no wave speed yet) does not fall in one step. */
+double swe_max_dt(const struct swe_state *s, const struct swe_params *p);
 
 /* diag.c: volume (m^3), max depth, max speed of a host state, in double. */
 double swe_volume(const struct swe_state *s);

@@ -50,6 +50,20 @@ struct swe_cuda_params {
 	int early;           /* skip rows dry across a warp ([parallel] early_exit) */
 	int rows;            /* rows of a strip: each warp walks a strip of 32 columns */
 	int warps;           /* warps per block, side by side in x */
+	int blocks;          /* blocks of the stage kernels (their warps take the
+	                        tiles of the active list) */
+	int ntx, nty;        /* tiles: strips of SWE_CUDA_STRIP_COLS x rows cells */
+	int tiles;           /* keep the per-tile dry map and launch active tiles
+	                        only (early exit, RK2) */
+	int src;             /* sources after each step (rain, Manning raster) */
+	double max_dt;       /* longest step, s (0: no bound; swe_max_dt) */
+	real rain_u;         /* uniform rain rate where the step's rain is NULL, m/s */
+	int jlo, jhi;        /* rows [jlo, jhi) of the stage kernels: tile rows start
+	                        at jlo (set by the launch functions) */
+	int host_dt;         /* 1: stage 1 only gathers the speeds; the host writes t
+	                        and dt into the control block (decomposed runs) */
+	unsigned sides;      /* bit 1 << side (enum swe_side) for each side whose ghosts
+	                        are boundary conditions; the others are halo */
 	struct swe_bcdev bcd;
 	const struct swe_bc *bc; /* device copy of p->bc[4] (hydrographs) */
 };
@@ -61,6 +75,23 @@ struct swe_cuda_step {
 	real *Lw, *Lhu, *Lhv;  /* right-hand side of stage 1 (ghosts included) */
 	const real *Bc, *Bm;   /* corners, cell-centre bed */
 	struct swe_cuda_ctl *q;
+	/* The tile map (see k_tiles in swe_cuda_kern.cu).  list/count: the
+	 * tiles this step computes; list1/count1: those of the next step,
+	 * written after it.  wet: which parts of the tile (whole, bands of two
+	 * cells along its sides, corners) hold a cell that is not dry (or on a
+	 * bed that does not reconstruct dry) in the state the step makes; act: the
+	 * tile is computed in this step; streak: consecutive states in which
+	 * the tile and its eight neighbours were dry. */
+	const int *list;
+	const unsigned int *count;
+	int *list1;
+	unsigned int *count1;
+	unsigned short *wet;   /* flags of the tile's parts that are not dry */
+	unsigned char *act, *streak;
+	/* sources (kp.src): Manning n^2 and rain rates (m/s) per interior cell,
+	 * nx * ny row-major; NULL: none / kp.rain_u */
+	const real *n2;
+	const float *rain;
 };
 
 /* Dynamic shared memory and other per-kernel set-up; 0 or -SPATE_EDEVICE. */
@@ -76,6 +107,32 @@ void swe_cuda_enqueue_bc(const struct swe_cuda_params *kp, const struct swe_cuda
  * Euler update or the RK2 second stage) on stream.  Launch errors are left
  * for cudaGetLastError. */
 void swe_cuda_enqueue_step(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	void *stream);
+
+/* Enqueue stage 1 (s2 = 0) or the RK2 second stage (s2 = 1) on rows
+ * [jlo, jhi) only, or the forward-Euler update of every row: the pieces of a
+ * step for a subdomain whose halos travel in between (cuda/swe_cuda_sub.cu;
+ * kp->host_dt set, no tile map).  a->list and a->count: the tiles of the
+ * rows, numbered from row jlo (every one of them, in any order). */
+void swe_cuda_enqueue_stage(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	int s2, int jlo, int jhi, void *stream);
+void swe_cuda_enqueue_euler(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	void *stream);
+
+/* Blocks of the stage kernels for kp on device dev: one warp per tile, or
+ * at most cap_waves times the blocks resident at once (cap_waves > 0: the
+ * warps then walk several tiles each). */
+int swe_cuda_strip_blocks(const struct swe_cuda_params *kp, int dev, int cap_waves);
+
+/* Enqueue the tile map's update after a step (the next step's active list);
+ * nothing unless kp->tiles. */
+void swe_cuda_enqueue_tiles(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	void *stream);
+
+/* Enqueue the sources split from the step (swe_sources) on the state the
+ * step made (a->w1, ...), then its ghost cells again; nothing unless
+ * kp->src. */
+void swe_cuda_enqueue_sources(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	void *stream);
 
 struct swe_prod;

@@ -324,6 +324,18 @@ HOSTDEVICE static inline double swe_cfl_dt(double ax, double ay, double dx, doub
  * round-off guard; KP07's CFL bound keeps it so in exact arithmetic), zero
  * the momentum of (nearly) dry cells, then Manning friction, semi-implicit:
  * hu <- hu / (1 + dt g n^2 |u| / h^(4/3)) (BSA12 eq. 9). */
+/* Manning friction on a wet cell of depth h > 0, semi-implicit:
+ * hu <- hu / (1 + dt g n^2 |u| / h^(4/3)) (BSA12 eq. 9); n2 = n^2. */
+HOSTDEVICE static inline void swe_friction(real h, real *hu, real *hv, real n2, real dt,
+	struct swe_coef c)
+{
+	real r = kp07_inv_depth(h, c.kappa4), u = *hu * r, v = *hv * r;
+	real s = R_SQRT(u * u + v * v);
+	real d = 1 / (1 + dt * c.g * n2 * s / (h * R_CBRT(h)));
+	*hu *= d;
+	*hv *= d;
+}
+
 HOSTDEVICE static inline void swe_finish(real *w, real *hu, real *hv, real Bc, real dt,
 	struct swe_coef c)
 {
@@ -335,14 +347,10 @@ HOSTDEVICE static inline void swe_finish(real *w, real *hu, real *hv, real Bc, r
 		*hv = 0;
 		return;
 	}
-	if (c.n2 > 0) {
-		real r = kp07_inv_depth(h, c.kappa4), u = *hu * r, v = *hv * r;
-		real s = R_SQRT(u * u + v * v);
-		real d = 1 / (1 + dt * c.g * c.n2 * s / (h * R_CBRT(h)));
-		*hu *= d;
-		*hv *= d;
-	}
+	if (c.n2 > 0)
+		swe_friction(h, hu, hv, c.n2, dt, c);
 }
+
 
 /* One cell's right-hand side L(U) from the fluxes through its faces and the
  * bed sources: dU/dt = -(Fe - Fw)/dx - (Gn - Gs)/dy + S (KP07 eq. 2.1). */
@@ -379,6 +387,21 @@ HOSTDEVICE static inline real swe_level_rk2(real w0, real ws, real B, real L, re
 HOSTDEVICE static inline real swe_rk2_combine(real q0, real qs, real L, real dt)
 {
 	return (real)0.5 * (q0 + (qs + dt * L));
+}
+
+/* The sources split from the step, applied to each cell once after it when
+ * the run has rain or a Manning raster: rain of rate r (m/s, >= 0) adds
+ * r dt to the depth (in the depth form of swe_level_euler), then friction
+ * with this cell's n2 (0: none here; with a constant n the stages apply it). */
+HOSTDEVICE static inline void swe_sources(real *w, real *hu, real *hv, real Bc, real r,
+	real n2, real dt, struct swe_coef c)
+{
+	real h;
+	if (r > 0)
+		*w = swe_level_euler(*w, Bc, r, dt);
+	h = *w - Bc;
+	if (n2 > 0 && h > c.dry)
+		swe_friction(h, hu, hv, n2, dt, c);
 }
 
 /* Ghost value of a cell outside the domain, from the interior cell it mirrors

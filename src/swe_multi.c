@@ -13,7 +13,18 @@
  *   6. commit
  * Each cell and face sees the same values through the same functions as in
  * the single-domain step, so the results are bitwise identical for any
- * number of subdomains, any workload split and any rank count. */
+ * number of subdomains, any workload split and any rank count.
+ *
+ * On GPUs (cuda/swe_cuda_sub.cu) the second stage rebuilds U* from U^n and
+ * L, so L is exchanged instead of U*, right after stage 1, and U after each
+ * step (swe_multi.h); subdomain k of a rank runs on GPU (local rank x
+ * subdomains per rank + k) mod GPUs, several per GPU if need be.
+ *
+ * swe_balance.c tunes the run between steps without changing a bit: with
+ * ghost cell expansion k > 1, step 1 exchanges k steps' worth of ghost rows
+ * every k steps and step 5 exchanges nothing (the subdomains compute on
+ * their valid ghost rows); rows move between neighbouring subdomains
+ * (balance), after which step 1 runs again. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -28,6 +39,7 @@
 #include "swe_multi.h"
 #include "decomp.h"
 #include "products_kern.h"
+#include "swe_balance.h"
 
 /* The decomposed run; the backend table's context (cast at the entry points). */
 struct multi {
@@ -36,15 +48,23 @@ struct multi {
 	struct decomp d;
 	struct halo_plan halo;
 	struct swe_backend_ctx *sub[DECOMP_MAX]; /* NULL where on another rank */
+	int dev[DECOMP_MAX];     /* device of each subdomain of this rank */
 	int nx, ny, pitch;
 	int stage;               /* which copy the halo callbacks move */
 	double dx, dy, t;
+	double max_dt;           /* longest step (swe_max_dt), 0: none */
 	long steps;
 	double amax;             /* this rank's largest speed of the last stage */
 	double t_compute[DECOMP_MAX], t_exchange[DECOMP_MAX], t_wait[DECOMP_MAX];
+	double t_steps;          /* wall-clock seconds of the step loops */
+	struct swe_balance *bal; /* [parallel] probe, early_exit, balance, ghost
+	                            expansion (swe_balance.h) */
 };
 
-static char multi_desc[256] = "cpu";
+static char multi_desc[512] = "cpu";
+#ifdef HAVE_CUDA
+extern const struct spate_backend spate_backend_multi_cuda;
+#endif
 
 /* Subdomains of a run: the workloads given, else [parallel] subdomains,
  * else one per MPI rank. */
@@ -56,25 +76,44 @@ static int multi_count(const struct swe_params *p)
 	return p->subdomains > 1 ? p->subdomains : P;
 }
 
+/* GPUs a process of this run uses: those it sees, at most [parallel] gpus. */
+static int multi_gpus(const struct swe_params *p)
+{
+	int n = 0;
+#ifdef HAVE_CUDA
+	n = spate_backend_cuda.count();
+#endif
+	return p->gpus > 0 && p->gpus < n ? p->gpus : n;
+}
+
 const struct spate_backend *swe_backend_for(const struct swe_params *p)
 {
 	int n = multi_count(p), P = decomp_world_size();
-	const struct spate_backend *be;
-	if (n <= 1 && P == 1)
-		return spate_backend_select(p->device);
-	if (strcmp(p->device, "cuda") == 0) {
-		spate_log_error("decomp", "--device=cuda with %d subdomain%s on %d MPI rank%s: the "
-			"multi-GPU decomposition is not built yet; use --device=cpu, or one subdomain "
-			"on one rank", n, n > 1 ? "s" : "", P, P > 1 ? "s" : "");
-		return NULL;
-	}
-	be = spate_backend_select("cpu");
+	const struct spate_backend *be, *multi = &spate_backend_multi;
+	size_t len;
+	be = spate_backend_select(p->device);
+	/* early_exit = auto on the CPU is tuned by the decomposed run, here of
+	 * one subdomain (the CUDA backend takes auto as on) */
+	if (n <= 1 && P == 1 && (be != &spate_backend_cpu || p->early_exit != SWE_EARLY_AUTO))
+		return be;
 	if (!be)
 		return NULL;
+#ifdef HAVE_CUDA
+	if (be == &spate_backend_cuda)
+		multi = &spate_backend_multi_cuda;
+#endif
 	be->describe(0, multi_desc, sizeof multi_desc);
-	snprintf(multi_desc + strlen(multi_desc), sizeof multi_desc - strlen(multi_desc),
-		", %d subdomain%s on %d MPI rank%s", n, n > 1 ? "s" : "", P, P > 1 ? "s" : "");
-	return &spate_backend_multi;
+	len = strlen(multi_desc);
+	if (multi != &spate_backend_multi) {
+		int g = multi_gpus(p);
+		snprintf(multi_desc + len, sizeof multi_desc - len, ", %d GPU%s per rank, overlap %s",
+			g, g > 1 ? "s" : "", p->overlap == SWE_OVERLAP_NONE ? "none" :
+			p->overlap == SWE_OVERLAP_COMPUTE ? "compute" : "streams");
+		len = strlen(multi_desc);
+	}
+	snprintf(multi_desc + len, sizeof multi_desc - len, ", %d subdomain%s on %d MPI rank%s",
+		n, n > 1 ? "s" : "", P, P > 1 ? "s" : "");
+	return multi;
 }
 
 static int multi_count_dev(void)
@@ -89,58 +128,141 @@ static int multi_describe(int i, char *buf, size_t len)
 	return 0;
 }
 
-/* ---- halo callbacks: the G rows next to an edge of U or U* */
+/* ---- halo callbacks: the g rows next to an edge of U, U* or L (g =
+ * SWE_GHOST, or more with ghost cell expansion: rows_get and rows_put) */
 
 static int halo_get(void *user, int k, int side, void *buf)
 {
 	struct multi *m = user;
-	int rows = m->d.part[k].rows, j0 = side ? rows - SWE_GHOST : 0;
+	int g = swe_balance_halo(m->bal), rows = m->d.part[k].rows, j0 = side ? rows - g : 0;
 	real *b = buf;
-	size_t f = (size_t)SWE_GHOST * m->pitch;
-	return m->ops->rows_get(m->sub[k], m->stage, j0, j0 + SWE_GHOST, b, b + f, b + 2 * f);
+	size_t f = (size_t)g * m->pitch;
+	if (m->ops->halo_get && g == SWE_GHOST)
+		return m->ops->halo_get(m->sub[k], m->stage, side, buf);
+	return m->ops->rows_get(m->sub[k], m->stage, j0, j0 + g, b, b + f, b + 2 * f);
 }
 
 static int halo_put(void *user, int k, int side, const void *buf)
 {
 	struct multi *m = user;
-	int rows = m->d.part[k].rows, j0 = side ? rows : -SWE_GHOST;
+	int g = swe_balance_halo(m->bal), rows = m->d.part[k].rows, j0 = side ? rows : -g;
 	const real *b = buf;
-	size_t f = (size_t)SWE_GHOST * m->pitch;
-	return m->ops->rows_put(m->sub[k], m->stage, j0, j0 + SWE_GHOST, b, b + f, b + 2 * f);
+	size_t f = (size_t)g * m->pitch;
+	if (m->ops->halo_put && g == SWE_GHOST)
+		return m->ops->halo_put(m->sub[k], m->stage, side, buf);
+	return m->ops->rows_put(m->sub[k], m->stage, j0, j0 + g, b, b + f, b + 2 * f);
 }
 
+static int halo_copy(void *user, int from, int side_from, int to)
+{
+	struct multi *m = user;
+	return m->ops->halo_copy(m->sub[from], m->stage, side_from, m->sub[to]);
+}
+
+/* The halos of `stage`; the interior rows of a stage whose edge rows went
+ * first compute while they travel. */
 static int exchange(struct multi *m, int stage)
 {
 	struct halo_ops h;
+	int rc, rc2;
+	memset(&h, 0, sizeof h);
 	h.user = m;
 	h.get = halo_get;
 	h.put = halo_put;
+	h.copy = m->ops->halo_copy ? halo_copy : NULL;
 	m->stage = stage;
-	return halo_exchange(&m->halo, &h, m->t_exchange);
+	rc = halo_exchange_start(&m->halo, &h, m->t_exchange);
+	for (int k = m->d.first; k < m->d.last && !rc && m->ops->interior; k++)
+		rc = m->ops->interior(m->sub[k]);
+	rc2 = halo_exchange_finish(&m->halo, &h, m->t_exchange);
+	return rc ? rc : rc2;
+}
+
+/* The MPI rank of this process among those of its node. */
+static int local_rank(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+		"SLURM_LOCALID", "PMI_LOCAL_RANK" };
+	for (size_t k = 0; k < sizeof vars / sizeof vars[0]; k++)
+		if (getenv(vars[k]))
+			return atoi(getenv(vars[k]));
+	return decomp_world_rank();
 }
 
 static void multi_fini(struct swe_backend_ctx *ctx);
+
+/* The device of subdomain k, one of [first, last) on this rank: `device`,
+ * or on GPUs the (local rank x subdomains per rank + k) mod GPUs. */
+static int sub_device(const struct multi *m, const struct swe_params *p, int k, int first,
+	int last, int device)
+{
+	int g = multi_gpus(p);
+	if (m->ops->mid_stage != SWE_STAGE_RATE)
+		return device;
+	return g > 0 ? (local_rank() * (last - first) + k - first) % g : 0;
+}
+
+/* Hand the run's parts to the balancing. */
+static void attach_balance(struct multi *m)
+{
+	struct swe_balance_run br;
+	br.ops = m->ops;
+	br.d = &m->d;
+	br.sub = m->sub;
+	br.halo = &m->halo;
+	br.t_compute = m->t_compute;
+	br.t_exchange = m->t_exchange;
+	br.nx = m->nx;
+	br.ny = m->ny;
+	br.pitch = m->pitch;
+	swe_balance_attach(m->bal, &br);
+}
 
 static int multi_init(struct swe_backend_ctx **out, const struct swe_state *s,
 	const struct swe_params *p, int device)
 {
 	struct multi *m = calloc(1, sizeof *m);
-	int rc;
+	double workload[DECOMP_MAX];
+	int rc, nw = p->nworkload, n = multi_count(p);
 	if (!m)
 		return -SPATE_ENOMEM;
 	m->ops = &swe_cpu_sub_ops;
-	m->p = p;
+#ifdef HAVE_CUDA
+	if (swe_backend_for(p) == &spate_backend_multi_cuda)
+		m->ops = &swe_cuda_sub_ops;
+#endif
 	m->nx = s->nx;
 	m->ny = s->ny;
 	m->pitch = s->pitch;
 	m->dx = s->dx;
+	m->max_dt = swe_max_dt(s, p);
 	m->dy = s->dy;
-	rc = decomp_plan(&m->d, s->ny, multi_count(p), p->nworkload ? p->workload : NULL,
-		SWE_GHOST, "[parallel]");
-	for (int k = m->d.first; k < m->d.last && !rc; k++)
-		rc = m->ops->init(&m->sub[k], s, p, m->d.part[k].row0, m->d.part[k].rows, device);
+	memcpy(workload, p->workload, sizeof workload);
+	{
+		/* this rank's subdomains (decomp_plan's) and their devices */
+		int r = decomp_world_rank(), P = decomp_world_size();
+		int first = (int)((long)n * r / P), last = (int)((long)n * (r + 1) / P);
+		for (int k = first; k < last && last <= DECOMP_MAX; k++)
+			m->dev[k] = sub_device(m, p, k, first, last, device);
+	}
+	/* m->p: the parameters the subdomains keep, [parallel] resolved */
+	rc = swe_balance_new(&m->bal, p, m->ops, n, s->ny, &m->p);
 	if (!rc)
-		rc = halo_plan_build(&m->halo, &m->d, 3 * (size_t)SWE_GHOST * s->pitch * sizeof(real));
+		rc = swe_balance_probe(m->bal, s, n, m->dev, workload, &nw);
+	if (!rc)
+		rc = decomp_plan(&m->d, s->ny, n, nw ? workload : NULL,
+			swe_balance_min_rows(m->bal), "[parallel]");
+	for (int k = m->d.first; k < m->d.last && !rc; k++)
+		rc = m->ops->init(&m->sub[k], s, m->p, m->d.part[k].row0, m->d.part[k].rows,
+			m->dev[k]);
+	if (!rc)
+		rc = halo_plan_build(&m->halo, &m->d, 3 * (size_t)swe_balance_halo(m->bal) *
+			s->pitch * sizeof(real));
+	if (!rc)
+		attach_balance(m);
+	/* U is exchanged after each step there: the first one now */
+	if (!rc && m->ops->mid_stage == SWE_STAGE_RATE)
+		rc = exchange(m, SWE_STAGE_U);
 	if (rc) {
 		multi_fini((struct swe_backend_ctx *)m);
 		return rc;
@@ -161,6 +283,16 @@ static int stage1_all(struct multi *m, double *ax, double *ay)
 		v[1] = b > v[1] ? b : v[1];
 		m->t_compute[k] += spate_now() - t0;
 	}
+	/* asynchronous devices: L travels while the speeds are reduced */
+	if (!rc && m->ops->mid_stage == SWE_STAGE_RATE && m->p->integrator != 1)
+		rc = exchange(m, SWE_STAGE_RATE);
+	for (int k = m->d.first; k < m->d.last && !rc && m->ops->speeds; k++) {
+		double a, b, t0 = spate_now();
+		rc = m->ops->speeds(m->sub[k], &a, &b);
+		v[0] = a > v[0] ? a : v[0];
+		v[1] = b > v[1] ? b : v[1];
+		m->t_wait[k] += spate_now() - t0;
+	}
 	if (!rc)
 		rc = decomp_max(v, 2, &wait);
 	for (int k = m->d.first; k < m->d.last; k++)
@@ -174,14 +306,14 @@ static int stage1_all(struct multi *m, double *ax, double *ay)
  * largest speed of the last stage. */
 static int finish_all(struct multi *m, double dt, double t_new, double amax1)
 {
-	int rk2 = m->p->integrator != 1, rc = 0;
+	int rk2 = m->p->integrator != 1, rc = 0, rate = m->ops->mid_stage == SWE_STAGE_RATE;
 	double amax = 0;
 	for (int k = m->d.first; k < m->d.last && !rc; k++) {
 		double t0 = spate_now();
-		rc = m->ops->predict(m->sub[k], dt);
+		rc = m->ops->predict(m->sub[k], dt, t_new);
 		m->t_compute[k] += spate_now() - t0;
 	}
-	if (rk2 && !rc)
+	if (rk2 && !rc && !rate && swe_balance_exchange_ustar(m->bal))
 		rc = exchange(m, SWE_STAGE_USTAR);
 	for (int k = m->d.first; k < m->d.last && rk2 && !rc; k++) {
 		double a, b, t0 = spate_now();
@@ -195,6 +327,8 @@ static int finish_all(struct multi *m, double dt, double t_new, double amax1)
 		rc = m->ops->commit(m->sub[k], t_new, dt);
 		m->t_compute[k] += spate_now() - t0;
 	}
+	if (!rc && rate)
+		rc = exchange(m, SWE_STAGE_U);
 	m->amax = rk2 ? amax : amax1;
 	return rc;
 }
@@ -203,7 +337,7 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 	struct swe_stats *st)
 {
 	struct multi *m = (struct multi *)ctx;
-	double v[2];
+	double v[2], wall0 = spate_now();
 	long n;
 	int rc;
 	/* every rank must take the same steps: rank 0's chunk decides */
@@ -214,10 +348,14 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 	t_stop = v[0];
 	max_steps = (long)v[1];
 	for (n = 0; (max_steps <= 0 || n < max_steps) && m->t < t_stop; n++) {
-		double ax, ay, dt, cap = t_stop - m->t, t_new;
-		if ((rc = exchange(m, SWE_STAGE_U)) || (rc = stage1_all(m, &ax, &ay)))
+		double ax, ay, dt, cap = t_stop - m->t, t_new, t0 = spate_now();
+		if (m->ops->mid_stage != SWE_STAGE_RATE && swe_balance_exchange_due(m->bal) &&
+			(rc = exchange(m, SWE_STAGE_U)))
 			return rc;
-		dt = swe_cfl_dt(ax, ay, m->dx, m->dy, m->p->cfl, cap);
+		if ((rc = stage1_all(m, &ax, &ay)))
+			return rc;
+		dt = swe_cfl_dt(ax, ay, m->dx, m->dy, m->p->cfl,
+			m->max_dt > 0 && m->max_dt < cap ? m->max_dt : cap);
 		if (!(dt > 0))
 			return -SPATE_ENUMERIC;
 		t_new = dt >= cap ? t_stop : m->t + dt;
@@ -226,7 +364,20 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 		m->t = t_new;
 		m->steps++;
 		st->last_dt = dt;
+		if ((rc = swe_balance_step(m->bal, m->steps, spate_now() - t0)))
+			return rc;
 	}
+	/* asynchronous devices: the speeds of the last stage 2 */
+	for (int k = m->d.first; k < m->d.last && n > 0 && m->ops->speeds &&
+		m->p->integrator != 1; k++) {
+		double a, b;
+		if (k == m->d.first)
+			m->amax = 0;
+		if ((rc = m->ops->speeds(m->sub[k], &a, &b)))
+			return rc;
+		m->amax = fmax(m->amax, fmax(a, b));
+	}
+	m->t_steps += spate_now() - wall0;
 	if (n > 0) {
 		v[0] = m->amax;
 		if ((rc = decomp_max(v, 1, NULL)))
@@ -376,32 +527,47 @@ static int multi_set_time(struct swe_backend_ctx *ctx, double t, long steps, dou
 }
 
 /* Per subdomain: rows, device, seconds computing, exchanging halos, waiting
- * in the time-step reduction (on stderr through rank 0). */
+ * in the time-step reduction (on stderr through rank 0).  On asynchronous
+ * devices compute is the device's kernel time, exchange its halo copy time
+ * plus the host's time in the exchange, and wait the rest of the stepping
+ * time: the device idle. */
 static void report(struct multi *m)
 {
 	int n = m->d.n;
-	double *v = calloc(3 * (size_t)n, sizeof *v);
+	double *v = calloc(4 * (size_t)n, sizeof *v);
 	if (!v)
 		return;
 	for (int k = m->d.first; k < m->d.last; k++) {
-		v[3 * k] = m->t_compute[k];
-		v[3 * k + 1] = m->t_exchange[k];
-		v[3 * k + 2] = m->t_wait[k];
+		double c, x;
+		v[4 * k] = m->t_compute[k];
+		v[4 * k + 1] = m->t_exchange[k];
+		v[4 * k + 2] = m->t_wait[k];
+		v[4 * k + 3] = m->dev[k];
+		if (m->ops->times && m->ops->times(m->sub[k], &c, &x) == 0) {
+			v[4 * k] = c;
+			v[4 * k + 1] += x;
+			v[4 * k + 2] = fmax(0, m->t_steps - c - x);
+		}
 	}
-	if (decomp_max(v, 3 * n, NULL) == 0 && m->d.rank == 0) {
+	if (decomp_max(v, 4 * n, NULL) == 0 && m->d.rank == 0) {
 		spate_log_info("spate: %d subdomains on %d rank%s, %ld steps:\n"
 			"spate:  sub  rows            rank  device  compute s  exchange s  wait s\n",
 			n, m->d.nranks, m->d.nranks > 1 ? "s" : "", m->steps);
 		for (int k = 0; k < n; k++) {
 			const struct decomp_part *q = &m->d.part[k];
-			char rows[32];
+			char rows[32], dev[32];
 			snprintf(rows, sizeof rows, "%d-%d (%d)", q->row0, q->row0 + q->rows - 1,
 				q->rows);
+			if (m->ops->mid_stage == SWE_STAGE_RATE)
+				snprintf(dev, sizeof dev, "%s:%d", m->ops->name, (int)v[4 * k + 3]);
+			else
+				snprintf(dev, sizeof dev, "%s", m->ops->name);
 			spate_log_info("spate: %4d  %-14s  %4d  %-6s  %9.3f  %10.3f  %6.3f\n", k, rows,
-				q->rank, m->ops->name, v[3 * k], v[3 * k + 1], v[3 * k + 2]);
+				q->rank, dev, v[4 * k], v[4 * k + 1], v[4 * k + 2]);
 		}
 	}
 	free(v);
+	swe_balance_report(m->bal, m->steps, m->t_steps);
 }
 
 static void multi_fini(struct swe_backend_ctx *ctx)
@@ -409,12 +575,13 @@ static void multi_fini(struct swe_backend_ctx *ctx)
 	struct multi *m = (struct multi *)ctx;
 	if (!m)
 		return;
-	if (m->steps > 0)
+	if (m->steps > 0 && m->bal)
 		report(m);
 	for (int k = 0; k < DECOMP_MAX; k++)
 		if (m->sub[k])
 			m->ops->fini(m->sub[k]);
 	halo_plan_free(&m->halo);
+	swe_balance_free(m->bal);
 	free(m);
 }
 
@@ -432,3 +599,19 @@ const struct spate_backend spate_backend_multi = {
 	.set_time = multi_set_time,
 	.products_put = multi_products_put,
 };
+
+#ifdef HAVE_CUDA
+/* The same driver over GPU subdomains (cuda/swe_cuda_sub.cu). */
+const struct spate_backend spate_backend_multi_cuda = {
+	.name = "cuda",
+	.count = multi_count_dev,
+	.describe = multi_describe,
+	.init = multi_init,
+	.advance = multi_advance,
+	.download = multi_download,
+	.fini = multi_fini,
+	.sample = multi_sample,
+	.products_start = multi_products_start,
+	.products_get = multi_products_get,
+};
+#endif

@@ -9,7 +9,18 @@
  *   exchange U;  stage1 on every subdomain;  global max of the speeds;
  *   dt;  predict;  [RK2: exchange U*;  correct];  commit
  * and gives the same bits as the single-domain step (swe_cpu.c), which is the
- * same sequence on one subdomain that owns every row. */
+ * same sequence on one subdomain that owns every row.
+ *
+ * A backend whose second RK2 stage rebuilds U* from U^n and L on the fly (the
+ * CUDA one) needs the ghost rows of L instead of those of U* (mid_stage =
+ * SWE_STAGE_RATE).  L does not depend on dt, so its exchange follows stage 1
+ * at once, while the speeds are still being reduced, and U is exchanged
+ * after each step instead of before it:
+ *   stage1;  exchange L;  global max of the speeds;  dt;  predict;
+ *   [RK2: correct];  commit;  exchange U
+ * Such a backend may run asynchronously: its phases enqueue work, `speeds`
+ * waits for the speeds, and `interior` lets the interior rows of a stage run
+ * while its halos travel (Jacobsen, Thibault & Senocak 2010). */
 #ifndef SPATE_SWE_MULTI_H
 #define SPATE_SWE_MULTI_H
 
@@ -17,8 +28,13 @@
 
 struct swe_prod;
 
-/* Which copy of the state a halo operation reads or writes. */
-enum swe_stage { SWE_STAGE_U = 0, SWE_STAGE_USTAR = 1 };
+/* Which copy of the state a halo operation reads or writes: U, the RK2
+ * intermediate U*, or the stage-1 rate L (ghost rows included). */
+enum swe_stage { SWE_STAGE_U = 0, SWE_STAGE_USTAR = 1, SWE_STAGE_RATE = 2 };
+
+/* [parallel] overlap: how halo exchange and computation overlap on
+ * asynchronous devices (Jacobsen et al. 2010, strategies 1-3). */
+enum swe_overlap { SWE_OVERLAP_NONE = 0, SWE_OVERLAP_COMPUTE = 1, SWE_OVERLAP_STREAMS = 2 };
 
 /* The step phases of one backend on one subdomain.  Every function returns 0
  * or -SPATE_E*. */
@@ -33,8 +49,9 @@ struct swe_sub_ops {
 	 * touches, then L = L(U^n) on its interior; the largest face speeds. */
 	int (*stage1)(struct swe_backend_ctx *sub, double t, double *ax, double *ay);
 	/* Euler: U^{n+1} = finish(U^n + dt L).  RK2: ghost rates on global edges,
-	 * then U* = finish(U^n + dt L) on the interior and global-edge ghost rows. */
-	int (*predict)(struct swe_backend_ctx *sub, double dt);
+	 * then U* = finish(U^n + dt L) on the interior and global-edge ghost rows.
+	 * t_new: the time the step reaches (boundary values of U^{n+1}). */
+	int (*predict)(struct swe_backend_ctx *sub, double dt, double t_new);
 	/* RK2: L(U*) and U^{n+1} = finish((U^n + U* + dt L(U*)) / 2) on the
 	 * interior; the largest face speeds of this stage. */
 	int (*correct)(struct swe_backend_ctx *sub, double dt, double *ax, double *ay);
@@ -53,11 +70,93 @@ struct swe_sub_ops {
 	int (*products_start)(struct swe_backend_ctx *sub, real thr);
 	int (*products_get)(struct swe_backend_ctx *sub, struct swe_prod *out);
 	void (*fini)(struct swe_backend_ctx *sub);
+
+	/* ---- asynchronous devices; 0 and NULL for a backend whose phases
+	 * complete before they return (the CPU) */
+	/* What the RK2 mid-step exchange moves: SWE_STAGE_USTAR (0 reads as
+	 * this) or SWE_STAGE_RATE (see the top of this file). */
+	int mid_stage;
+	/* Wait for the stage last enqueued; its largest face speeds (NULL: stage1
+	 * and correct give them). */
+	int (*speeds)(struct swe_backend_ctx *sub, double *ax, double *ay);
+	/* Enqueue the interior rows of the stage begun, whose edge rows came
+	 * first (no-op when none are pending); called between the two halves
+	 * of a halo exchange. */
+	int (*interior)(struct swe_backend_ctx *sub);
+	/* The halo of stage `stage` at edge `side` (0 south, 1 north): the G
+	 * rows next to it into buf (three blocks w, hu, hv), waiting for those
+	 * rows only; buf into the ghost rows there (buf may be reused on
+	 * return); the edge rows of `from` straight into the ghost rows of
+	 * `to`, a subdomain of this process.  NULL: rows_get and rows_put. */
+	int (*halo_get)(struct swe_backend_ctx *sub, int stage, int side, void *buf);
+	int (*halo_put)(struct swe_backend_ctx *sub, int stage, int side, const void *buf);
+	int (*halo_copy)(struct swe_backend_ctx *from, int stage, int side_from,
+		struct swe_backend_ctx *to);
+	/* Seconds the device spent computing and copying halos (NULL: the
+	 * driver's wall-clock timers are the device's). */
+	int (*times)(struct swe_backend_ctx *sub, double *compute, double *exchange);
+
+	/* ---- Load balancing and ghost cell expansion (swe_balance.c).  A
+	 * backend offers what it can; the decomposed run refuses, with a message,
+	 * the [parallel] options whose operations are NULL (or expand 0).
+	 *
+	 * expand = 1 (ghost_expansion = k > 1): init holds swe_halo_rows(p)
+	 * ghost rows at internal edges (at least SWE_GHOST), rows_get/rows_put
+	 * take j in [-halo, rows + halo), and a rows_put of the rows beyond an
+	 * internal edge makes them the valid ghost rows of that copy (U or U*)
+	 * there.  Each stage then computes on the owned rows and on the valid
+	 * ghost rows less the stencil (SWE_GHOST rows), so the valid region
+	 * shrinks by 2 SWE_GHOST rows per RK2 step; the speed maxima count the
+	 * owned faces only (the faces between rows row0 - 1 and row0 + rows),
+	 * so dt is that of one domain.  A stage with too few valid ghost rows is
+	 * an error (-SPATE_EINVAL). */
+	int expand;
+	/* 1: the subdomains of one rank compute at the same time (a device
+	 * each); 0: one after another (the CPU: each with all its threads), so
+	 * moving rows among them saves nothing (balance.h, groups). */
+	int concurrent;
+	/* early_exit = auto: skip dry blocks (on = 1) or not from now on; the
+	 * results are the same bits either way. */
+	int (*set_early)(struct swe_backend_ctx *sub, int on);
+	/* balance = bbox | rows: per owned row the cells the next step will
+	 * compute (work[0..rows), NULL: not wanted), and the bounding box of the
+	 * owned wet cells (depth > 0) in global indices {j_min, j_max, i_min,
+	 * i_max}, empty {INT_MAX, -1, INT_MAX, -1} (box NULL: not wanted). */
+	int (*activity)(struct swe_backend_ctx *sub, int *work, int box[4]);
+	/* balance = bbox | rows: moving whole rows to a neighbour, between two
+	 * steps.  rows_bytes: the size of the message that carries n rows (the
+	 * same on every subdomain of a run).  rows_pack: the n owned rows next to
+	 * edge `side` (0 south, 1 north) with all that the next steps read of
+	 * them (state, bed and the bed of swe_halo_rows(p) rows either side,
+	 * products, anything the backend keeps from step to step).  rows_resize:
+	 * own gain_lo more rows at the south and gain_hi more at the north (< 0:
+	 * fewer; the rows dropped were packed before), the new ones from the
+	 * messages lo and hi; then every internal edge needs a halo exchange.
+	 * The message format is the backend's: both neighbours run the same
+	 * sub-operations. */
+	size_t (*rows_bytes)(struct swe_backend_ctx *sub, int n);
+	int (*rows_pack)(struct swe_backend_ctx *sub, int side, int n, void *buf);
+	int (*rows_resize)(struct swe_backend_ctx *sub, int gain_lo, int gain_hi, const void *lo,
+		const void *hi);
 	/* Restart: replace the subdomain's products (NULL: not offered). */
 	int (*products_put)(struct swe_backend_ctx *sub, const struct swe_prod *in);
 };
 
+/* Ghost rows a subdomain holds at an internal edge: SWE_GHOST (the stencil)
+ * for ghost_expansion = 1, which exchanges U and U* every step; for k > 1
+ * (and auto, p->ghost_expansion = 0, resolved before init) the stencil times
+ * the stages of k steps, exchanged every k steps. */
+static inline int swe_halo_rows(const struct swe_params *p)
+{
+	int k = p->ghost_expansion;
+	return k <= 1 ? SWE_GHOST : SWE_GHOST * (p->integrator == 1 ? 1 : 2) * k;
+}
+
 extern const struct swe_sub_ops swe_cpu_sub_ops;
+#ifdef HAVE_CUDA
+/* cuda/swe_cuda_sub.cu: a subdomain on one GPU (`device` of init). */
+extern const struct swe_sub_ops swe_cuda_sub_ops;
+#endif
 
 /* The decomposed backend (swe_multi.c): many subdomains in this process and
  * across MPI ranks, each run by the sub-operations of one device backend. */

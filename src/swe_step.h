@@ -131,15 +131,26 @@ HOSTDEVICE static inline void swe_euler_cell(const struct swe_view *u, const rea
 }
 
 /* Second SSP-RK2 stage of one cell from values: U^n = (w0, hu0, hv0),
- * U* = (ws, hus, hvs), L* = (Lw, Lhu, Lhv); out = finish((U^n + U* + dt L*)/2). */
+ * U* = (ws, hus, hvs), L* = (Lw, Lhu, Lhv); out = finish((U^n + F(U* + dt L*))/2)
+ * where F is the Manning friction of an Euler step (swe_friction, on the
+ * depth of U* + dt L*).  Friction damps only the new half: damping the whole
+ * average, U^n included, would hold flow where friction dominates (dt g n^2
+ * |u| / h^(4/3) small) at 2/3 of its terminal velocity S/k instead of S/k
+ * (the fixed point of u = (u + F(u* + dt S))/2, u* = F(u + dt S), is
+ * exactly S/k). */
 HOSTDEVICE static inline void swe_rk2_vals(real w0, real hu0, real hv0, real ws, real hus,
 	real hvs, real Lw, real Lhu, real Lhv, real Bm, real dt, struct swe_coef c, real *w,
 	real *hu, real *hv)
 {
 	real a = swe_level_rk2(w0, ws, Bm, Lw, dt);
-	real b = swe_rk2_combine(hu0, hus, Lhu, dt);
-	real d = swe_rk2_combine(hv0, hvs, Lhv, dt);
-	swe_finish(&a, &b, &d, Bm, dt, c);
+	real hs = (ws - Bm) + dt * Lw, bu = hus + dt * Lhu, bv = hvs + dt * Lhv, b, d;
+	struct swe_coef c0 = c;
+	if (c.n2 > 0 && hs > c.dry)
+		swe_friction(hs, &bu, &bv, c.n2, dt, c);
+	b = (real)0.5 * (hu0 + bu);
+	d = (real)0.5 * (hv0 + bv);
+	c0.n2 = 0;
+	swe_finish(&a, &b, &d, Bm, dt, c0);
 	*w = a;
 	*hu = b;
 	*hv = d;

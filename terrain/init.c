@@ -1,7 +1,7 @@
 /* init.c: a shallow-water state from a DEM and the scenario's initial water:
  * bed at the cell corners from cell-centred DEM values, NODATA as walls or a
  * mask, water from a fill level (sea), a reservoir behind a dam line, a dry
- * disk, or a depth raster. */
+ * disk, or a depth or level raster; then the forcing rasters (forcing.c). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -31,7 +31,7 @@ void terrain_resolve(const struct swe_params *p, const char *path, char *out, si
  * (often -3.4e38), and single precision would lose the bed. */
 #define TERRAIN_MAX_ELEV 1e5
 
-static int read_raster(const struct swe_params *p, const char *path, struct terrain_grid *g)
+int terrain_read_path(const struct swe_params *p, const char *path, struct terrain_grid *g)
 {
 	char full[2 * SWE_PATH_MAX + 16];
 	terrain_resolve(p, path, full, sizeof full);
@@ -94,7 +94,7 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 
 	memset(&dep, 0, sizeof dep);
 	memset(s, 0, sizeof *s);    /* the error paths free it */
-	if ((rc = read_raster(p, p->dem, &dem)))
+	if ((rc = terrain_read_path(p, p->dem, &dem)))
 		return rc;
 	if ((p->has_crop && (rc = terrain_crop(&dem, p->crop))) ||
 		(p->cellsize > 0 && (rc = terrain_resample(&dem, p->cellsize))))
@@ -128,27 +128,22 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 	if (dem.nan_count)
 		spate_log_info("spate: %s: %d NaN values treated as NODATA\n", p->dem, dem.nan_count);
 	wall = zmax + p->wall_height;
-	if (p->depth_file[0]) {
-		if ((rc = read_raster(p, p->depth_file, &dep)))
+	/* an initial depth or level raster (the level file's values are levels:
+	 * depth = level - z where the level is above the DEM) */
+	if (p->depth_file[0] || p->level_file[0]) {
+		const char *f = p->depth_file[0] ? p->depth_file : p->level_file;
+		if ((rc = terrain_read_on_grid(p, f, &dem, &dep)))
 			goto out;
-		if ((p->has_crop && (rc = terrain_crop(&dep, p->crop))) ||
-			(p->cellsize > 0 && (rc = terrain_resample(&dep, p->cellsize))))
-			goto out;
-		if (dep.nx != nx || dep.ny != ny || fabs(dep.x0 - dem.x0) > 1e-6 * dem.dx ||
-			fabs(dep.y0 - dem.y0) > 1e-6 * dem.dy) {
-			spate_log_error("terrain", "%s: its grid (%d x %d at %g, %g) differs from the "
-				"DEM's (%d x %d at %g, %g)", p->depth_file, dep.nx, dep.ny, dep.x0, dep.y0,
-				nx, ny, dem.x0, dem.y0);
-			rc = -SPATE_EINVAL;
-			goto out;
-		}
-		for (long k = 0; k < n; k++)
-			if (dep.v[k] > TERRAIN_MAX_ELEV) {
-				spate_log_error("terrain", "%s: depth %g m: more than %g m: an undeclared "
-					"NODATA value?", p->depth_file, dep.v[k], TERRAIN_MAX_ELEV);
+		for (long k = 0; k < n; k++) {
+			if (p->level_file[0] && !isnan(dep.v[k]) && !isnan(dem.v[k]))
+				dep.v[k] -= dem.v[k];
+			if (fabs(dep.v[k]) > TERRAIN_MAX_ELEV) {
+				spate_log_error("terrain", "%s: |value| %g m: more than %g m: an undeclared "
+					"NODATA value?", f, dep.v[k], TERRAIN_MAX_ELEV);
 				rc = -SPATE_EINVAL;
 				goto out;
 			}
+		}
 	}
 	level = malloc((size_t)n * sizeof *level);
 	if (!level || (rc = swe_state_alloc(s, nx, ny, dem.dx, dem.dy))) {
@@ -209,7 +204,7 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 			double L = level[(long)j * nx + i];
 			s->w[k] = isnan(L) ? s->Bm[k] : swe_level_to_w(s, i, j, (real)(L - s->bref));
 		}
-	rc = 0;
+	rc = terrain_forcing(s, p, &dem);
 out:
 	free(level);
 	terrain_free(&dem);

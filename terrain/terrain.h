@@ -49,6 +49,20 @@ int terrain_resample(struct terrain_grid *g, double cell);
 
 struct swe_state;
 struct swe_params;
+
+/* Read a raster named by the scenario (a data path: terrain_resolve; .gz
+ * through /vsigzip/ with GDAL). */
+int terrain_read_path(const struct swe_params *p, const char *path, struct terrain_grid *g);
+
+/* Read a raster that must lie on the DEM's grid once cropped and resampled
+ * as the DEM was ([domain] crop, cellsize); 0 or -SPATE_E* after a message. */
+int terrain_read_on_grid(const struct swe_params *p, const char *path,
+	const struct terrain_grid *dem, struct terrain_grid *g);
+
+/* The state's forcing from the scenario: Manning raster (s->n2) and rain
+ * rasters in time (s->rain, s->rain_t); forcing.c. */
+int terrain_forcing(struct swe_state *s, const struct swe_params *p,
+	const struct terrain_grid *dem);
 /* Build the state of a [domain] setup = dem scenario: the DEM's grid, bed at
  * corners, NODATA as walls or masked, initial water from [initial].  Returns 0
  * or -SPATE_E* after a message. */

@@ -45,9 +45,9 @@ tests_t_terrain_asan_LDFLAGS = $(AM_LDFLAGS) -fsanitize=address
 tests_t_terrain_asan_LDADD = $(ZLIB_LIBS) $(GDAL_LIBS)
 
 dist_check_SCRIPTS += tests/badinput.sh tests/cli.sh tests/terrain_bad.sh tests/dem_same.sh \
-	tests/bc.sh tests/malpasset40.sh
+	tests/bc.sh tests/malpasset40.sh tests/forcing.sh
 TESTS += $(check_PROGRAMS) tests/badinput.sh tests/cli.sh tests/terrain_bad.sh \
-	tests/dem_same.sh tests/bc.sh tests/malpasset40.sh
+	tests/dem_same.sh tests/bc.sh tests/malpasset40.sh tests/forcing.sh
 EXTRA_DIST += tests/malpasset40.ref
 
 # The decomposition layer: 1 vs N subdomains in one process (t_decomp), 1 vs
@@ -58,8 +58,20 @@ tests_t_decomp_SOURCES = tests/t_decomp.c tests/simtest.h
 # [parallel] early_exit on vs off: bitwise the same (t_early).
 check_PROGRAMS += tests/t_early
 tests_t_early_SOURCES = tests/t_early.c tests/simtest.h
-dist_check_SCRIPTS += tests/mpi_decomp.sh
-TESTS += tests/mpi_decomp.sh
+# [parallel] probe, early_exit auto, balance, ghost_expansion: bitwise the
+# same as one static domain (t_balance).
+check_PROGRAMS += tests/t_balance
+tests_t_balance_SOURCES = tests/t_balance.c tests/simtest.h
+dist_check_SCRIPTS += tests/mpi_decomp.sh tests/mpi_balance.sh
+TESTS += tests/mpi_decomp.sh tests/mpi_balance.sh
+
+# The decomposition on GPUs: 1 GPU vs N subdomains on 1 and 2 GPUs, every
+# overlap strategy (t_cuda_multi), 1 vs 2 MPI ranks (mpi_cuda.sh); both skip
+# without a GPU.
+check_PROGRAMS += tests/t_cuda_multi
+tests_t_cuda_multi_SOURCES = tests/t_cuda_multi.c tests/simtest.h
+dist_check_SCRIPTS += tests/mpi_cuda.sh
+TESTS += tests/mpi_cuda.sh
 
 # The man pages document every scenario key and every option of --help.
 dist_check_SCRIPTS += tests/man_keys.sh

@@ -8,7 +8,8 @@
 # byte for byte: the ESRI ASCII snapshots and products, gauges.csv,
 # gauges_summary.csv, the summary's steps, time, volumes and maxima, and
 # (with NetCDF and ncdump) results.nc.  Cases: one subdomain, two, a
-# checkpoint of one continued on two, the binary checkpoint format, Euler.
+# checkpoint of one continued on two, the binary checkpoint format, Euler,
+# rain with friction.
 # A run stopped by SIGTERM writes a checkpoint, exits with status 3 saying
 # how to continue, and continues to the uninterrupted result.  A checkpoint
 # refused: other physics, another grid, not a checkpoint, a truncated one.
@@ -111,6 +112,10 @@ fi
 result $? "uninterrupted run, forward Euler"
 stop_and_go euler E 17 --physics.integrator=euler --physics.cfl=0.4 -- \
 	--physics.integrator=euler --physics.cfl=0.4
+rain=(--physics.rain=10000 --physics.manning=0.03)
+"$SPATE" "${base[@]}" "--output.dir=$tmp/R0" --summary "$tmp/R0.json" "${rain[@]}" 2>"$tmp/R0.err"
+result $? "uninterrupted run, rain and friction"
+stop_and_go rain R0 15 "${rain[@]}" -- "${rain[@]}"
 
 # ------------------------------------------------------------ refusals
 ck=$(ls "$tmp/one"/checkpoint.* | head -n 1)

@@ -1,7 +1,7 @@
 /* t_early.c: [parallel] early_exit on vs off on the CPU.
  *
  * Skipping the right-hand side of rows that are dry with their neighbours
- * (swe_cpu.c) must not change a bit: final w, hu, hv compared with memcmp
+ * (swe_cpu_rhs.c) must not change a bit: final w, hu, hv compared with memcmp
  * after a few hundred steps on dry beds (the dam break over bumps and the 1D
  * dam break with h_out = 0, RK2 and Euler, one and three subdomains, open and
  * inflow boundaries), and the skip must have happened where rows stay dry

@@ -420,6 +420,38 @@ static void test_finish_positivity(void **st)
 	}
 }
 
+/* Friction-dominated flow under a constant driving force S (m^2/s^2 per
+ * unit depth, as a slope g S0 h): the RK2 step with Manning friction must
+ * settle at the terminal velocity u = sqrt(S h^(1/3) / (g n^2)), where the
+ * force balances friction, and so must the split sources (swe_sources,
+ * Manning rasters) after Euler or RK2 steps without friction.  Damping the
+ * whole RK2 average would settle at 2/3 of it. */
+static void test_rk2_terminal_velocity(void **st)
+{
+	struct swe_coef c = coef(), c0;
+	double n = 0.05, S = 0.01, h = 1, dt = 0.1;
+	double want = sqrt(S * pow(h, 1.0 / 3.0) / (9.81 * n * n));
+	real w = (real)h, hu = 0, hv = 0, ws, hus, hvs, w1 = (real)h, hu1 = 0, hv1 = 0;
+	(void)st;
+	c.n2 = (real)(n * n);
+	c0 = c;
+	c0.n2 = 0;
+	for (int k = 0; k < 20000; k++) {
+		/* in-stage friction: L = (0, S, 0) at both stages */
+		swe_euler_vals(w, hu, hv, 0, (real)S, 0, 0, (real)dt, c, &ws, &hus, &hvs);
+		swe_rk2_vals(w, hu, hv, ws, hus, hvs, 0, (real)S, 0, 0, (real)dt, c, &w, &hu, &hv);
+		/* split friction after a frictionless RK2 step */
+		swe_euler_vals(w1, hu1, hv1, 0, (real)S, 0, 0, (real)dt, c0, &ws, &hus, &hvs);
+		swe_rk2_vals(w1, hu1, hv1, ws, hus, hvs, 0, (real)S, 0, 0, (real)dt, c0, &w1, &hu1,
+			&hv1);
+		swe_sources(&w1, &hu1, &hv1, 0, 0, c.n2, (real)dt, c);
+	}
+	assert_close(hu / h, want, 1e-3 * want);
+	assert_close(hu1 / h, want, 1e-3 * want);
+	assert_close(hv, 0, EPS);
+	assert_close(w, h, EPS);
+}
+
 static void test_finish_manning(void **st)
 {
 	struct swe_coef c = coef();
@@ -591,6 +623,7 @@ int main(void)
 		cmocka_unit_test(test_flux_upwind),
 		cmocka_unit_test(test_finish_positivity),
 		cmocka_unit_test(test_finish_manning),
+		cmocka_unit_test(test_rk2_terminal_velocity),
 		cmocka_unit_test(test_cfl_dt),
 		cmocka_unit_test(test_hydrograph),
 		cmocka_unit_test(test_lake_balance),

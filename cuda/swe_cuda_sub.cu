@@ -1,0 +1,418 @@
+/* swe_cuda_sub.cu: a subdomain of rows on one GPU: the step phases of the
+ * decomposed run (swe_multi.h) made of the kernels of swe_cuda_kern.cu, and
+ * its halos (set-up and whole-subdomain copies: swe_cuda_sub_mem.cu; what
+ * the two share: swe_cuda_sub.h).
+ *
+ * A subdomain owns rows [row0, row0 + rows) of the global grid with two
+ * ghost rows on each side; only the sides that are edges of the domain get
+ * boundary conditions (kp.sides).  The kernels run in host-dt mode: stage 1
+ * gathers its face speeds in the control block, which the host reads back
+ * (pinned, asynchronously) so that the driver can take the maximum over
+ * every subdomain and rank; the host then writes t and dt for stage 2.
+ *
+ * Stage 2 rebuilds U* from U^n and L where its stencil needs it, ghost rows
+ * included, so the mid-step exchange moves the two ghost rows of L (the
+ * stage-1 rates) and the ghost rows of U* come out of the same function on
+ * the same values as on one GPU: the results are the single-GPU bits.
+ *
+ * Overlap of halo exchange and computation ([parallel] overlap; Jacobsen,
+ * Thibault & Senocak 2010):
+ *   none      each stage is one kernel; the halos follow it
+ *   compute   the rows next to internal edges first, then their halos are
+ *             copied out, then the interior kernel on the same stream: the
+ *             MPI messages travel while the interior computes
+ *   streams   edge rows and halo copies on a high-priority stream, the
+ *             interior on another one, concurrently; events join them
+ * The rows a kernel updates do not change the values it computes (every
+ * face comes out of the same loop body), so the three give the same bits.
+ *
+ * Local links are device-to-device copies (cudaMemcpyPeerAsync; peer access
+ * is enabled where the devices offer it, else the driver stages the copy);
+ * the receiving subdomain's next stage waits for the copy's event.  Remote
+ * links go through pinned host buffers (halo_get, halo_put) and MPI
+ * (halo.c). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+extern "C" {
+#include "spate.h"
+#include "swe.h"
+#include "swe_cuda_sub.h"
+#include "products_kern.h"
+}
+
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define G SWE_GHOST
+typedef struct swe_cuda_step step_t;
+#define MAX_PEER 64
+
+struct swe_cuda_step swe_cuda_sub_arrays(const struct swe_backend_ctx *x, int p)
+{
+	step_t a;
+	a.w = x->w[p];
+	a.hu = x->hu[p];
+	a.hv = x->hv[p];
+	a.w1 = x->w[1 - p];
+	a.hu1 = x->hu[1 - p];
+	a.hv1 = x->hv[1 - p];
+	a.Lw = x->Lw;
+	a.Lhu = x->Lhu;
+	a.Lhv = x->Lhv;
+	a.Bc = x->Bc;
+	a.Bm = x->Bm;
+	a.q = x->dctl;
+	a.list = x->list;
+	a.count = x->count;
+	a.list1 = NULL; /* no tile map: every tile of a range is computed */
+	a.count1 = NULL;
+	a.wet = NULL;
+	a.act = a.streak = NULL;
+	return a;
+}
+
+/* The three arrays of U (current state) or L; NULL for U*, which this
+ * backend never stores. */
+int swe_cuda_sub_fields(const struct swe_backend_ctx *x, int stage, real *f[3])
+{
+	if (stage == SWE_STAGE_U) {
+		f[0] = x->w[x->cur];
+		f[1] = x->hu[x->cur];
+		f[2] = x->hv[x->cur];
+	} else if (stage == SWE_STAGE_RATE) {
+		f[0] = x->Lw;
+		f[1] = x->Lhu;
+		f[2] = x->Lhv;
+	} else {
+		spate_log_error("cuda", "a GPU subdomain keeps no U* (stage %d)", stage);
+		return -SPATE_EUNSUPPORTED;
+	}
+	return 0;
+}
+
+/* ---- device timing */
+
+static int tstart(struct swe_backend_ctx *x, cudaStream_t s, int kind)
+{
+	int i;
+	if (!x->timing || x->ntp >= SWE_CUDA_TIME_PAIRS)
+		return -1;
+	i = x->ntp++;
+	x->tp[i].kind = kind;
+	cudaEventRecord(x->tp[i].a, s);
+	return i;
+}
+
+static void tstop(struct swe_backend_ctx *x, int i, cudaStream_t s)
+{
+	if (i >= 0)
+		cudaEventRecord(x->tp[i].b, s);
+}
+
+/* Add the finished intervals to the totals (all: wait for every one). */
+void swe_cuda_sub_harvest(struct swe_backend_ctx *x, int all)
+{
+	int keep = 0;
+	for (int i = 0; i < x->ntp; i++) {
+		float ms = 0;
+		cudaError_t e;
+		if (all)
+			cudaEventSynchronize(x->tp[i].b);
+		e = cudaEventElapsedTime(&ms, x->tp[i].a, x->tp[i].b);
+		if (e == cudaErrorNotReady) {
+			struct swe_cuda_tpair t = x->tp[keep];
+			cudaGetLastError();
+			x->tp[keep++] = x->tp[i];
+			x->tp[i] = t;
+			continue;
+		}
+		if (e == cudaSuccess)
+			*(x->tp[i].kind ? &x->t_copy : &x->t_comp) += ms * 1e-3;
+		cudaGetLastError();
+	}
+	x->ntp = keep;
+}
+
+/* ---- the pieces of a stage */
+
+/* Stage s2 on row range r (x->rj) on stream s. */
+static void launch(struct swe_backend_ctx *x, const step_t *a0, int s2, int r, cudaStream_t s)
+{
+	step_t a = *a0;
+	int i;
+	if (x->rj[r][1] <= x->rj[r][0])
+		return;
+	a.count = x->count + r;
+	i = tstart(x, s, 0);
+	swe_cuda_enqueue_stage(&x->kp, &a, s2, x->rj[r][0], x->rj[r][1], s);
+	tstop(x, i, s);
+}
+
+/* Before a stage: wait for the neighbours' copies into our ghost rows, and
+ * let the edge stream follow what the main stream did (the ctl block). */
+static void begin_stage(struct swe_backend_ctx *x)
+{
+	for (int s = 0; s < 2; s++)
+		if (x->wait_in[s]) {
+			cudaStreamWaitEvent(x->edge, *x->wait_in[s], 0);
+			x->wait_in[s] = NULL;
+		}
+	if (x->edge != x->main) {
+		cudaEventRecord(x->ev_main, x->main);
+		cudaStreamWaitEvent(x->edge, x->ev_main, 0);
+	}
+}
+
+/* After the last rows of a stage (main stream): join the edge stream, then
+ * read the stage-1 speeds back, or update the flood products. */
+static void end_stage(struct swe_backend_ctx *x, const step_t *a, int s2)
+{
+	if (x->edge != x->main)
+		cudaStreamWaitEvent(x->main, x->ev_edge, 0);
+	if (!s2) {
+		cudaMemcpyAsync(x->hout, x->dctl, sizeof *x->hout, cudaMemcpyDeviceToHost, x->main);
+		cudaEventRecord(x->ev_spd, x->main);
+		x->spd_ready = 1;
+	} else if (x->prod) {
+		int i = tstart(x, x->main, 0);
+		swe_cuda_enqueue_products(&x->kp, a, x->prod, x->prod_thr, 0, x->main);
+		tstop(x, i, x->main);
+	}
+}
+
+/* A stage: its edge rows, and unless overlap = compute its interior. */
+static int stage(struct swe_backend_ctx *x, int s2)
+{
+	step_t a = swe_cuda_sub_arrays(x, x->cur);
+	CUDA_CHECK(cudaSetDevice(x->device));
+	begin_stage(x);
+	x->last_s2 = s2;
+	x->spd_ready = 0;
+	if (x->overlap == SWE_OVERLAP_NONE) {
+		launch(x, &a, s2, 0, x->main);
+		end_stage(x, &a, s2);
+	} else {
+		launch(x, &a, s2, 1, x->edge);
+		launch(x, &a, s2, 3, x->edge);
+		if (x->edge != x->main)
+			cudaEventRecord(x->ev_edge, x->edge);
+		x->pending = 1;
+		x->pend_s2 = s2;
+		x->pend_a = a;
+		if (x->overlap == SWE_OVERLAP_STREAMS)
+			return swe_cuda_sub_interior(x);
+	}
+	CUDA_CHECK(cudaGetLastError());
+	return 0;
+}
+
+int swe_cuda_sub_interior(struct swe_backend_ctx *x)
+{
+	if (!x->pending)
+		return 0;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	x->pending = 0;
+	launch(x, &x->pend_a, x->pend_s2, 2, x->main);
+	end_stage(x, &x->pend_a, x->pend_s2);
+	CUDA_CHECK(cudaGetLastError());
+	return 0;
+}
+
+/* Everything enqueued on this subdomain, and the copies into it, done. */
+int swe_cuda_sub_sync(struct swe_backend_ctx *x)
+{
+	int rc = swe_cuda_sub_interior(x);
+	if (rc)
+		return rc;
+	for (int s = 0; s < 2; s++)
+		if (x->wait_in[s])
+			CUDA_CHECK(cudaEventSynchronize(*x->wait_in[s]));
+	CUDA_CHECK(cudaSetDevice(x->device));
+	CUDA_CHECK(cudaStreamSynchronize(x->edge));
+	CUDA_CHECK(cudaStreamSynchronize(x->main));
+	return 0;
+}
+
+/* ---- the phases (swe_multi.h) */
+
+int swe_cuda_sub_stage1(struct swe_backend_ctx *x, double t, double *ax, double *ay)
+{
+	(void)t; /* the ghosts of U^n were written at t by the step that made it */
+	x->timing = x->steps % SWE_CUDA_TIME_EVERY == 0;
+	x->tsteps += x->timing;
+	*ax = *ay = 0;
+	return stage(x, 0);
+}
+
+static real bits_real(swe_rbits b)
+{
+	real r;
+	memcpy(&r, &b, sizeof r);
+	return r;
+}
+
+int swe_cuda_sub_speeds(struct swe_backend_ctx *x, double *ax, double *ay)
+{
+	swe_rbits bx, by;
+	int rc = swe_cuda_sub_interior(x);
+	if (rc)
+		return rc;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	if (!x->spd_ready) {
+		CUDA_CHECK(cudaMemcpyAsync(x->hout, x->dctl, sizeof *x->hout,
+			cudaMemcpyDeviceToHost, x->main));
+		CUDA_CHECK(cudaEventRecord(x->ev_spd, x->main));
+		x->spd_ready = 1;
+	}
+	CUDA_CHECK(cudaEventSynchronize(x->ev_spd));
+	swe_cuda_sub_harvest(x, 0);
+	bx = x->last_s2 ? x->hout->ax2 : x->hout->ax1;
+	by = x->last_s2 ? x->hout->ay2 : x->hout->ay1;
+	/* NaN or infinity in stage 1: no time step (as swe_cuda_kern.cu's set_dt) */
+	if (!x->last_s2 && (bx >= SWE_RBITS_INF || by >= SWE_RBITS_INF)) {
+		spate_log_error("cuda", "non-finite wave speed at t = %g s, step %ld, on GPU %d",
+			x->t, x->steps, x->device);
+		return -SPATE_ENUMERIC;
+	}
+	*ax = (double)bits_real(bx);
+	*ay = (double)bits_real(by);
+	return 0;
+}
+
+/* The host's t and dt for the second kernel of the step; Euler: that
+ * kernel. */
+int swe_cuda_sub_predict(struct swe_backend_ctx *x, double dt, double t_new)
+{
+	int rc = swe_cuda_sub_interior(x);
+	if (rc)
+		return rc;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	memset(x->hin, 0, sizeof *x->hin);
+	x->hin->t = t_new;
+	x->hin->t_stop = HUGE_VAL;
+	x->hin->dt = dt;
+	x->hin->last_dt = dt;
+	x->hin->steps = x->steps + 1;
+	CUDA_CHECK(cudaMemcpyAsync(x->dctl, x->hin, sizeof *x->hin, cudaMemcpyHostToDevice,
+		x->main));
+	if (x->kp.integrator == 1) {
+		step_t a = swe_cuda_sub_arrays(x, x->cur);
+		int i = tstart(x, x->main, 0);
+		swe_cuda_enqueue_euler(&x->kp, &a, x->main);
+		tstop(x, i, x->main);
+		x->last_s2 = 0;
+		x->spd_ready = 0;
+		end_stage(x, &a, 1);
+		if (x->edge != x->main) {
+			CUDA_CHECK(cudaEventRecord(x->ev_main, x->main));
+			CUDA_CHECK(cudaStreamWaitEvent(x->edge, x->ev_main, 0));
+		}
+	}
+	CUDA_CHECK(cudaGetLastError());
+	return 0;
+}
+
+int swe_cuda_sub_correct(struct swe_backend_ctx *x, double dt, double *ax, double *ay)
+{
+	(void)dt; /* in the control block since predict */
+	*ax = *ay = 0; /* read back by speeds at the end of a run of steps */
+	return stage(x, 1);
+}
+
+int swe_cuda_sub_commit(struct swe_backend_ctx *x, double t, double dt)
+{
+	(void)dt;
+	x->cur ^= 1;
+	x->t = t;
+	x->steps++;
+	return 0;
+}
+
+/* ---- halos */
+
+static void enable_peer(int a, int b)
+{
+	static unsigned char done[MAX_PEER][MAX_PEER];
+	int can = 0, cur = 0;
+	if (a == b || a >= MAX_PEER || b >= MAX_PEER || done[a][b])
+		return;
+	done[a][b] = done[b][a] = 1;
+	cudaGetDevice(&cur);
+	for (int k = 0; k < 2; k++) {
+		int from = k ? b : a, to = k ? a : b;
+		if (cudaDeviceCanAccessPeer(&can, from, to) == cudaSuccess && can) {
+			cudaSetDevice(from);
+			cudaDeviceEnablePeerAccess(to, 0);
+		}
+	}
+	cudaGetLastError(); /* "already enabled", or none: copies are staged */
+	cudaSetDevice(cur);
+}
+
+int swe_cuda_sub_halo_get(struct swe_backend_ctx *x, int st, int side, void *buf)
+{
+	real *f[3];
+	size_t n = swe_cuda_sub_halo(x);
+	int rc = swe_cuda_sub_fields(x, st, f), i;
+	if (rc)
+		return rc;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	i = tstart(x, x->edge, 1);
+	for (int k = 0; k < 3; k++) {
+		const real *src = swe_cuda_sub_row(f[k], x, side ? x->rows - G : 0);
+		CUDA_CHECK(cudaMemcpyAsync(x->hsend[side] + k * n, src, n * sizeof(real),
+			cudaMemcpyDeviceToHost, x->edge));
+	}
+	tstop(x, i, x->edge);
+	CUDA_CHECK(cudaStreamSynchronize(x->edge));
+	memcpy(buf, x->hsend[side], 3 * n * sizeof(real));
+	return 0;
+}
+
+int swe_cuda_sub_halo_put(struct swe_backend_ctx *x, int st, int side, const void *buf)
+{
+	real *f[3];
+	size_t n = swe_cuda_sub_halo(x);
+	int rc = swe_cuda_sub_fields(x, st, f), i;
+	if (rc)
+		return rc;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	CUDA_CHECK(cudaEventSynchronize(x->ev_put[side])); /* hrecv free again */
+	memcpy(x->hrecv[side], buf, 3 * n * sizeof(real));
+	i = tstart(x, x->edge, 1);
+	for (int k = 0; k < 3; k++) {
+		real *dst = swe_cuda_sub_row(f[k], x, side ? x->rows : -G);
+		CUDA_CHECK(cudaMemcpyAsync(dst, x->hrecv[side] + k * n, n * sizeof(real),
+			cudaMemcpyHostToDevice, x->edge));
+	}
+	tstop(x, i, x->edge);
+	CUDA_CHECK(cudaEventRecord(x->ev_put[side], x->edge));
+	return 0;
+}
+
+int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int st, int side,
+	struct swe_backend_ctx *y)
+{
+	real *f[3], *g[3];
+	size_t n = swe_cuda_sub_halo(x);
+	int rc = swe_cuda_sub_fields(x, st, f), i;
+	if (rc || (rc = swe_cuda_sub_fields(y, st, g)))
+		return rc;
+	enable_peer(x->device, y->device);
+	CUDA_CHECK(cudaSetDevice(x->device));
+	i = tstart(x, x->edge, 1);
+	for (int k = 0; k < 3; k++) {
+		real *dst = swe_cuda_sub_row(g[k], y, side ? -G : y->rows);
+		const real *src = swe_cuda_sub_row(f[k], x, side ? x->rows - G : 0);
+		CUDA_CHECK(cudaMemcpyPeerAsync(dst, y->device, src, x->device, n * sizeof(real),
+			x->edge));
+	}
+	tstop(x, i, x->edge);
+	CUDA_CHECK(cudaEventRecord(x->ev_out[side], x->edge));
+	y->wait_in[1 - side] = &x->ev_out[side];
+	return 0;
+}
+

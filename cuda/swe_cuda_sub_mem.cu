@@ -1,0 +1,382 @@
+/* swe_cuda_sub_mem.cu: a subdomain of rows on one GPU (swe_cuda_sub.cu):
+ * device memory, streams and events; the rows of the global state it holds
+ * and their upload; copies of whole rows, gauge samples and flood products
+ * back to the host (each waits for everything enqueued on the subdomain);
+ * device times; and the table of sub-operations (swe_multi.h). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+extern "C" {
+#include "spate.h"
+#include "swe.h"
+#include "swe_cuda_sub.h"
+#include "products_kern.h"
+}
+
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define G SWE_GHOST
+typedef struct swe_cuda_step step_t;
+
+/* Strip heights as on one GPU (swe_cuda.cu): 64 rows, halved down to 8
+ * until the grid has 64 warps per multiprocessor. */
+#define STRIP_ROWS 64
+#define STRIP_ROWS_MIN 8
+#define STRIP_WARPS_PER_SM 64
+#define STRIP_WARPS 4
+
+/* ---- whole-subdomain access (synchronous) */
+
+static int rows_copy(struct swe_backend_ctx *x, int st, int j0, int j1, real *w, real *hu,
+	real *hv, int put)
+{
+	real *f[3], *h[3] = { w, hu, hv };
+	size_t n = (size_t)(j1 - j0) * x->kp.pitch * sizeof(real);
+	int rc;
+	if (j0 < -G || j1 > x->rows + G || j0 > j1)
+		return -SPATE_EINVAL;
+	if ((rc = swe_cuda_sub_fields(x, st, f)) || (rc = swe_cuda_sub_sync(x)))
+		return rc;
+	for (int k = 0; k < 3; k++) {
+		real *d = swe_cuda_sub_row(f[k], x, j0);
+		CUDA_CHECK(cudaMemcpy(put ? d : h[k], put ? h[k] : d, n,
+			put ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost));
+	}
+	return 0;
+}
+
+static int sub_rows_get(struct swe_backend_ctx *x, int st, int j0, int j1, real *w, real *hu,
+	real *hv)
+{
+	return rows_copy(x, st, j0, j1, w, hu, hv, 0);
+}
+
+static int sub_rows_put(struct swe_backend_ctx *x, int st, int j0, int j1, const real *w,
+	const real *hu, const real *hv)
+{
+	return rows_copy(x, st, j0, j1, (real *)w, (real *)hu, (real *)hv, 1);
+}
+
+static int sub_sample(struct swe_backend_ctx *x, const long *idx, int n, real *w, real *hu,
+	real *hv)
+{
+	int rc = swe_cuda_sub_sync(x);
+	for (int q = 0; q < n && !rc; q++) {
+		CUDA_CHECK(cudaMemcpy(w + q, x->w[x->cur] + idx[q], sizeof(real),
+			cudaMemcpyDeviceToHost));
+		CUDA_CHECK(cudaMemcpy(hu + q, x->hu[x->cur] + idx[q], sizeof(real),
+			cudaMemcpyDeviceToHost));
+		CUDA_CHECK(cudaMemcpy(hv + q, x->hv[x->cur] + idx[q], sizeof(real),
+			cudaMemcpyDeviceToHost));
+	}
+	return rc;
+}
+
+static int sub_products_start(struct swe_backend_ctx *x, real thr)
+{
+	step_t a = swe_cuda_sub_arrays(x, x->cur);
+	int rc = swe_cuda_sub_sync(x);
+	if (rc)
+		return rc;
+	if (!x->prod)
+		CUDA_CHECK(cudaMalloc((void **)&x->prod,
+			(size_t)x->kp.nx * x->rows * sizeof(struct swe_prod)));
+	x->prod_thr = thr;
+	a.w1 = a.w; /* the current state, presented as a step's output */
+	a.hu1 = a.hu;
+	a.hv1 = a.hv;
+	swe_cuda_enqueue_products(&x->kp, &a, x->prod, thr, 1, x->main);
+	CUDA_CHECK(cudaGetLastError());
+	return 0;
+}
+
+static int sub_products_get(struct swe_backend_ctx *x, struct swe_prod *out)
+{
+	int rc = x->prod ? swe_cuda_sub_sync(x) : -SPATE_EINVAL;
+	if (rc)
+		return rc;
+	CUDA_CHECK(cudaMemcpy(out, x->prod, (size_t)x->kp.nx * x->rows * sizeof *out,
+		cudaMemcpyDeviceToHost));
+	return 0;
+}
+
+/* Restart: the products of the owned rows from in. */
+static int sub_products_put(struct swe_backend_ctx *x, const struct swe_prod *in)
+{
+	int rc = x->prod ? swe_cuda_sub_sync(x) : -SPATE_EINVAL;
+	if (rc)
+		return rc;
+	CUDA_CHECK(cudaMemcpy(x->prod, in, (size_t)x->kp.nx * x->rows * sizeof *in,
+		cudaMemcpyHostToDevice));
+	return 0;
+}
+
+static int sub_times(struct swe_backend_ctx *x, double *compute, double *exchange)
+{
+	int rc = swe_cuda_sub_sync(x);
+	double scale;
+	if (rc)
+		return rc;
+	swe_cuda_sub_harvest(x, 1);
+	scale = x->tsteps > 0 ? (double)x->steps / x->tsteps : 0;
+	*compute = x->t_comp * scale;
+	*exchange = x->t_copy * scale;
+	return 0;
+}
+
+/* ---- set-up */
+
+static void sub_fini(struct swe_backend_ctx *x)
+{
+	if (!x)
+		return;
+	cudaSetDevice(x->device);
+	cudaDeviceSynchronize();
+	for (int p = 0; p < 2; p++) {
+		cudaFree(x->w[p]);
+		cudaFree(x->hu[p]);
+		cudaFree(x->hv[p]);
+		cudaFreeHost(x->hsend[p]);
+		cudaFreeHost(x->hrecv[p]);
+		if (x->ev_out[p])
+			cudaEventDestroy(x->ev_out[p]);
+		if (x->ev_put[p])
+			cudaEventDestroy(x->ev_put[p]);
+	}
+	cudaFree(x->Lw);
+	cudaFree(x->Lhu);
+	cudaFree(x->Lhv);
+	cudaFree(x->Bc);
+	cudaFree(x->Bm);
+	cudaFree(x->bc);
+	cudaFree(x->list);
+	cudaFree(x->count);
+	cudaFree(x->dctl);
+	cudaFree(x->prod);
+	cudaFreeHost(x->hin);
+	cudaFreeHost(x->hout);
+	for (int i = 0; i < SWE_CUDA_TIME_PAIRS; i++)
+		if (x->tp[i].a) {
+			cudaEventDestroy(x->tp[i].a);
+			cudaEventDestroy(x->tp[i].b);
+		}
+	if (x->ev_edge)
+		cudaEventDestroy(x->ev_edge);
+	if (x->ev_main)
+		cudaEventDestroy(x->ev_main);
+	if (x->ev_spd)
+		cudaEventDestroy(x->ev_spd);
+	if (x->edge && x->edge != x->main)
+		cudaStreamDestroy(x->edge);
+	if (x->main)
+		cudaStreamDestroy(x->main);
+	cudaGetLastError();
+	free(x);
+}
+
+/* The row ranges of the stage kernels and their tile lists: every tile of a
+ * range, numbered from its first row. */
+static int upload_tiles(struct swe_backend_ctx *x)
+{
+	int r[4][2] = { { 0, x->rows }, { 0, x->lo }, { x->lo, x->hi }, { x->hi, x->rows } };
+	unsigned int cnt[4];
+	int n = x->kp.ntx * ((x->rows + x->kp.rows - 1) / x->kp.rows), *ids;
+	cudaError_t e;
+	for (int k = 0; k < 4; k++) {
+		x->rj[k][0] = r[k][0];
+		x->rj[k][1] = r[k][1];
+		cnt[k] = (unsigned int)(x->kp.ntx * ((r[k][1] - r[k][0] + x->kp.rows - 1) /
+			x->kp.rows));
+	}
+	ids = (int *)malloc((size_t)n * sizeof *ids);
+	if (!ids)
+		return -SPATE_ENOMEM;
+	for (int t = 0; t < n; t++)
+		ids[t] = t;
+	e = cudaMalloc((void **)&x->list, (size_t)n * sizeof *ids);
+	if (e == cudaSuccess)
+		e = cudaMemcpy(x->list, ids, (size_t)n * sizeof *ids, cudaMemcpyHostToDevice);
+	free(ids);
+	CUDA_CHECK(e);
+	CUDA_CHECK(cudaMalloc((void **)&x->count, sizeof cnt));
+	CUDA_CHECK(cudaMemcpy(x->count, cnt, sizeof cnt, cudaMemcpyHostToDevice));
+	return 0;
+}
+
+/* Device memory, the rows of g with their ghost rows, streams and events. */
+static int upload(struct swe_backend_ctx *x, const struct swe_state *g,
+	const struct swe_params *p, int row0)
+{
+	size_t n = (size_t)x->kp.ncell * sizeof(real), off = (size_t)row0 * g->pitch;
+	size_t nc = (size_t)(x->rows + 2 * G + 1) * g->cpitch * sizeof(real);
+	size_t nh = 3 * swe_cuda_sub_halo(x) * sizeof(real);
+	real **arr[] = { &x->w[0], &x->hu[0], &x->hv[0], &x->w[1], &x->hu[1], &x->hv[1],
+		&x->Lw, &x->Lhu, &x->Lhv, &x->Bm };
+	const unsigned sync = cudaEventDisableTiming;
+	int lo, hi, rc;
+	for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++) {
+		CUDA_CHECK(cudaMalloc((void **)arr[a], n));
+		CUDA_CHECK(cudaMemset(*arr[a], 0, n));
+	}
+	CUDA_CHECK(cudaMalloc((void **)&x->Bc, nc));
+	CUDA_CHECK(cudaMalloc((void **)&x->bc, sizeof p->bc));
+	CUDA_CHECK(cudaMalloc((void **)&x->dctl, sizeof *x->dctl));
+	CUDA_CHECK(cudaMallocHost((void **)&x->hin, sizeof *x->hin));
+	CUDA_CHECK(cudaMallocHost((void **)&x->hout, sizeof *x->hout));
+	for (int s = 0; s < 2; s++) {
+		CUDA_CHECK(cudaMallocHost((void **)&x->hsend[s], nh));
+		CUDA_CHECK(cudaMallocHost((void **)&x->hrecv[s], nh));
+		CUDA_CHECK(cudaEventCreateWithFlags(&x->ev_out[s], sync));
+		CUDA_CHECK(cudaEventCreateWithFlags(&x->ev_put[s], sync));
+	}
+	CUDA_CHECK(cudaMemcpy(x->w[0], g->w + off, n, cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMemcpy(x->hu[0], g->hu + off, n, cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMemcpy(x->hv[0], g->hv + off, n, cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMemcpy(x->Bm, g->Bm + off, n, cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMemcpy(x->Bc, g->Bc + (size_t)row0 * g->cpitch, nc,
+		cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMemcpy(x->bc, p->bc, sizeof p->bc, cudaMemcpyHostToDevice));
+	if ((rc = upload_tiles(x)))
+		return rc;
+	memset(x->hin, 0, sizeof *x->hin);
+	x->hin->t_stop = HUGE_VAL; /* stage 1 runs whatever t is: the host decides */
+	CUDA_CHECK(cudaMemcpy(x->dctl, x->hin, sizeof *x->dctl, cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaStreamCreateWithFlags(&x->main, cudaStreamNonBlocking));
+	x->edge = x->main;
+	if (x->overlap == SWE_OVERLAP_STREAMS) {
+		/* edge rows and their copies ahead of the interior's blocks */
+		CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lo, &hi));
+		CUDA_CHECK(cudaStreamCreateWithPriority(&x->edge, cudaStreamNonBlocking, hi));
+	}
+	CUDA_CHECK(cudaEventCreateWithFlags(&x->ev_edge, sync));
+	CUDA_CHECK(cudaEventCreateWithFlags(&x->ev_main, sync));
+	CUDA_CHECK(cudaEventCreateWithFlags(&x->ev_spd, sync));
+	for (int i = 0; i < SWE_CUDA_TIME_PAIRS; i++) {
+		CUDA_CHECK(cudaEventCreate(&x->tp[i].a));
+		CUDA_CHECK(cudaEventCreate(&x->tp[i].b));
+	}
+	return 0;
+}
+
+static int env_int(const char *name, int def, int lo, int hi)
+{
+	const char *e = getenv(name);
+	int v = e && *e ? atoi(e) : def;
+	return v >= lo && v <= hi ? v : def;
+}
+
+static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
+	const struct swe_params *p, int row0, int rows, int device)
+{
+	struct swe_backend_ctx *x = (struct swe_backend_ctx *)calloc(1, sizeof *x);
+	int rc, sms = 1, srows = STRIP_ROWS;
+	long sx = (g->nx + SWE_CUDA_STRIP_COLS - 1) / SWE_CUDA_STRIP_COLS;
+	step_t a;
+	if (!x)
+		return -SPATE_ENOMEM;
+	if (row0 < 0 || rows < G || row0 + rows > g->ny) {
+		free(x);
+		return -SPATE_EINVAL;
+	}
+	if (g->n2) {
+		spate_log_error("cuda", "[physics] manning_file with GPU subdomains is not built "
+			"yet: run it on one GPU, or on the CPU with any decomposition");
+		free(x);
+		return -SPATE_EUNSUPPORTED;
+	}
+	x->device = device;
+	x->overlap = p->overlap;
+	x->rows = rows;
+	x->kp.integrator = p->integrator;
+	x->kp.warps = env_int("SPATE_CUDA_WARPS", STRIP_WARPS, 1, 8);
+	x->kp.c = swe_coef_of(p);
+	x->kp.early = p->early_exit && x->kp.c.kappa4 > 0;
+	x->kp.nx = g->nx;
+	x->kp.ny = rows;
+	x->kp.pitch = g->pitch;
+	x->kp.cpitch = g->cpitch;
+	x->kp.inv_dx = (real)(1.0 / g->dx);
+	x->kp.inv_dy = (real)(1.0 / g->dy);
+	x->kp.dx = g->dx;
+	x->kp.dy = g->dy;
+	x->kp.cfl = p->cfl;
+	x->kp.ncell = (long)(rows + 2 * G) * g->pitch;
+	x->kp.host_dt = 1;
+	x->kp.sides = 1u << SWE_WEST | 1u << SWE_EAST | (row0 == 0 ? 1u << SWE_SOUTH : 0) |
+		(row0 + rows == g->ny ? 1u << SWE_NORTH : 0);
+	swe_bcdev_fill(&x->kp.bcd, g, p);
+	/* rows next to an internal edge: their L and U travel to the neighbour */
+	x->lo = x->kp.sides & 1u << SWE_SOUTH ? 0 : G;
+	x->hi = x->kp.sides & 1u << SWE_NORTH ? rows : rows - G;
+	x->hi = x->hi > x->lo ? x->hi : x->lo;
+	if (cudaSetDevice(device) != cudaSuccess) {
+		spate_log_error("cuda", "cannot use device %d: %s", device,
+			cudaGetErrorString(cudaGetLastError()));
+		free(x);
+		return -SPATE_ENODEV;
+	}
+	if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+		sms = 1;
+	while (srows > STRIP_ROWS_MIN &&
+		sx * ((rows + srows - 1) / srows) < (long)sms * STRIP_WARPS_PER_SM)
+		srows /= 2;
+	x->kp.rows = env_int("SPATE_CUDA_ROWS", srows, 1, 1 << 20);
+	x->kp.ntx = (int)sx;
+	x->kp.nty = (rows + x->kp.rows - 1) / x->kp.rows;
+	x->kp.tiles = 0; /* the tile map sees no neighbour across a halo */
+	rc = upload(x, g, p, row0);
+	if (!rc)
+		rc = swe_cuda_kernels_init();
+	if (rc) {
+		spate_log_error("cuda", "cannot set up rows %d-%d (%d x %d cells) on device %d",
+			row0, row0 + rows - 1, g->nx, rows, device);
+		sub_fini(x);
+		return rc;
+	}
+	x->kp.bc = x->bc;
+	a = swe_cuda_sub_arrays(x, 0);
+	swe_cuda_enqueue_bc(&x->kp, &a, x->main); /* ghosts of U^0 on global edges */
+	if (cudaStreamSynchronize(x->main) != cudaSuccess) {
+		spate_log_error("cuda", "cannot fill the ghost cells on device %d: %s", device,
+			cudaGetErrorString(cudaGetLastError()));
+		sub_fini(x);
+		return -SPATE_EDEVICE;
+	}
+	*out = x;
+	return 0;
+}
+
+/* The table filled by field name (C++17 has no designated initialisers), so
+ * that fields added to struct swe_sub_ops stay NULL here wherever they go. */
+static struct swe_sub_ops cuda_sub_ops(void)
+{
+	struct swe_sub_ops o;
+	memset(&o, 0, sizeof o);
+	o.name = "cuda";
+	o.init = sub_init;
+	o.stage1 = swe_cuda_sub_stage1;
+	o.predict = swe_cuda_sub_predict;
+	o.correct = swe_cuda_sub_correct;
+	o.commit = swe_cuda_sub_commit;
+	o.rows_get = sub_rows_get;
+	o.rows_put = sub_rows_put;
+	o.sample = sub_sample;
+	o.products_start = sub_products_start;
+	o.products_get = sub_products_get;
+	o.fini = sub_fini;
+	o.mid_stage = SWE_STAGE_RATE;
+	o.speeds = swe_cuda_sub_speeds;
+	o.interior = swe_cuda_sub_interior;
+	o.halo_get = swe_cuda_sub_halo_get;
+	o.halo_put = swe_cuda_sub_halo_put;
+	o.halo_copy = swe_cuda_sub_halo_copy;
+	o.times = sub_times;
+	o.products_put = sub_products_put;
+	return o;
+}
+
+/* Initialised before main runs; read only from then on. */
+extern "C" const struct swe_sub_ops swe_cuda_sub_ops = cuda_sub_ops();

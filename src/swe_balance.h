@@ -1,0 +1,85 @@
+/* swe_balance.h: the [parallel] tuning of a decomposed shallow-water run
+ * (swe_multi.c): the initial speed probe, early exit on, off or auto, ghost
+ * cell expansion, and dynamic load balancing by moving rows between
+ * neighbouring subdomains (balance.h), with the report of every phase.
+ *
+ * The decomposed run calls, in this order:
+ *   swe_balance_new      before the subdomains: options checked, p resolved
+ *   swe_balance_probe    the workloads from the speeds ([parallel] probe)
+ *   (decomp_plan with swe_balance_min_rows, the subdomains' init)
+ *   swe_balance_attach   the run's parts
+ *   per step: swe_balance_exchange_due / swe_balance_halo before it,
+ *             swe_balance_step after it
+ *   swe_balance_report   at the end (collective), swe_balance_free. */
+#ifndef SPATE_SWE_BALANCE_H
+#define SPATE_SWE_BALANCE_H
+
+#include "swe.h"
+#include "swe_multi.h"
+#include "decomp.h"
+
+struct swe_balance;
+
+/* What the balancer reaches of the decomposed run. */
+struct swe_balance_run {
+	const struct swe_sub_ops *ops;
+	struct decomp *d;
+	struct swe_backend_ctx **sub;   /* [DECOMP_MAX], NULL on other ranks */
+	struct halo_plan *halo;         /* rebuilt when the exchange depth changes */
+	double *t_compute, *t_exchange; /* per subdomain, s, growing */
+	int nx, ny, pitch;
+};
+
+/* Check the [parallel] options of p against the sub-operations ops for n
+ * subdomains of ny rows, and make *pw, the parameters the subdomains keep
+ * (owned by b): p with early_exit = auto started as on and ghost_expansion
+ * = auto resolved to the largest k it will try.  Returns 0 or -SPATE_E*
+ * after a message. */
+int swe_balance_new(struct swe_balance **b, const struct swe_params *p,
+	const struct swe_sub_ops *ops, int n, int ny, const struct swe_params **pw);
+/* [parallel] probe = on: time probe_steps steps of a fully wet grid of nx
+ * columns on each of the n subdomains' devices (dev[k]: the device of
+ * subdomain k of this rank; collective under MPI), and set workload[0..n) to
+ * their speeds (cells/s) and *nworkload = n.  Off: nothing.  Returns 0 or
+ * -SPATE_E*. */
+int swe_balance_probe(struct swe_balance *b, const struct swe_state *s, int n,
+	const int *dev, double *workload, int *nworkload);
+/* swe_probe.c: the speed of each of the n subdomains' devices (dev[k] for
+ * subdomain k of this rank), cells/s, on
+ * probe_steps steps of a fully wet flat grid of s->nx columns (and a few
+ * hundred thousand cells) into speed[0..n), and *beta, the mean time of the
+ * same grid dry over the wet one.  Collective; returns 0 or -SPATE_E*. */
+int swe_probe_speeds(const struct swe_sub_ops *ops, const struct swe_params *p,
+	const struct swe_state *s, int n, const int *dev, double *speed, double *beta);
+/* The fewest rows a subdomain may own: the ghost rows it holds. */
+int swe_balance_min_rows(const struct swe_balance *b);
+void swe_balance_attach(struct swe_balance *b, const struct swe_balance_run *r);
+/* Whether the step about to start exchanges U first (every step, or every
+ * k steps with ghost cell expansion, and after rows moved); how many rows
+ * an exchange moves; whether U* is exchanged too (k = 1). */
+int swe_balance_exchange_due(struct swe_balance *b);
+int swe_balance_halo(const struct swe_balance *b);
+int swe_balance_exchange_ustar(const struct swe_balance *b);
+/* After step `steps` (counted from the start of the run) that took step_s
+ * seconds on this rank: the trials of early_exit = auto and ghost_expansion
+ * = auto, and every balance_interval steps a measure of the work and maybe
+ * a move of rows.  Collective.  Returns 0 or -SPATE_E*. */
+int swe_balance_step(struct swe_balance *b, long steps, double step_s);
+/* Fill and print the phase table (balance_last(); rank 0 prints) for a run
+ * of `steps` steps that spent advance_s seconds advancing.  Collective. */
+void swe_balance_report(struct swe_balance *b, long steps, double advance_s);
+void swe_balance_free(struct swe_balance *b);
+
+/* Test hook: when set, called on every rank after each move of rows with the
+ * decomposition before and after it and, per global row, the sums of w, hu
+ * and hv over the row's cells (in double, in column order; sums[3 j + f])
+ * before and after: a row lost, duplicated or moved without its state shows
+ * there.  NULL (default): not called, and the sums are not computed. */
+struct swe_balance_check {
+	int ny, n;
+	const int *row0_before, *rows_before, *row0_after, *rows_after;
+	const double *sums_before, *sums_after;
+};
+extern void (*swe_balance_hook)(const struct swe_balance_check *c);
+
+#endif

@@ -1,0 +1,104 @@
+/* swe_cuda_sub.h: what the two files of a GPU subdomain share: the step
+ * phases and halos (cuda/swe_cuda_sub.cu) and the set-up and synchronous
+ * access (cuda/swe_cuda_sub_mem.cu), which together make swe_cuda_sub_ops
+ * (swe_multi.h).  Included only by those .cu files; no formula.  Streams and
+ * events are the CUDA runtime's opaque handles, named here without its
+ * headers. */
+#ifndef SPATE_SWE_CUDA_SUB_H
+#define SPATE_SWE_CUDA_SUB_H
+
+#include "swe_cuda.h"
+#include "swe_multi.h"
+
+struct CUstream_st;
+struct CUevent_st;
+
+/* Evaluates a CUDA runtime call; on failure reports file:line and returns
+ * -SPATE_EDEVICE from the calling function. */
+#define CUDA_CHECK(expr)                                                                  \
+	do {                                                                              \
+		cudaError_t cuda_check_err_ = (expr);                                     \
+		if (cuda_check_err_ != cudaSuccess) {                                     \
+			spate_log_error("cuda", "%s:%d: %s: %s", __FILE__, __LINE__, #expr,  \
+				cudaGetErrorString(cuda_check_err_));                     \
+			return -SPATE_EDEVICE;                                            \
+		}                                                                         \
+	} while (0)
+
+/* Device times are measured on every SWE_CUDA_TIME_EVERY-th step (events cost
+ * host time) and scaled to all steps; at most SWE_CUDA_TIME_PAIRS intervals
+ * per step. */
+#define SWE_CUDA_TIME_EVERY 8
+#define SWE_CUDA_TIME_PAIRS 24
+
+/* One timed interval on a stream: kind 0 computing, 1 copying halos. */
+struct swe_cuda_tpair {
+	struct CUevent_st *a, *b;
+	int kind;
+};
+
+/* A subdomain of rows [row0, row0 + rows) on one GPU. */
+struct swe_backend_ctx {
+	int device, overlap, rows;
+	int lo, hi;                  /* interior rows [lo, hi); edge rows around */
+	int rj[4][2];                /* row ranges: all, south edge, interior, north
+	                                edge */
+	int *list;                   /* tiles 0, 1, ...: those of a row range */
+	unsigned int *count;         /* [4]: tiles of each row range */
+	struct swe_cuda_params kp;
+	real *w[2], *hu[2], *hv[2];  /* ping-pong states */
+	real *Lw, *Lhu, *Lhv, *Bc, *Bm;
+	struct swe_bc *bc;
+	struct swe_cuda_ctl *dctl, *hin, *hout; /* control block; pinned copies to
+	                                           and from it */
+	int cur;                     /* parity of the current state */
+	double t;
+	long steps;
+	struct CUstream_st *main, *edge; /* edge == main unless overlap = streams */
+	struct CUevent_st *ev_edge, *ev_main, *ev_spd, *ev_out[2], *ev_put[2];
+	struct CUevent_st **wait_in[2]; /* neighbours' copies into our ghost rows */
+	int last_s2, spd_ready;      /* last stage enqueued; its speeds read back */
+	int pending, pend_s2;        /* interior rows of a stage still to enqueue */
+	struct swe_cuda_step pend_a;
+	real *hsend[2], *hrecv[2];   /* pinned halo buffers per side */
+	struct swe_prod *prod;
+	real prod_thr;
+	int timing, ntp;             /* this step is timed; intervals recorded */
+	struct swe_cuda_tpair tp[SWE_CUDA_TIME_PAIRS];
+	long tsteps;                 /* steps timed */
+	double t_comp, t_copy;       /* their device seconds */
+};
+
+/* Cells of one field in a halo (SWE_GHOST rows); row j (local, ghosts
+ * from -SWE_GHOST) of a field. */
+static inline size_t swe_cuda_sub_halo(const struct swe_backend_ctx *x)
+{
+	return (size_t)SWE_GHOST * x->kp.pitch;
+}
+
+static inline real *swe_cuda_sub_row(real *f, const struct swe_backend_ctx *x, int j)
+{
+	return f + (size_t)(j + SWE_GHOST) * x->kp.pitch;
+}
+
+/* cuda/swe_cuda_sub.cu.  The arrays of a step from parity p; the arrays of U
+ * (current state) or L for a halo of `stage` (-SPATE_EUNSUPPORTED for U*);
+ * wait for everything enqueued on x and copied into it; add the finished
+ * timed intervals to the totals (all: wait for every one). */
+struct swe_cuda_step swe_cuda_sub_arrays(const struct swe_backend_ctx *x, int p);
+int swe_cuda_sub_fields(const struct swe_backend_ctx *x, int stage, real *f[3]);
+int swe_cuda_sub_sync(struct swe_backend_ctx *x);
+void swe_cuda_sub_harvest(struct swe_backend_ctx *x, int all);
+/* The phases of swe_cuda_sub_ops (swe_multi.h). */
+int swe_cuda_sub_stage1(struct swe_backend_ctx *x, double t, double *ax, double *ay);
+int swe_cuda_sub_speeds(struct swe_backend_ctx *x, double *ax, double *ay);
+int swe_cuda_sub_predict(struct swe_backend_ctx *x, double dt, double t_new);
+int swe_cuda_sub_correct(struct swe_backend_ctx *x, double dt, double *ax, double *ay);
+int swe_cuda_sub_commit(struct swe_backend_ctx *x, double t, double dt);
+int swe_cuda_sub_interior(struct swe_backend_ctx *x);
+int swe_cuda_sub_halo_get(struct swe_backend_ctx *x, int stage, int side, void *buf);
+int swe_cuda_sub_halo_put(struct swe_backend_ctx *x, int stage, int side, const void *buf);
+int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int stage, int side,
+	struct swe_backend_ctx *y);
+
+#endif

@@ -1,0 +1,104 @@
+#!/bin/bash
+# mpi_cuda.sh: 1 GPU vs 2 MPI ranks with one GPU each.  The circular dam
+# break and the dam break over bumps (dry bed) run on one GPU without
+# mpiexec, then on 2 ranks (rank r on GPU r mod GPUs: with a single GPU the
+# two ranks share it), for each [parallel] overlap strategy, and with 3
+# subdomains on the 2 ranks; every grid written (h, w, u, v and the flood
+# products, ESRI ASCII) must equal the single-GPU one byte for byte, and the
+# report must name the GPU of each subdomain.
+#
+# Environment (set by make check): SPATE, SPATE_SCENARIOS, MPIEXEC (empty:
+# none found), SPATE_HAVE_MPI (yes/no).  Skips (77) without MPI, mpiexec or
+# a GPU.
+set -u
+
+if [ -z "${SPATE:-}" ] || [ ! -x "$SPATE" ]; then
+	echo "mpi_cuda.sh: SPATE is not set to the spate program" >&2
+	exit 99
+fi
+if [ "${SPATE_HAVE_MPI:-no}" != yes ] || [ -z "${MPIEXEC:-}" ]; then
+	echo "mpi_cuda.sh: spate built without MPI, or no mpiexec: skipped"
+	exit 77
+fi
+ngpu=$("$SPATE" devices 2>/dev/null | grep -cE '^cuda +[0-9]+ ')
+if [ "$ngpu" -lt 1 ]; then
+	echo "mpi_cuda.sh: no CUDA GPU (or spate built without CUDA): skipped"
+	exit 77
+fi
+echo "mpi_cuda.sh: $ngpu GPU(s)"
+scen=${SPATE_SCENARIOS:-${top_srcdir:-.}/scenarios}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/spate-mpicuda.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMP_NUM_THREADS=1 OMPI_MCA_rmaps_base_oversubscribe=1
+fail=0
+
+check() {   # check NAME STATUS [DETAIL]
+	if [ "$2" -eq 0 ]; then
+		echo "ok   $1"
+	else
+		echo "FAIL $1${3:+: $3}"
+		fail=$((fail + 1))
+	fi
+}
+
+# run NAME NP SCENARIO ARGS...: NP = 0 runs without mpiexec
+run() {
+	local name=$1 np=$2 sc=$3
+	shift 3
+	if [ "$np" -eq 0 ]; then
+		timeout 120 "$SPATE" run "$scen/$sc.conf" --device=cuda --output.format=ascii \
+			--output.dir="$tmp/$name" "$@" 2>"$tmp/$name.err" >/dev/null
+	else
+		timeout 120 "$MPIEXEC" --oversubscribe -np "$np" "$SPATE" run "$scen/$sc.conf" \
+			--device=cuda --output.format=ascii --output.dir="$tmp/$name" "$@" \
+			2>"$tmp/$name.err" >/dev/null
+	fi
+}
+
+same() {   # same NAME REF: every .asc of REF equal in NAME
+	local f bad="" k=0
+	for f in "$tmp/$2"/*.asc; do
+		k=$((k + 1))
+		cmp -s "$f" "$tmp/$1/${f##*/}" || bad="$bad ${f##*/}"
+	done
+	[ "$k" -gt 0 ] && [ -z "$bad" ]
+	check "$1: $k grids byte for byte equal to $2" $? "differ:$bad"
+}
+
+small="--domain.nx=200 --domain.ny=160 --run.end_time=1e9 --run.max_steps=80 --output.interval=0"
+for sc in circular_dambreak bumps_dambreak; do
+	# shellcheck disable=SC2086
+	run "$sc-1gpu" 0 "$sc" $small
+	check "$sc: one GPU" $? "$(tail -3 "$tmp/$sc-1gpu.err")"
+	for ov in none compute streams; do
+		# shellcheck disable=SC2086
+		run "$sc-np2-$ov" 2 "$sc" $small --parallel.overlap=$ov
+		st=$?
+		if [ "$st" -ne 0 ] && grep -qi "not enough slots\|mpi_init\|orte\|pmix" \
+			"$tmp/$sc-np2-$ov.err"; then
+			echo "mpi_cuda.sh: $MPIEXEC cannot start programs here: skipped"
+			cat "$tmp/$sc-np2-$ov.err"
+			exit 77
+		fi
+		check "$sc: 2 ranks, overlap $ov" $st "$(tail -3 "$tmp/$sc-np2-$ov.err")"
+		same "$sc-np2-$ov" "$sc-1gpu"
+	done
+done
+# shellcheck disable=SC2086
+run sub3-np2 2 circular_dambreak $small --parallel.subdomains=3
+check "3 subdomains on 2 ranks" $? "$(tail -3 "$tmp/sub3-np2.err")"
+same sub3-np2 circular_dambreak-1gpu
+n=$(grep -cE "^spate: +[0-9]+ +[0-9]+-[0-9]+ \([0-9]+\) +[0-9]+ +cuda:[0-9]+ " \
+	"$tmp/sub3-np2.err")
+[ "$n" -eq 3 ]
+check "3 subdomains on 2 ranks: the report names a GPU for each ($n of 3)" $? \
+	"$(cat "$tmp/sub3-np2.err")"
+cat "$tmp/sub3-np2.err"
+
+if [ "$fail" -ne 0 ]; then
+	echo "mpi_cuda.sh: $fail check(s) FAILED"
+	exit 1
+fi
+echo "mpi_cuda.sh: all checks passed"
+exit 0
