@@ -613,5 +613,7 @@ const struct spate_backend spate_backend_multi_cuda = {
 	.sample = multi_sample,
 	.products_start = multi_products_start,
 	.products_get = multi_products_get,
+	.set_time = multi_set_time,
+	.products_put = multi_products_put,
 };
 #endif
