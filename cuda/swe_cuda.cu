@@ -25,17 +25,6 @@ extern "C" {
 #include <stdlib.h>
 #include <string.h>
 
-/* Evaluates a CUDA runtime call; on failure reports file:line and returns
- * -SPATE_EDEVICE from the calling function. */
-#define CUDA_CHECK(expr)                                                                  \
-	do {                                                                              \
-		cudaError_t cuda_check_err_ = (expr);                                     \
-		if (cuda_check_err_ != cudaSuccess) {                                     \
-			spate_log_error("cuda", "%s:%d: %s: %s", __FILE__, __LINE__, #expr,  \
-				cudaGetErrorString(cuda_check_err_));                     \
-			return -SPATE_EDEVICE;                                            \
-		}                                                                         \
-	} while (0)
 
 /* Steps per captured CUDA graph (even: a graph returns to its parity). */
 #define GRAPH_STEPS 8

@@ -13,17 +13,6 @@
 struct CUstream_st;
 struct CUevent_st;
 
-/* Evaluates a CUDA runtime call; on failure reports file:line and returns
- * -SPATE_EDEVICE from the calling function. */
-#define CUDA_CHECK(expr)                                                                  \
-	do {                                                                              \
-		cudaError_t cuda_check_err_ = (expr);                                     \
-		if (cuda_check_err_ != cudaSuccess) {                                     \
-			spate_log_error("cuda", "%s:%d: %s: %s", __FILE__, __LINE__, #expr,  \
-				cudaGetErrorString(cuda_check_err_));                     \
-			return -SPATE_EDEVICE;                                            \
-		}                                                                         \
-	} while (0)
 
 /* Device times are measured on every SWE_CUDA_TIME_EVERY-th step (events cost
  * host time) and scaled to all steps; at most SWE_CUDA_TIME_PAIRS intervals
