@@ -86,7 +86,27 @@ static int kind(const char *path)
 	return !strcasecmp(dot, ".png") ? 2 : 0;
 }
 
-static int picture(const struct map_args *a, const struct terrain_grid *g, double t,
+/* Depth below which a snapshot's cell is drawn as dry land, m. */
+#define MAP_DRY 1e-3
+
+/* A snapshot variable (h, w, u, v) on the picture: NAN where the depth of
+ * the same record is below MAP_DRY, so the land shows. */
+static void dry_out(const struct map_args *a, struct terrain_grid *g)
+{
+	struct terrain_grid h;
+	char u[64], l[64];
+	double th;
+	if (spate_nc_var_ndims(a->in, a->var) != 3 || spate_nc_var_ndims(a->in, "h") != 3 ||
+		spate_nc_read_grid(a->in, "h", a->t, &h, &th, u, l, sizeof u))
+		return;
+	if (h.nx == g->nx && h.ny == g->ny)
+		for (size_t k = 0; k < (size_t)g->nx * g->ny; k++)
+			if (!(h.v[k] >= MAP_DRY))
+				g->v[k] = NAN;
+	terrain_free(&h);
+}
+
+static int picture(const struct map_args *a, struct terrain_grid *g, double t,
 	const char *units)
 {
 	struct terrain_grid bed;
@@ -104,6 +124,7 @@ static int picture(const struct map_args *a, const struct terrain_grid *g, doubl
 	else
 		snprintf(tu, sizeof tu, ", 0 to %.6g s", t);
 	snprintf(title, sizeof title, "%s (%s)%s", a->var, units[0] ? units : "-", tu);
+	dry_out(a, g);
 	rc = spate_map_render(g, have_bed ? &bed : NULL, a->var, units, title, &im);
 	if (!rc)
 		rc = terrain_write_png(a->out, im.w, im.h, im.rgb);
@@ -118,7 +139,7 @@ int spate_map(int argc, char **argv)
 {
 	struct map_args a;
 	struct terrain_grid g;
-	char units[64], long_name[256];
+	char units[64], long_name[64];
 	double t;
 	int rc = parse(argc, argv, &a), k;
 	if (rc)

@@ -234,8 +234,10 @@ int spate_map_render(const struct terrain_grid *v, const struct terrain_grid *be
 		}
 	if (lo > 0 && strcmp(var, "bed") && strcmp(var, "w"))
 		lo = 0;
-	if (lo < 0 && hi > 0)
-		hi = lo = fmax(-lo, hi), lo = -lo;
+	if (lo < 0 && hi > 0) {     /* signed: a scale symmetric about 0 */
+		hi = fmax(-lo, hi);
+		lo = -hi;
+	}
 	k = ramp_of(var, lo, hi);
 	for (int py = 0; py < mh; py++)
 		for (int px = 0; px < mw; px++) {
