@@ -518,6 +518,37 @@ static int cuda_products_get(struct swe_backend_ctx *x, struct swe_prod *out)
 	return 0;
 }
 
+static int cuda_products_put(struct swe_backend_ctx *x, const struct swe_prod *in)
+{
+	if (!x->prod)
+		return -SPATE_EINVAL;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	CUDA_CHECK(cudaStreamSynchronize(x->stream));
+	CUDA_CHECK(cudaMemcpy(x->prod, in, (size_t)x->kp.nx * x->kp.ny * sizeof *in,
+		cudaMemcpyHostToDevice));
+	return 0;
+}
+
+/* Restart: the control block at time t after steps steps, and the ghosts of
+ * the uploaded state at t (as the step that made it wrote them). */
+static int cuda_set_time(struct swe_backend_ctx *x, double t, long steps, double last_dt)
+{
+	struct swe_cuda_step a = step_arrays(x, x->cur);
+	CUDA_CHECK(cudaSetDevice(x->device));
+	CUDA_CHECK(cudaStreamSynchronize(x->stream));
+	memset(x->hctl, 0, sizeof *x->hctl);
+	x->hctl->t = t;
+	x->hctl->t_stop = t;
+	x->hctl->steps = steps;
+	x->hctl->last_dt = last_dt;
+	x->t_stop_dev = -1;
+	CUDA_CHECK(cudaMemcpy(x->dctl, x->hctl, sizeof *x->dctl, cudaMemcpyHostToDevice));
+	swe_cuda_enqueue_bc(&x->kp, &a, x->stream);
+	CUDA_CHECK(cudaGetLastError());
+	CUDA_CHECK(cudaStreamSynchronize(x->stream));
+	return 0;
+}
+
 static int cuda_sample(struct swe_backend_ctx *x, const long *idx, int n, real *w, real *hu,
 	real *hv)
 {
@@ -554,5 +585,6 @@ static int cuda_sample(struct swe_backend_ctx *x, const long *idx, int n, real *
 
 extern "C" const struct spate_backend spate_backend_cuda = {
 	"cuda", cuda_count, cuda_describe, cuda_init, cuda_advance, cuda_download, cuda_fini,
-	cuda_sample, cuda_products_start, cuda_products_get, cuda_set_rain
+	cuda_sample, cuda_products_start, cuda_products_get, cuda_set_time, cuda_products_put,
+	cuda_set_rain
 };

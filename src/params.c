@@ -1,5 +1,6 @@
 /* params.c: shallow-water parameters: defaults, INI scenario files (libinih),
  * --section.key=value overrides, and validation in one place. */
+#define _POSIX_C_SOURCE 200809L
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -74,6 +75,8 @@ static const struct key keys[] = {
 	{ "output", "grids", K_CHOICE, F(write_grids), 0, 0, 0, "no|yes" },
 	{ "output", "products", K_CHOICE, F(products), 0, 0, 0, "no|yes" },
 	{ "output", "threshold", K_DBL, F(threshold), 0, 0, 100, NULL },
+	{ "output", "format", K_CHOICE, F(out_format), 0, 0, 0, "ascii|netcdf|both" },
+	{ "output", "checkpoint_every", K_DBL, F(checkpoint_every), 0, 0, 1e9, NULL },
 	{ "gauges", "file", K_STR, F(gauge_file), S(gauge_file), 0, 0, NULL },
 	{ "gauges", "radius", K_INT, F(gauge_radius), 0, 0, 10, NULL },
 	{ "gauges", "threshold", K_DBL, F(gauge_threshold), 0, 0, 100, NULL },
@@ -138,6 +141,11 @@ void swe_params_defaults(struct swe_params *p)
 	p->products = 1;
 	p->early_exit = 1;
 	p->threshold = 0.05;
+#ifdef HAVE_NETCDF
+	p->out_format = SWE_FMT_NETCDF;
+#else
+	p->out_format = SWE_FMT_ASCII;
+#endif
 	p->gauge_radius = 1;
 	p->gauge_threshold = 0.05;
 	p->gauge_interval = 10;
@@ -554,6 +562,14 @@ int swe_params_validate(const struct swe_params *p)
 			"fractions: give one of them, or make them agree", p->subdomains, p->nworkload);
 		return -SPATE_EINVAL;
 	}
+#ifndef HAVE_NETCDF
+	if (p->out_format != SWE_FMT_ASCII) {
+		spate_log_error("scenario", "[output] format = %s: this spate was built without "
+			"NetCDF; use format = ascii, or rebuild with NetCDF (libnetcdf-dev)",
+			p->out_format == SWE_FMT_NETCDF ? "netcdf" : "both");
+		return -SPATE_EINVAL;
+	}
+#endif
 	if (p->probe && p->nworkload > 0) {
 		spate_log_error("scenario", "[parallel] probe = on measures the workloads: leave "
 			"workload out, or set probe = off");
@@ -572,6 +588,21 @@ int swe_params_validate(const struct swe_params *p)
 		return -SPATE_EINVAL;
 	}
 	return 0;
+}
+
+char *swe_params_text(const struct swe_params *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	swe_params_print(p, f);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
 void swe_params_print(const struct swe_params *p, void *file)

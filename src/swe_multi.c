@@ -545,6 +545,27 @@ static int multi_products_get(struct swe_backend_ctx *ctx, struct swe_prod *out)
 		offset);
 }
 
+/* Restart: every subdomain takes its rows of the products in. */
+static int multi_products_put(struct swe_backend_ctx *ctx, const struct swe_prod *in)
+{
+	struct multi *m = (struct multi *)ctx;
+	int rc = m->ops->products_put ? 0 : -SPATE_EUNSUPPORTED;
+	for (int k = m->d.first; k < m->d.last && !rc; k++)
+		rc = m->ops->products_put(m->sub[k], in + (size_t)m->d.part[k].row0 * m->nx);
+	return rc;
+}
+
+/* Restart: the clock of the decomposed run (each subdomain's follows at its
+ * next commit). */
+static int multi_set_time(struct swe_backend_ctx *ctx, double t, long steps, double last_dt)
+{
+	struct multi *m = (struct multi *)ctx;
+	(void)last_dt;
+	m->t = t;
+	m->steps = steps;
+	return 0;
+}
+
 /* Per subdomain: rows, device, seconds computing, exchanging halos, waiting
  * in the time-step reduction (on stderr through rank 0).  On asynchronous
  * devices compute is the device's kernel time, exchange its halo copy time
@@ -617,6 +638,8 @@ const struct spate_backend spate_backend_multi = {
 	.sample = multi_sample,
 	.products_start = multi_products_start,
 	.products_get = multi_products_get,
+	.set_time = multi_set_time,
+	.products_put = multi_products_put,
 };
 
 #ifdef HAVE_CUDA
@@ -632,5 +655,7 @@ const struct spate_backend spate_backend_multi_cuda = {
 	.sample = multi_sample,
 	.products_start = multi_products_start,
 	.products_get = multi_products_get,
+	.set_time = multi_set_time,
+	.products_put = multi_products_put,
 };
 #endif

@@ -149,6 +149,8 @@ struct swe_sub_ops {
 	int (*rows_pack)(struct swe_backend_ctx *sub, int side, int n, void *buf);
 	int (*rows_resize)(struct swe_backend_ctx *sub, int gain_lo, int gain_hi, const void *lo,
 		const void *hi);
+	/* Restart: replace the subdomain's products (NULL: not offered). */
+	int (*products_put)(struct swe_backend_ctx *sub, const struct swe_prod *in);
 };
 
 /* Ghost rows a subdomain holds at an internal edge: SWE_GHOST (the stencil)

@@ -152,6 +152,10 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 	}
 	s->x0 = dem.x0;
 	s->y0 = dem.y0;
+	if (dem.crs_wkt[0] && !(s->crs_wkt = strdup(dem.crs_wkt))) {
+		rc = -SPATE_ENOMEM;
+		goto out;
+	}
 	if (p->nodata_mask) {
 		s->mask = calloc((size_t)n, 1);
 		if (!s->mask) {

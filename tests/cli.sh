@@ -64,7 +64,7 @@ check "devices has a cuda line (a GPU, none, or not built)" $?
 # ---------------------------------------------------------------- a demo run
 out="$tmp/out dir"   # a space in the path on purpose
 args=(run "$scen/circular_dambreak.conf" --run.end_time=2 --domain.nx=50 --domain.ny=50
-	--domain.dx=40 --domain.dy=40 --device=cpu "--output.dir=$out")
+	--domain.dx=40 --domain.dy=40 --device=cpu "--output.dir=$out" --output.format=ascii)
 "$SPATE" "${args[@]}" --summary "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "demo run exits 0" $rc "exit $rc: $(tail -n 3 "$tmp/err")"

@@ -25,7 +25,7 @@ run() {
 	"$SPATE" run "$top_srcdir/scenarios/malpasset.conf" --data-dir="$data" \
 		--domain.dem=malpasset/malpasset_dem_20m.asc --domain.cellsize=40 --device="$dev" \
 		--output.dir="$dir" --output.interval=0 --output.grids=no --gauges.radius=2 \
-		--summary "$dir/s.json" -q "$@"
+		--output.format=ascii --summary "$dir/s.json" -q "$@"
 }
 # check DIR: the run in DIR against the reference
 check() {

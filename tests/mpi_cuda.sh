@@ -51,11 +51,12 @@ run() {
 	local name=$1 np=$2 sc=$3
 	shift 3
 	if [ "$np" -eq 0 ]; then
-		timeout 120 "$SPATE" run "$scen/$sc.conf" --device=cuda --output.dir="$tmp/$name" \
-			"$@" 2>"$tmp/$name.err" >/dev/null
+		timeout 120 "$SPATE" run "$scen/$sc.conf" --device=cuda --output.format=ascii \
+			--output.dir="$tmp/$name" "$@" 2>"$tmp/$name.err" >/dev/null
 	else
 		timeout 120 "$MPIEXEC" --oversubscribe -np "$np" "$SPATE" run "$scen/$sc.conf" \
-			--device=cuda --output.dir="$tmp/$name" "$@" 2>"$tmp/$name.err" >/dev/null
+			--device=cuda --output.format=ascii --output.dir="$tmp/$name" "$@" \
+			2>"$tmp/$name.err" >/dev/null
 	fi
 }
 
