@@ -52,6 +52,8 @@ static const struct key keys[] = {
 	{ "initial", "amplitude", K_DBL, F(amplitude), 0, 0, 1e3, NULL },
 	{ "initial", "fill_level", K_DBL, F(fill_level), 0, -1e5, 1e5, NULL },
 	{ "initial", "reservoir_level", K_DBL, F(reservoir_level), 0, -1e5, 1e5, NULL },
+	{ "initial", "polygon", K_STR, F(polygon), S(polygon), 0, 0, NULL },
+	{ "initial", "polygon_level", K_DBL, F(polygon_level), 0, -1e5, 1e5, NULL },
 	{ "initial", "depth_file", K_STR, F(depth_file), S(depth_file), 0, 0, NULL },
 	{ "initial", "level_file", K_STR, F(level_file), S(level_file), 0, 0, NULL },
 	{ "physics", "g", K_DBL, F(g), 0, 1e-3, 1e3, NULL },
@@ -117,6 +119,7 @@ void swe_params_defaults(struct swe_params *p)
 	p->wall_height = 100;
 	p->fill_level = NAN;
 	p->reservoir_level = NAN;
+	p->polygon_level = NAN;
 	{
 		const char *d = getenv("SPATE_DATA");
 		snprintf(p->data_dir, sizeof p->data_dir, "%s", d && *d ? d : "../shared/data");
@@ -547,6 +550,15 @@ int swe_params_validate(const struct swe_params *p)
 	}
 	if (p->depth_file[0] && p->level_file[0]) {
 		spate_log_error("scenario", "[initial] depth_file and level_file: give one of them");
+		return -SPATE_EINVAL;
+	}
+	if (!p->polygon[0] != isnan(p->polygon_level)) {
+		spate_log_error("scenario", "[initial] polygon and polygon_level go together: "
+			"give both (vertices \"x y, x y, ...\" and the water level, m)");
+		return -SPATE_EINVAL;
+	}
+	if (p->polygon[0] && strcmp(p->setup, "dem") != 0) {
+		spate_log_error("scenario", "[initial] polygon needs [domain] setup = dem");
 		return -SPATE_EINVAL;
 	}
 	if (p->has_reservoir && isnan(p->reservoir_level)) {

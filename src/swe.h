@@ -56,6 +56,8 @@ struct swe_params {
 	int has_reservoir;
 	double dry_disk[3];       /* x y r: no water within r of (x, y) */
 	int has_dry_disk;
+	char polygon[4 * SWE_PATH_MAX]; /* "x y, x y, ...": water up to polygon_level inside */
+	double polygon_level;     /* m; NAN: no polygon */
 	char depth_file[SWE_PATH_MAX]; /* initial depth raster (replaces the above) */
 	char level_file[SWE_PATH_MAX]; /* initial level raster (replaces the above) */
 	/* [physics] */
