@@ -61,6 +61,7 @@ struct swe_backend_ctx {
 	real *n2;                     /* Manning n^2 per cell, or NULL */
 	float *rain;                  /* rain rates per cell (m/s), or NULL */
 	int have_rain;                /* the rain array holds the rates in force */
+	real *hstage;                 /* pinned staging of downloads (w, hu, hv), or NULL */
 	ctl_t *dctl, *hctl;           /* device control block and its pinned copy */
 	int cur;                      /* parity of the current state */
 	cudaStream_t stream;
@@ -189,6 +190,8 @@ static void cuda_fini(struct swe_backend_ctx *x)
 	cudaFree(x->dsamp);
 	if (x->hsamp)
 		cudaFreeHost(x->hsamp);
+	if (x->hstage)
+		cudaFreeHost(x->hstage);
 	if (x->hctl)
 		cudaFreeHost(x->hctl);
 	if (x->stream)
@@ -447,14 +450,25 @@ static int cuda_advance(struct swe_backend_ctx *x, double t_stop, long max_steps
 	return 0;
 }
 
+/* The state to the host: the three fields into a pinned staging buffer at
+ * full DMA speed (allocated at the first download), then into s; the
+ * writer thread (swe_out.c) writes from there while the next steps run. */
 static int cuda_download(struct swe_backend_ctx *x, struct swe_state *s)
 {
 	size_t n = (size_t)x->kp.ncell * sizeof(real);
+	real *f[3] = { s->w, s->hu, s->hv }, *d[3] = { x->w[x->cur], x->hu[x->cur], x->hv[x->cur] };
 	CUDA_CHECK(cudaSetDevice(x->device));
+	if (!x->hstage && cudaMallocHost((void **)&x->hstage, 3 * n) != cudaSuccess) {
+		cudaGetLastError();
+		x->hstage = NULL; /* no pinned memory to spare: copy straight */
+	}
+	for (int k = 0; k < 3; k++)
+		CUDA_CHECK(cudaMemcpyAsync(x->hstage ? (char *)x->hstage + k * n : (char *)f[k], d[k], n,
+			cudaMemcpyDeviceToHost, x->stream));
 	CUDA_CHECK(cudaStreamSynchronize(x->stream));
-	CUDA_CHECK(cudaMemcpy(s->w, x->w[x->cur], n, cudaMemcpyDeviceToHost));
-	CUDA_CHECK(cudaMemcpy(s->hu, x->hu[x->cur], n, cudaMemcpyDeviceToHost));
-	CUDA_CHECK(cudaMemcpy(s->hv, x->hv[x->cur], n, cudaMemcpyDeviceToHost));
+	if (x->hstage)
+		for (int k = 0; k < 3; k++)
+			memcpy(f[k], (char *)x->hstage + k * n, n);
 	return 0;
 }
 
