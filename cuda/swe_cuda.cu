@@ -25,17 +25,6 @@ extern "C" {
 #include <stdlib.h>
 #include <string.h>
 
-/* Evaluates a CUDA runtime call; on failure reports file:line and returns
- * -SPATE_EDEVICE from the calling function. */
-#define CUDA_CHECK(expr)                                                                  \
-	do {                                                                              \
-		cudaError_t cuda_check_err_ = (expr);                                     \
-		if (cuda_check_err_ != cudaSuccess) {                                     \
-			spate_log_error("cuda", "%s:%d: %s: %s", __FILE__, __LINE__, #expr,  \
-				cudaGetErrorString(cuda_check_err_));                     \
-			return -SPATE_EDEVICE;                                            \
-		}                                                                         \
-	} while (0)
 
 /* Steps per captured CUDA graph (even: a graph returns to its parity). */
 #define GRAPH_STEPS 8
@@ -72,6 +61,7 @@ struct swe_backend_ctx {
 	real *n2;                     /* Manning n^2 per cell, or NULL */
 	float *rain;                  /* rain rates per cell (m/s), or NULL */
 	int have_rain;                /* the rain array holds the rates in force */
+	real *hstage;                 /* pinned staging of downloads (w, hu, hv), or NULL */
 	ctl_t *dctl, *hctl;           /* device control block and its pinned copy */
 	int cur;                      /* parity of the current state */
 	cudaStream_t stream;
@@ -200,6 +190,8 @@ static void cuda_fini(struct swe_backend_ctx *x)
 	cudaFree(x->dsamp);
 	if (x->hsamp)
 		cudaFreeHost(x->hsamp);
+	if (x->hstage)
+		cudaFreeHost(x->hstage);
 	if (x->hctl)
 		cudaFreeHost(x->hctl);
 	if (x->stream)
@@ -458,14 +450,25 @@ static int cuda_advance(struct swe_backend_ctx *x, double t_stop, long max_steps
 	return 0;
 }
 
+/* The state to the host: the three fields into a pinned staging buffer at
+ * full DMA speed (allocated at the first download), then into s; the
+ * writer thread (swe_out.c) writes from there while the next steps run. */
 static int cuda_download(struct swe_backend_ctx *x, struct swe_state *s)
 {
 	size_t n = (size_t)x->kp.ncell * sizeof(real);
+	real *f[3] = { s->w, s->hu, s->hv }, *d[3] = { x->w[x->cur], x->hu[x->cur], x->hv[x->cur] };
 	CUDA_CHECK(cudaSetDevice(x->device));
+	if (!x->hstage && cudaMallocHost((void **)&x->hstage, 3 * n) != cudaSuccess) {
+		cudaGetLastError();
+		x->hstage = NULL; /* no pinned memory to spare: copy straight */
+	}
+	for (int k = 0; k < 3; k++)
+		CUDA_CHECK(cudaMemcpyAsync(x->hstage ? (char *)x->hstage + k * n : (char *)f[k], d[k], n,
+			cudaMemcpyDeviceToHost, x->stream));
 	CUDA_CHECK(cudaStreamSynchronize(x->stream));
-	CUDA_CHECK(cudaMemcpy(s->w, x->w[x->cur], n, cudaMemcpyDeviceToHost));
-	CUDA_CHECK(cudaMemcpy(s->hu, x->hu[x->cur], n, cudaMemcpyDeviceToHost));
-	CUDA_CHECK(cudaMemcpy(s->hv, x->hv[x->cur], n, cudaMemcpyDeviceToHost));
+	if (x->hstage)
+		for (int k = 0; k < 3; k++)
+			memcpy(f[k], (char *)x->hstage + k * n, n);
 	return 0;
 }
 
@@ -529,6 +532,37 @@ static int cuda_products_get(struct swe_backend_ctx *x, struct swe_prod *out)
 	return 0;
 }
 
+static int cuda_products_put(struct swe_backend_ctx *x, const struct swe_prod *in)
+{
+	if (!x->prod)
+		return -SPATE_EINVAL;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	CUDA_CHECK(cudaStreamSynchronize(x->stream));
+	CUDA_CHECK(cudaMemcpy(x->prod, in, (size_t)x->kp.nx * x->kp.ny * sizeof *in,
+		cudaMemcpyHostToDevice));
+	return 0;
+}
+
+/* Restart: the control block at time t after steps steps, and the ghosts of
+ * the uploaded state at t (as the step that made it wrote them). */
+static int cuda_set_time(struct swe_backend_ctx *x, double t, long steps, double last_dt)
+{
+	struct swe_cuda_step a = step_arrays(x, x->cur);
+	CUDA_CHECK(cudaSetDevice(x->device));
+	CUDA_CHECK(cudaStreamSynchronize(x->stream));
+	memset(x->hctl, 0, sizeof *x->hctl);
+	x->hctl->t = t;
+	x->hctl->t_stop = t;
+	x->hctl->steps = steps;
+	x->hctl->last_dt = last_dt;
+	x->t_stop_dev = -1;
+	CUDA_CHECK(cudaMemcpy(x->dctl, x->hctl, sizeof *x->dctl, cudaMemcpyHostToDevice));
+	swe_cuda_enqueue_bc(&x->kp, &a, x->stream);
+	CUDA_CHECK(cudaGetLastError());
+	CUDA_CHECK(cudaStreamSynchronize(x->stream));
+	return 0;
+}
+
 static int cuda_sample(struct swe_backend_ctx *x, const long *idx, int n, real *w, real *hu,
 	real *hv)
 {
@@ -565,5 +599,6 @@ static int cuda_sample(struct swe_backend_ctx *x, const long *idx, int n, real *
 
 extern "C" const struct spate_backend spate_backend_cuda = {
 	"cuda", cuda_count, cuda_describe, cuda_init, cuda_advance, cuda_download, cuda_fini,
-	cuda_sample, cuda_products_start, cuda_products_get, cuda_set_rain
+	cuda_sample, cuda_products_start, cuda_products_get, cuda_set_time, cuda_products_put,
+	cuda_set_rain
 };

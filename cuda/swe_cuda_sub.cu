@@ -37,7 +37,8 @@
  * is enabled where the devices offer it, else the driver stages the copy);
  * the receiving subdomain's next stage waits for the copy's event.  Remote
  * links go through pinned host buffers (halo_get, halo_put) and MPI
- * (halo.c). */
+ * (halo.c), or GPU to GPU through NCCL on the edge stream (halo_dev,
+ * halo_mark; halo_nccl.c). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -460,3 +461,34 @@ int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int st, int side,
 	return 0;
 }
 
+
+/* The edge stream carries the halo copies: the receiver's edge rows of the
+ * next stage follow its NCCL receives there, and the sender's edge rows are
+ * written there only after its sends (the interior rows, on the main
+ * stream, neither read ghost rows nor write edge rows). */
+int swe_cuda_sub_halo_dev(struct swe_backend_ctx *x, int st, int side, int ghost,
+	void *ptr[3], void **stream)
+{
+	real *f[3];
+	int rc = swe_cuda_sub_fields(x, st, f);
+	int j = ghost ? (side ? x->rows : -G) : (side ? x->rows - G : 0);
+	if (rc)
+		return rc;
+	for (int k = 0; k < 3; k++)
+		ptr[k] = swe_cuda_sub_row(f[k], x, j);
+	*stream = x->edge;
+	return 0;
+}
+
+int swe_cuda_sub_halo_mark(struct swe_backend_ctx *x, int end)
+{
+	CUDA_CHECK(cudaSetDevice(x->device));
+	if (!end) {
+		x->tmark = tstart(x, x->edge, 1);
+	} else {
+		tstop(x, x->tmark, x->edge);
+		x->tmark = -1;
+	}
+	CUDA_CHECK(cudaGetLastError());
+	return 0;
+}

@@ -105,6 +105,17 @@ static int sub_products_get(struct swe_backend_ctx *x, struct swe_prod *out)
 	return 0;
 }
 
+/* Restart: the products of the owned rows from in. */
+static int sub_products_put(struct swe_backend_ctx *x, const struct swe_prod *in)
+{
+	int rc = x->prod ? swe_cuda_sub_sync(x) : -SPATE_EINVAL;
+	if (rc)
+		return rc;
+	CUDA_CHECK(cudaMemcpy(x->prod, in, (size_t)x->kp.nx * x->rows * sizeof *in,
+		cudaMemcpyHostToDevice));
+	return 0;
+}
+
 static int sub_times(struct swe_backend_ctx *x, double *compute, double *exchange)
 {
 	int rc = swe_cuda_sub_sync(x);
@@ -447,6 +458,8 @@ static struct swe_sub_ops cuda_sub_ops(void)
 	o.halo_get = swe_cuda_sub_halo_get;
 	o.halo_put = swe_cuda_sub_halo_put;
 	o.halo_copy = swe_cuda_sub_halo_copy;
+	o.halo_dev = swe_cuda_sub_halo_dev;
+	o.halo_mark = swe_cuda_sub_halo_mark;
 	o.times = sub_times;
 	o.concurrent = 1;
 	/* a skipped tile is not launched: its cells cost the tile map's update
@@ -457,6 +470,7 @@ static struct swe_sub_ops cuda_sub_ops(void)
 	o.rows_bytes = swe_cuda_sub_rows_bytes;
 	o.rows_pack = swe_cuda_sub_rows_pack;
 	o.rows_resize = swe_cuda_sub_rows_resize;
+	o.products_put = sub_products_put;
 	return o;
 }
 

@@ -26,6 +26,7 @@ struct bench_opts {
 	long steps;          /* timed steps (0: about `seconds` of work) */
 	double seconds;
 	int subdomains, gpus;
+	int transport;       /* [parallel] transport, enum swe_transport */
 };
 
 static const char *const overlap_names[] = { "none", "compute", "streams" };
@@ -102,6 +103,7 @@ static int bench_size(int nx, int ny, const char *overlaps, const struct bench_o
 	p.integrator = 2;
 	p.subdomains = o->subdomains;
 	p.gpus = o->gpus;
+	p.transport = o->transport;
 	snprintf(p.device, sizeof p.device, "%s", o->device);
 	if (!list)
 		return -SPATE_ENOMEM;
@@ -132,7 +134,7 @@ int spate_bench(int argc, char **argv)
 {
 	const char *sizes = "1024,2048,4096,8192", *overlaps = "streams";
 	const struct spate_backend *be;
-	struct bench_opts o = { "auto", 0, 2.0, 1, 0 };
+	struct bench_opts o = { "auto", 0, 2.0, 1, 0, SWE_TRANSPORT_AUTO };
 	char desc[512], *list, *tok, *save = NULL;
 	int rc = 0;
 
@@ -151,6 +153,17 @@ int spate_bench(int argc, char **argv)
 			o.gpus = atoi(argv[i] + 7);
 		else if (!strncmp(argv[i], "--overlap=", 10))
 			overlaps = argv[i] + 10;
+		else if (!strncmp(argv[i], "--transport=", 12)) {
+			static const char *const names[] = { "auto", "mpi", "nccl" };
+			o.transport = -1;
+			for (int k = 0; k < 3; k++)
+				if (!strcmp(argv[i] + 12, names[k]))
+					o.transport = k;
+			if (o.transport < 0) {
+				spate_log_error("bench", "%s: use auto, mpi or nccl", argv[i]);
+				return -SPATE_EINVAL;
+			}
+		}
 		else {
 			spate_log_error("bench", "unknown option %s (see spate --help)", argv[i]);
 			return -SPATE_EINVAL;

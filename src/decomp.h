@@ -85,11 +85,22 @@ int decomp_gather_planes(const void *send, void *recv, size_t plane, const int *
  * link's buffer) moves the edge planes of `from` straight into the ghost
  * planes of `to` when both are on this rank (device to device).  All return
  * 0 or -SPATE_E*. */
+struct halo_nccl;
 struct halo_ops {
 	void *user;
 	int (*get)(void *user, int sub, int side, void *buf);
 	int (*put)(void *user, int sub, int side, const void *buf);
 	int (*copy)(void *user, int from, int side_from, int to);
+	/* Remote links GPU to GPU (optional; nccl NULL: host buffers and MPI):
+	 * nccl, an open communicator (halo_nccl_open); dev gives the device
+	 * addresses of the three blocks (bytes / 3 each) of the halo of `sub`
+	 * at edge `side` (ghost 0: its edge planes, sent; 1: its ghost planes,
+	 * received) and the stream that orders them with the subdomain's work;
+	 * mark(sub, 0) and mark(sub, 1) bracket the transfers on that stream
+	 * (timed as halo copies). */
+	struct halo_nccl *nccl;
+	int (*dev)(void *user, int sub, int side, int ghost, void *ptr[3], void **stream);
+	int (*mark)(void *user, int sub, int end);
 };
 
 /* One message: subdomain `from`'s edge planes to subdomain `to`'s ghosts. */
@@ -122,5 +133,24 @@ int halo_exchange(struct halo_plan *h, const struct halo_ops *ops, double *t_sub
 int halo_exchange_start(struct halo_plan *h, const struct halo_ops *ops, double *t_sub);
 int halo_exchange_finish(struct halo_plan *h, const struct halo_ops *ops, double *t_sub);
 void halo_plan_free(struct halo_plan *h);
+
+/* ---- remote links GPU to GPU (halo_nccl.c): one NCCL communicator over
+ * every rank. */
+
+/* Collective: the communicator for [parallel] transport (enum
+ * swe_transport) when remote links should use it, else *out = NULL (one
+ * rank; transport = mpi; auto without NCCL, or where a rank drives several
+ * GPUs or two ranks share one: a note, then MPI).  gpu: the subdomains are
+ * on GPUs and offer device halos; dev[0..n): the GPUs of this rank's
+ * subdomains.  Returns 0, or -SPATE_EUNSUPPORTED / -SPATE_EDEVICE after a
+ * message when transport = nccl cannot be had. */
+int halo_nccl_open(struct halo_nccl **out, int transport, int gpu, const int *dev, int n);
+/* The remote links of plan h, all in one NCCL group (ops->nccl, dev and
+ * mark set): receives into this rank's ghost planes, sends of its edge
+ * planes, enqueued on the subdomains' streams.  t_sub grows by the host's
+ * seconds.  Returns 0 or -SPATE_EDEVICE. */
+int halo_nccl_exchange(const struct halo_plan *h, const struct halo_ops *ops, double *t_sub);
+/* abort = 1 after a failed run: stop pending transfers, wait for no peer. */
+void halo_nccl_close(struct halo_nccl *c, int abort);
 
 #endif

@@ -1,4 +1,5 @@
 /* gauge.c: gauges at points, sampled after every step. */
+#define _POSIX_C_SOURCE 200809L
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "spate.h"
 #include "gauge.h"
@@ -128,27 +130,50 @@ void gauge_update(struct gauge_set *gs, const struct swe_state *s, double t, dou
 	}
 }
 
-int gauge_write_series(struct gauge_set *gs, const struct swe_state *s, const char *dir,
-	double t, double kappa)
+void gauge_values(const struct gauge_set *gs, const struct swe_state *s, double kappa,
+	double *v)
 {
 	real k4 = (real)(kappa * kappa * kappa * kappa);
-	if (!gs->series) {
-		char path[4200];
-		snprintf(path, sizeof path, "%s/gauges.csv", dir);
-		gs->series = fopen(path, "w");
-		if (!gs->series) {
-			spate_log_error("gauges", "cannot write %s: %s", path, strerror(errno));
-			return -SPATE_EIO;
-		}
-		fprintf(gs->series, "time_s,name,depth_m,level_m,u_m_s,v_m_s\n");
-	}
 	for (int k = 0; k < gs->n; k++) {
 		size_t q = (size_t)k * gs->per;
 		real h = gs->w[q] - s->Bm[gs->idx[q]];
-		fprintf(gs->series, "%.6f,%s,%.6f,%.6f,%.6f,%.6f\n", t, gs->g[k].name, (double)h,
-			(double)gs->w[q] + s->bref, (double)kp07_velocity(h, gs->hu[q], k4),
-			(double)kp07_velocity(h, gs->hv[q], k4));
+		v[4 * k] = h;
+		v[4 * k + 1] = (double)gs->w[q] + s->bref;
+		v[4 * k + 2] = kp07_velocity(h, gs->hu[q], k4);
+		v[4 * k + 3] = kp07_velocity(h, gs->hv[q], k4);
 	}
+}
+
+int gauge_csv_open(struct gauge_set *gs, const char *dir, long keep_rows)
+{
+	char path[4200], line[4096];
+	long lines = 0, want = 1 + keep_rows * gs->n, at = 0;
+	snprintf(path, sizeof path, "%s/gauges.csv", dir);
+	if (keep_rows > 0 && (gs->series = fopen(path, "r+"))) {
+		/* restart: keep the header and the rows written before the checkpoint */
+		while (lines < want && fgets(line, sizeof line, gs->series))
+			lines += strchr(line, '\n') != NULL;
+		at = ftell(gs->series);
+		if (lines == want && at >= 0 && fflush(gs->series) == 0 &&
+			ftruncate(fileno(gs->series), at) == 0 && fseek(gs->series, at, SEEK_SET) == 0)
+			return 0;
+		fclose(gs->series);
+		spate_log_info("spate: %s: not the series of this run: writing it anew\n", path);
+	}
+	gs->series = fopen(path, "w");
+	if (!gs->series) {
+		spate_log_error("gauges", "cannot write %s: %s", path, strerror(errno));
+		return -SPATE_EIO;
+	}
+	fprintf(gs->series, "time_s,name,depth_m,level_m,u_m_s,v_m_s\n");
+	return 0;
+}
+
+int gauge_csv_rows(struct gauge_set *gs, double t, const double *v)
+{
+	for (int k = 0; k < gs->n; k++)
+		fprintf(gs->series, "%.6f,%s,%.6f,%.6f,%.6f,%.6f\n", t, gs->g[k].name, v[4 * k],
+			v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]);
 	return fflush(gs->series) ? -SPATE_EIO : 0;
 }
 

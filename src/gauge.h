@@ -38,9 +38,18 @@ int gauge_load(struct gauge_set *gs, const char *path, const struct swe_state *s
 /* Update maxima and arrival times from the sampled values at time t. */
 void gauge_update(struct gauge_set *gs, const struct swe_state *s, double t, double kappa);
 
-/* Append a time-series row per gauge (opens <dir>/gauges.csv on first use). */
-int gauge_write_series(struct gauge_set *gs, const struct swe_state *s, const char *dir,
-	double t, double kappa);
+/* The depth, level (absolute), u and v of each gauge's cell from the
+ * sampled values: v[4k .. 4k+3] for gauge k (m, m, m/s, m/s). */
+void gauge_values(const struct gauge_set *gs, const struct swe_state *s, double kappa,
+	double *v);
+
+/* Open <dir>/gauges.csv for the time series: new, with its header; or on a
+ * restart (keep_rows > 0) keep the header and the first keep_rows rows of
+ * every gauge, dropping what follows.  Returns 0 or -SPATE_EIO. */
+int gauge_csv_open(struct gauge_set *gs, const char *dir, long keep_rows);
+
+/* Append a row per gauge at time t (values from gauge_values). */
+int gauge_csv_rows(struct gauge_set *gs, double t, const double *v);
 
 /* Write <dir>/gauges_summary.csv: maxima and arrival times. */
 int gauge_write_summary(const struct gauge_set *gs, const char *dir);

@@ -6,7 +6,8 @@
  * of k.  When both subdomains live on this rank the message is a copy
  * (device to device where the physics module offers one, else through one
  * buffer); otherwise it travels by non-blocking MPI between host buffers
- * (tag 2k upwards, 2k+1 downwards). */
+ * (tag 2k upwards, 2k+1 downwards), or GPU to GPU through NCCL when the
+ * caller offers it (halo_ops.nccl; halo_nccl.c). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -59,10 +60,12 @@ int halo_plan_build(struct halo_plan *h, const struct decomp *d, size_t bytes)
 int halo_exchange_start(struct halo_plan *h, const struct halo_ops *ops, double *t_sub)
 {
 	const struct decomp *d = h->d;
-	int me = d->rank, rc = 0, nreq = 0;
+	int me = d->rank, rc = 0, nreq = 0, gpu = ops->nccl && ops->dev && ops->mark;
+	if (gpu)
+		rc = halo_nccl_exchange(h, ops, t_sub);
 #ifdef HAVE_MPI
 	MPI_Request *req = h->req;
-	for (int k = 0; k < h->n; k++) {
+	for (int k = 0; k < h->n && !gpu; k++) {
 		struct halo_link *l = &h->link[k];
 		if (!l->local && d->part[l->to].rank == me)
 			MPI_Irecv(l->buf, (int)h->bytes, MPI_BYTE, d->part[l->from].rank,
@@ -73,7 +76,7 @@ int halo_exchange_start(struct halo_plan *h, const struct halo_ops *ops, double 
 	for (int k = 0; k < h->n && !rc; k++) {
 		struct halo_link *l = &h->link[k];
 		double t0 = spate_now(), t1;
-		if (d->part[l->from].rank != me)
+		if (d->part[l->from].rank != me || (gpu && !l->local))
 			continue;
 		if (l->local && ops->copy) {
 			rc = ops->copy(ops->user, l->from, l->side_from, l->to);

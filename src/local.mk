@@ -16,6 +16,7 @@ src_libspate_a_SOURCES = \
 	src/swe_bc.c \
 	src/decomp.c \
 	src/halo.c \
+	src/halo_nccl.c \
 	src/balance.c \
 	src/swe_multi.c \
 	src/swe_balance.c \
@@ -24,7 +25,15 @@ src_libspate_a_SOURCES = \
 	src/swe.c \
 	src/output.c \
 	src/bench.c \
-	src/gauge.c
+	src/gauge.c \
+	src/ncout.c \
+	src/ncckpt.c \
+	src/ncread.c \
+	src/checkpoint.c \
+	src/writer.c \
+	src/swe_out.c \
+	src/mapdraw.c \
+	src/map.c
 noinst_HEADERS += \
 	src/hostdevice.h \
 	src/spate.h \
@@ -41,6 +50,11 @@ noinst_HEADERS += \
 	src/balance.h \
 	src/output.h \
 	src/gauge.h \
+	src/ncout.h \
+	src/checkpoint.h \
+	src/writer.h \
+	src/swe_out.h \
+	src/mapdraw.h \
 	src/products_kern.h
 # CUDA objects (cuda/local.mk) join the library through LIBADD.
 src_libspate_a_LIBADD =

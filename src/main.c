@@ -11,6 +11,7 @@
 #include "swe_run.h"
 #include "output.h"
 #include "decomp.h"
+#include "checkpoint.h"
 
 #ifndef SPATE_SCENARIODIR
 #define SPATE_SCENARIODIR "/usr/local/share/spate/scenarios"
@@ -19,7 +20,7 @@
 #define PACKAGE_VERSION "unknown"
 #endif
 
-enum { EXIT_USAGE = 1, EXIT_RUNTIME = 2 };
+enum { EXIT_USAGE = 1, EXIT_RUNTIME = 2, EXIT_INTERRUPTED = 3 };
 
 static void usage(FILE *f)
 {
@@ -33,6 +34,7 @@ static void usage(FILE *f)
 "  run SCENARIO [OPTIONS]   run a scenario file (INI; see spate-scenario(5))\n"
 "  devices                  list the CPU and each CUDA GPU with name and memory\n"
 "  bench [OPTIONS]          time full RK2 steps of the circular dam break\n"
+"  map RESULT.nc [OPTIONS]  draw a variable of a results file as a map\n"
 "  --help, -h               this text\n"
 "  --version, -V            version and build configuration\n"
 "\n"
@@ -43,7 +45,12 @@ static void usage(FILE *f)
 "                           (default: $SPATE_DATA, else ../shared/data)\n"
 "  --summary FILE           write a JSON run summary (FILE '-' = stdout)\n"
 "  --print-params           print the resolved parameters and exit\n"
-"  --no-output              write no grids (timing runs)\n"
+"  --no-output              write no files (timing runs)\n"
+"  --checkpoint-every=S     write a checkpoint every S seconds of simulated\n"
+"                           time (also [output] checkpoint_every); SIGINT and\n"
+"                           SIGTERM write one too, then stop\n"
+"  --restart=FILE           continue from a checkpoint (checkpoint.nc or .bin)\n"
+"                           of the same scenario, bitwise as if never stopped\n"
 "  --parallel.subdomains=N  cut the grid into N subdomains of rows (also\n"
 "                           --parallel.workload=60,40; with --device=cuda\n"
 "                           subdomain k on GPU k mod GPUs); under mpirun rank 0\n"
@@ -59,13 +66,26 @@ static void usage(FILE *f)
 "  --gpus=N                 use at most N GPUs (default all)\n"
 "  --overlap=none,compute,streams  halo-overlap strategies to time (default\n"
 "                           streams)\n"
+"  --transport=auto|mpi|nccl  halos between ranks' GPUs under mpirun: host-\n"
+"                           staged MPI or GPU to GPU by NCCL (default auto)\n"
+"\n"
+"Options of map:\n"
+"  --var=NAME               the variable (default max_depth; also max_speed,\n"
+"                           max_hazard, arrival_time, time_of_max_depth,\n"
+"                           duration_wet, bed, h, w, u, v)\n"
+"  -o FILE, --output=FILE   FILE.tif: GeoTIFF with the DEM's CRS and grid;\n"
+"                           FILE.png: picture with colour scale, legend, hillshade\n"
+"  --time=T                 snapshot nearest to T seconds (default: the last)\n"
+"  --quiet, -q              no log on stderr\n"
 "\n"
 "Examples:\n"
 "  spate run scenarios/circular_dambreak.conf --output.dir=out --summary out/summary.json\n"
 "  spate run scenarios/lake_at_rest.conf --device=cpu --run.end_time=100\n"
 "  spate bench --device=cuda --sizes=4096,8192\n"
+"  spate map out/results.nc --var max_depth -o max_depth.png\n"
 "\n"
-"Exit status: 0 success, 1 bad usage or input, 2 failure while running.\n"
+"Exit status: 0 success, 1 bad usage or input, 2 failure while running,\n"
+"3 stopped by SIGINT or SIGTERM (after writing a checkpoint).\n"
 "Scenario files for the built-in set-ups are in the scenarios/ folder of the\n"
 "source tree and installed in %s.\n", SPATE_SCENARIODIR);
 }
@@ -76,8 +96,13 @@ static void version(void)
 #ifdef HAVE_CUDA
 	printf(", cuda");
 #endif
-	printf("\nMPI: %s\nGDAL: %s\nNetCDF: %s\n",
+	printf("\nMPI: %s\nNCCL: %s\nGDAL: %s\nNetCDF: %s\n",
 #ifdef HAVE_MPI
+		"yes",
+#else
+		"no",
+#endif
+#ifdef HAVE_NCCL
 		"yes",
 #else
 		"no",
@@ -88,9 +113,9 @@ static void version(void)
 		"no",
 #endif
 #ifdef HAVE_NETCDF
-		"found (NetCDF output is not written yet: grids are ESRI ASCII)"
+		"yes (results.nc and checkpoint.nc; maps with spate map)"
 #else
-		"no (grids are ESRI ASCII)"
+		"no (grids are ESRI ASCII, checkpoints checkpoint.bin)"
 #endif
 	);
 }
@@ -133,6 +158,28 @@ static int apply_override(struct swe_params *p, const char *arg)
 	return swe_params_set(p, sec, key, eq + 1, "command line", 0);
 }
 
+/* Options of run written "--name VALUE" as well as "--name=VALUE". */
+static int takes_value(const char *a)
+{
+	return !strcmp(a, "--summary") || !strcmp(a, "--restart") ||
+		!strcmp(a, "--checkpoint-every");
+}
+
+/* --restart and --checkpoint-every; returns 0 or -SPATE_EINVAL. */
+static int run_option(struct swe_params *p, struct swe_run_opts *o, const char *a,
+	const char *v)
+{
+	if (!strncmp(a, "--restart", 9)) {
+		if (!*v) {
+			spate_log_error("run", "--restart needs a checkpoint file");
+			return -SPATE_EINVAL;
+		}
+		o->restart = v;
+		return 0;
+	}
+	return swe_params_set(p, "output", "checkpoint_every", v, "--checkpoint-every", 0);
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	struct swe_params p;
@@ -151,12 +198,13 @@ static int cmd_run(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			scenario = argv[i];
-		} else if (strcmp(argv[i], "--summary") == 0) {
+		} else if (takes_value(argv[i])) {
 			if (++i >= argc) {
-				spate_log_error("run", "--summary needs a file name");
+				spate_log_error("run", "%s needs a value", argv[i - 1]);
 				return EXIT_USAGE;
 			}
-			summary = argv[i];
+			if (!strcmp(argv[i - 1], "--summary"))
+				summary = argv[i];
 			/* the next argument is consumed */
 		} else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
 			spate_set_quiet(1);
@@ -172,8 +220,13 @@ static int cmd_run(int argc, char **argv)
 		const char *a = argv[i];
 		if (a[0] != '-' || !a[1] || !strcmp(a, "--quiet") || !strcmp(a, "-q"))
 			continue;
-		if (!strcmp(a, "--summary")) {
+		if (takes_value(a)) {
+			if (strcmp(a, "--summary") && run_option(&p, &o, a, argv[i + 1]))
+				return EXIT_USAGE;
 			i++;
+		} else if (!strncmp(a, "--restart=", 10) || !strncmp(a, "--checkpoint-every=", 19)) {
+			if (run_option(&p, &o, a, strchr(a, '=') + 1))
+				return EXIT_USAGE;
 		} else if (!strncmp(a, "--summary=", 10)) {
 			summary = a + 10;
 		} else if (!strncmp(a, "--device=", 9)) {
@@ -214,16 +267,25 @@ static int cmd_run(int argc, char **argv)
 	}
 	rc = swe_run(&p, &o, &r);
 	free(rank_prod);
+	if (rc == -SPATE_EINTR && !o.no_output) {
+		char ck[SWE_PATH_MAX + 64];
+		swe_ckpt_path(p.out_dir, ck, sizeof ck);
+		spate_log_error("run", "continue with: spate run %s --restart %s (and the same "
+			"options)", scenario, ck);
+	}
 	if (rc) {
 		if (rc != -SPATE_EINTR)
 			spate_log_error("run", "%s: %s", scenario, spate_strerror(rc));
-		return rc == -SPATE_ENODEV ? EXIT_USAGE : EXIT_RUNTIME;
+		return rc == -SPATE_ENODEV ? EXIT_USAGE : rc == -SPATE_EINTR ? EXIT_INTERRUPTED :
+			EXIT_RUNTIME;
 	}
 	spate_log_info("spate: done: %ld steps to t = %g s in %.2f s wall (%.3g cell updates/s); "
 		"volume %.9g -> %.9g m^3\n", r.steps, r.sim_time, r.wall_s, r.cell_updates_per_s,
 		r.volume_initial, r.volume_final);
-	if (!o.no_output && p.write_grids)
-		spate_log_info("spate: grids (h, w, u, v as ESRI ASCII) in %s/\n", p.out_dir);
+	if (!o.no_output && (p.write_grids || p.products))
+		spate_log_info("spate: %s in %s/\n", p.out_format == SWE_FMT_ASCII ? "ESRI ASCII "
+			"grids" : p.out_format == SWE_FMT_NETCDF ? "results.nc" :
+			"results.nc and ESRI ASCII grids", p.out_dir);
 	if (summary && swe_write_summary(summary, &r, &p))
 		return EXIT_RUNTIME;
 	return 0;
@@ -249,7 +311,11 @@ static int command(int argc, char **argv)
 		return cmd_devices();
 	if (!strcmp(argv[1], "bench"))
 		return spate_bench(argc - 2, argv + 2) ? EXIT_RUNTIME : 0;
-	spate_log_error("usage", "unknown command '%s' (commands: run, devices, bench; "
+	if (!strcmp(argv[1], "map")) {
+		int rc = spate_map(argc - 2, argv + 2);
+		return rc == -SPATE_EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;
+	}
+	spate_log_error("usage", "unknown command '%s' (commands: run, devices, bench, map; "
 		"see spate --help)", argv[1]);
 	return EXIT_USAGE;
 }

@@ -4,6 +4,7 @@
 #include "config.h"
 #endif
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,10 +64,25 @@ int spate_write_asc(const char *path, int nx, int ny, double x0, double y0, doub
 	return 0;
 }
 
+const char *const swe_snap_names[4] = { "h", "w", "u", "v" };
+
+double swe_snap_value(const struct swe_state *s, int var, int i, int j, real k4)
+{
+	long k = swe_idx(s, i, j);
+	real h = s->w[k] - s->Bm[k];
+	if (s->mask && s->mask[(size_t)j * s->nx + i])
+		return NAN;
+	switch (var) {
+	case 0: return h;
+	case 1: return (double)s->w[k] + s->bref;
+	case 2: return kp07_velocity(h, s->hu[k], k4);
+	default: return kp07_velocity(h, s->hv[k], k4);
+	}
+}
+
 int swe_write_grids(const struct swe_state *s, const struct swe_params *p, const char *dir,
 	int index)
 {
-	static const char *const names[4] = { "h", "w", "u", "v" };
 	size_t n = (size_t)s->nx * s->ny;
 	double *g = malloc(n * sizeof *g);
 	real k4 = (real)(p->kappa * p->kappa * p->kappa * p->kappa);
@@ -77,53 +93,52 @@ int swe_write_grids(const struct swe_state *s, const struct swe_params *p, const
 		char path[4200];
 		for (int j = 0; j < s->ny; j++)
 			for (int i = 0; i < s->nx; i++) {
-				long k = swe_idx(s, i, j);
-				real h = s->w[k] - s->Bm[k];
-				double v;
-				switch (var) {
-				case 0: v = h; break;
-				case 1: v = (double)s->w[k] + s->bref; break;
-				case 2: v = kp07_velocity(h, s->hu[k], k4); break;
-				default: v = kp07_velocity(h, s->hv[k], k4); break;
-				}
-				if (s->mask && s->mask[(size_t)j * s->nx + i])
-					v = -9999;
-				g[(size_t)j * s->nx + i] = v;
+				double v = swe_snap_value(s, var, i, j, k4);
+				g[(size_t)j * s->nx + i] = isnan(v) ? -9999 : v;
 			}
-		snprintf(path, sizeof path, "%s/%s_%04d.asc", dir, names[var], index);
+		snprintf(path, sizeof path, "%s/%s_%04d.asc", dir, swe_snap_names[var], index);
 		rc = spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, -9999);
 	}
 	free(g);
 	return rc;
 }
 
+const char *const swe_prod_names[SWE_NPROD] = { "max_depth", "max_speed", "max_hazard",
+	"arrival_time", "time_of_max_depth", "duration_wet" };
+const char *const swe_prod_units[SWE_NPROD] = { "m", "m s-1", "m2 s-1", "s", "s", "s" };
+const char *const swe_prod_long_names[SWE_NPROD] = {
+	"greatest water depth", "greatest speed while wet", "greatest depth times speed",
+	"first time the depth exceeded the wet threshold", "time of the greatest depth",
+	"total time deeper than the wet threshold" };
+
+double swe_prod_value(const struct swe_prod *p, int k)
+{
+	if (!(p->max_depth > 0))
+		return NAN;     /* never held water */
+	switch (k) {
+	case 0: return p->max_depth;
+	case 1: return p->max_speed;
+	case 2: return p->max_hazard;
+	case 3: return p->arrival < 0 ? NAN : p->arrival;
+	case 4: return p->t_max_depth;
+	default: return p->wet_duration;
+	}
+}
+
 int swe_write_products(const struct swe_state *s, const struct swe_prod *pr, const char *dir)
 {
-	static const char *const names[6] = { "max_depth", "max_speed", "max_hazard",
-		"arrival_time", "time_of_max_depth", "duration_wet" };
 	size_t n = (size_t)s->nx * s->ny;
 	double *g = malloc(n * sizeof *g);
 	int rc = 0;
 	if (!g)
 		return -SPATE_ENOMEM;
-	for (int var = 0; var < 6 && !rc; var++) {
+	for (int var = 0; var < SWE_NPROD && !rc; var++) {
 		char path[4200];
 		for (size_t k = 0; k < n; k++) {
-			const struct swe_prod *p = &pr[k];
-			double v;
-			switch (var) {
-			case 0: v = p->max_depth; break;
-			case 1: v = p->max_speed; break;
-			case 2: v = p->max_hazard; break;
-			case 3: v = p->arrival; break;
-			case 4: v = p->max_depth > 0 ? p->t_max_depth : -9999; break;
-			default: v = p->wet_duration; break;
-			}
-			if ((var == 3 && p->arrival < 0) || (s->mask && s->mask[k]))
-				v = -9999;
-			g[k] = v;
+			double v = swe_prod_value(&pr[k], var);
+			g[k] = isnan(v) || (s->mask && s->mask[k]) ? -9999 : v;
 		}
-		snprintf(path, sizeof path, "%s/%s.asc", dir, names[var]);
+		snprintf(path, sizeof path, "%s/%s.asc", dir, swe_prod_names[var]);
 		rc = spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, -9999);
 	}
 	free(g);

@@ -21,14 +21,29 @@ struct swe_result {
 int spate_write_asc(const char *path, int nx, int ny, double x0, double y0, double dx,
 	double dy, const double *data, double nodata);
 
+/* A snapshot's fields: depth h (m), level w (m, absolute: bref added back),
+ * velocities u, v (m/s, desingularised: kp07_velocity, k4 = kappa^4), and
+ * the value of field var at cell (i, j): NAN on masked cells. */
+extern const char *const swe_snap_names[4];
+double swe_snap_value(const struct swe_state *s, int var, int i, int j, real k4);
+
 /* Write h, w (absolute level), u, v of a state as <dir>/<var>_<index>.asc. */
 int swe_write_grids(const struct swe_state *s, const struct swe_params *p, const char *dir,
 	int index);
 
 struct swe_prod;
+/* The flood products as written (ESRI ASCII and NetCDF): names, CF units,
+ * long names, and the value of product k of a cell: NAN where the cell never
+ * held water, and arrival_time where it was never wetter than the threshold. */
+enum { SWE_NPROD = 6 };
+extern const char *const swe_prod_names[SWE_NPROD];
+extern const char *const swe_prod_units[SWE_NPROD];
+extern const char *const swe_prod_long_names[SWE_NPROD];
+double swe_prod_value(const struct swe_prod *p, int k);
+
 /* Write the flood products as <dir>/<name>.asc: max_depth, max_speed,
- * max_hazard, arrival_time, time_of_max_depth, duration_wet (NODATA where
- * never wet or masked). */
+ * max_hazard, arrival_time, time_of_max_depth, duration_wet (NODATA -9999
+ * where swe_prod_value has none, and on masked cells). */
 int swe_write_products(const struct swe_state *s, const struct swe_prod *pr, const char *dir);
 
 /* Write the JSON summary; returns 0 or -SPATE_EIO. */

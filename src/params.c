@@ -1,5 +1,6 @@
 /* params.c: shallow-water parameters: defaults, INI scenario files (libinih),
  * --section.key=value overrides, and validation in one place. */
+#define _POSIX_C_SOURCE 200809L
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -51,6 +52,8 @@ static const struct key keys[] = {
 	{ "initial", "amplitude", K_DBL, F(amplitude), 0, 0, 1e3, NULL },
 	{ "initial", "fill_level", K_DBL, F(fill_level), 0, -1e5, 1e5, NULL },
 	{ "initial", "reservoir_level", K_DBL, F(reservoir_level), 0, -1e5, 1e5, NULL },
+	{ "initial", "polygon", K_STR, F(polygon), S(polygon), 0, 0, NULL },
+	{ "initial", "polygon_level", K_DBL, F(polygon_level), 0, -1e5, 1e5, NULL },
 	{ "initial", "depth_file", K_STR, F(depth_file), S(depth_file), 0, 0, NULL },
 	{ "initial", "level_file", K_STR, F(level_file), S(level_file), 0, 0, NULL },
 	{ "physics", "g", K_DBL, F(g), 0, 1e-3, 1e3, NULL },
@@ -74,6 +77,8 @@ static const struct key keys[] = {
 	{ "output", "grids", K_CHOICE, F(write_grids), 0, 0, 0, "no|yes" },
 	{ "output", "products", K_CHOICE, F(products), 0, 0, 0, "no|yes" },
 	{ "output", "threshold", K_DBL, F(threshold), 0, 0, 100, NULL },
+	{ "output", "format", K_CHOICE, F(out_format), 0, 0, 0, "ascii|netcdf|both" },
+	{ "output", "checkpoint_every", K_DBL, F(checkpoint_every), 0, 0, 1e9, NULL },
 	{ "gauges", "file", K_STR, F(gauge_file), S(gauge_file), 0, 0, NULL },
 	{ "gauges", "radius", K_INT, F(gauge_radius), 0, 0, 10, NULL },
 	{ "gauges", "threshold", K_DBL, F(gauge_threshold), 0, 0, 100, NULL },
@@ -91,6 +96,7 @@ static const struct key keys[] = {
 	{ "parallel", "ghost_expansion", K_INT, F(ghost_expansion), 0, 1, 32, "auto" },
 	{ "parallel", "overlap", K_CHOICE, F(overlap), 0, 0, 0, "none|compute|streams" },
 	{ "parallel", "gpus", K_INT, F(gpus), 0, 0, 1024, NULL },
+	{ "parallel", "transport", K_CHOICE, F(transport), 0, 0, 0, "auto|mpi|nccl" },
 };
 #undef F
 #undef S
@@ -113,6 +119,7 @@ void swe_params_defaults(struct swe_params *p)
 	p->wall_height = 100;
 	p->fill_level = NAN;
 	p->reservoir_level = NAN;
+	p->polygon_level = NAN;
 	{
 		const char *d = getenv("SPATE_DATA");
 		snprintf(p->data_dir, sizeof p->data_dir, "%s", d && *d ? d : "../shared/data");
@@ -137,6 +144,11 @@ void swe_params_defaults(struct swe_params *p)
 	p->products = 1;
 	p->early_exit = 1;
 	p->threshold = 0.05;
+#ifdef HAVE_NETCDF
+	p->out_format = SWE_FMT_NETCDF;
+#else
+	p->out_format = SWE_FMT_ASCII;
+#endif
 	p->gauge_radius = 1;
 	p->gauge_threshold = 0.05;
 	p->gauge_interval = 10;
@@ -540,6 +552,15 @@ int swe_params_validate(const struct swe_params *p)
 		spate_log_error("scenario", "[initial] depth_file and level_file: give one of them");
 		return -SPATE_EINVAL;
 	}
+	if (!p->polygon[0] != isnan(p->polygon_level)) {
+		spate_log_error("scenario", "[initial] polygon and polygon_level go together: "
+			"give both (vertices \"x y, x y, ...\" and the water level, m)");
+		return -SPATE_EINVAL;
+	}
+	if (p->polygon[0] && strcmp(p->setup, "dem") != 0) {
+		spate_log_error("scenario", "[initial] polygon needs [domain] setup = dem");
+		return -SPATE_EINVAL;
+	}
 	if (p->has_reservoir && isnan(p->reservoir_level)) {
 		spate_log_error("scenario", "[initial] reservoir_line needs reservoir_level");
 		return -SPATE_EINVAL;
@@ -553,17 +574,47 @@ int swe_params_validate(const struct swe_params *p)
 			"fractions: give one of them, or make them agree", p->subdomains, p->nworkload);
 		return -SPATE_EINVAL;
 	}
+#ifndef HAVE_NETCDF
+	if (p->out_format != SWE_FMT_ASCII) {
+		spate_log_error("scenario", "[output] format = %s: this spate was built without "
+			"NetCDF; use format = ascii, or rebuild with NetCDF (libnetcdf-dev)",
+			p->out_format == SWE_FMT_NETCDF ? "netcdf" : "both");
+		return -SPATE_EINVAL;
+	}
+#endif
 	if (p->probe && p->nworkload > 0) {
 		spate_log_error("scenario", "[parallel] probe = on measures the workloads: leave "
 			"workload out, or set probe = off");
 		return -SPATE_EINVAL;
 	}
+#ifndef HAVE_NCCL
+	if (p->transport == SWE_TRANSPORT_NCCL) {
+		spate_log_error("scenario", "[parallel] transport = nccl: this spate was built "
+			"without NCCL (reconfigure with --with-nccl, or set transport = auto or mpi)");
+		return -SPATE_EUNSUPPORTED;
+	}
+#endif
 	if (p->integrator == 1 && p->cfl > 0.5) {
 		spate_log_error("scenario", "[physics] cfl = %g: forward Euler keeps depths "
 			"positive only for cfl <= 0.5", p->cfl);
 		return -SPATE_EINVAL;
 	}
 	return 0;
+}
+
+char *swe_params_text(const struct swe_params *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	swe_params_print(p, f);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
 void swe_params_print(const struct swe_params *p, void *file)

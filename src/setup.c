@@ -47,8 +47,10 @@ void swe_state_free(struct swe_state *s)
 	free(s->Bm);
 	free(s->Bc);
 	free(s->mask);
+	free(s->crs_wkt);
 	s->w = s->hu = s->hv = s->Bm = s->Bc = NULL;
 	s->mask = NULL;
+	s->crs_wkt = NULL;
 	free(s->n2);
 	for (int k = 0; k < s->nrain; k++)
 		free(s->rain[k]);

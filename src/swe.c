@@ -1,5 +1,16 @@
-/* swe.c: the shallow-water run driver: set-up, time loop in chunks between
- * output times, progress line, snapshots and the run summary. */
+/* swe.c: the shallow-water run driver: set-up (or a restart from a
+ * checkpoint), the time loop in chunks between output times, progress line,
+ * snapshots, gauges, checkpoints and the run summary.
+ *
+ * The steps a run takes depend only on the state and on the stop times
+ * t_stop given to the backend (dt is capped to reach t_stop exactly): the
+ * output times k * [output] interval, the times the rain changes, and the
+ * end time.  Chunks of steps end
+ * anywhere between steps (after a number of steps, for the progress line and
+ * the gauges), and checkpoints are taken at such chunk ends, never at a stop
+ * time of their own; a restart restores the output clock (next output time,
+ * as accumulated) from the checkpoint.  So a run stopped and continued takes
+ * exactly the steps of a run never stopped, and ends with the same bits. */
 #define _POSIX_C_SOURCE 200809L
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -15,32 +26,56 @@
 #include "swe.h"
 #include "swe_run.h"
 #include "swe_multi.h"
+#include "swe_out.h"
 #include "decomp.h"
 #include "output.h"
 #include "gauge.h"
+#include "checkpoint.h"
 #include "products_kern.h"
 #include "terrain.h"
 
 static volatile sig_atomic_t interrupted;
 
+/* The first SIGINT or SIGTERM asks for a checkpoint and a clean stop; a
+ * second one ends the program at once. */
 static void on_signal(int sig)
 {
-	(void)sig;
-	interrupted = 1;
+	if (interrupted) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	interrupted = sig;
+}
+
+/* The driver's clock: the next output, gauge row and checkpoint times (s),
+ * the next snapshot number.  Saved in checkpoints. */
+struct clock {
+	double next_out, next_gauge, next_ckpt;
+	int index;
+};
+
+/* The first multiple of dt after t (dt > 0). */
+static double next_multiple(double t, double dt)
+{
+	double n = dt * (floor(t / dt) + 1);
+	while (n <= t)
+		n += dt;
+	return n;
 }
 
 /* Progress on stderr: simulated time, percentage, speed, time left. */
-static void progress(const struct swe_stats *st, double end, double t0, double wall0,
-	double cells, int final)
+static void progress(const struct swe_stats *st, double end, double t0, long steps0,
+	double wall0, double cells, int final)
 {
-	double wall = spate_now() - wall0, frac = end > 0 ? (st->t - t0) / (end - t0) : 1;
+	double wall = spate_now() - wall0, frac = end > t0 ? (st->t - t0) / (end - t0) : 1;
 	double left = frac > 0 ? wall * (1 - frac) / frac : 0;
 	int tty = isatty(2);
 	if (spate_is_quiet())
 		return;
 	fprintf(stderr, "%sspate: t = %.6g s (%5.1f%%), %ld steps, dt = %.3g s, %.3g cell updates/s, "
-		"%.0f s left%s", tty ? "\r" : "", st->t, 100 * frac, st->steps, st->last_dt,
-		wall > 0 ? cells * st->steps / wall : 0, left, tty && !final ? "   " : "\n");
+		"%.0f s left%s", tty ? "\r" : "", st->t, 100 * st->t / (end > 0 ? end : 1), st->steps,
+		st->last_dt, wall > 0 ? cells * (st->steps - steps0) / wall : 0, left,
+		tty && !final ? "   " : "\n");
 	if (tty && final)
 		fputc('\n', stderr);
 }
@@ -49,7 +84,7 @@ static void progress(const struct swe_stats *st, double end, double t0, double w
  * time-series row when t has passed the next gauge time. */
 static int sample_gauges(const struct spate_backend *be, struct swe_backend_ctx *ctx,
 	struct gauge_set *gs, struct swe_state *s, const struct swe_params *p, double t,
-	double *next, int no_output)
+	double *next, struct swe_out *out)
 {
 	int rc, n = gs->n * gs->per;
 	if (be->sample) {
@@ -65,8 +100,8 @@ static int sample_gauges(const struct spate_backend *be, struct swe_backend_ctx 
 	if (rc)
 		return rc;
 	gauge_update(gs, s, t, p->kappa);
-	if (t >= *next && !no_output) {
-		rc = gauge_write_series(gs, s, p->out_dir, t, p->kappa);
+	if (t >= *next && out) {
+		rc = swe_out_gauges(out, gs, t);
 		*next += p->gauge_interval > 0 ? p->gauge_interval : 1e300;
 		while (*next <= t)
 			*next += p->gauge_interval;
@@ -74,161 +109,384 @@ static int sample_gauges(const struct spate_backend *be, struct swe_backend_ctx 
 	return rc;
 }
 
-int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe_result *r)
+/* Everything of a run at this step into a checkpoint, handed to out (NULL:
+ * only the collective parts, as on MPI ranks other than 0). */
+static int checkpoint(const struct spate_backend *be, struct swe_backend_ctx *ctx,
+	const struct swe_state *s, const struct swe_stats *st, const struct gauge_set *gs,
+	int products, const struct clock *clk, const struct swe_result *r,
+	const struct swe_params *p, struct swe_out *out)
 {
-	const struct spate_backend *be = swe_backend_for(p); /* one domain, or decomposed */
-	struct swe_backend_ctx *ctx = NULL;
+	struct swe_ckpt c;
+	struct swe_state d = *s;
+	size_t n = (size_t)(s->ny + 2 * SWE_GHOST) * s->pitch * sizeof(real);
+	int rc;
+	memset(&c, 0, sizeof c);
+	c.nx = s->nx;
+	c.ny = s->ny;
+	c.pitch = s->pitch;
+	c.ghost = SWE_GHOST;
+	c.real_bytes = (int)sizeof(real);
+	c.t = st->t;
+	c.last_dt = st->last_dt;
+	c.steps = st->steps;
+	c.next_out = clk->next_out;
+	c.next_gauge = clk->next_gauge;
+	c.next_ckpt = clk->next_ckpt;
+	c.index = clk->index;
+	c.gauge_rows = out ? swe_out_gauge_rows(out) : 0;
+	c.out_interval = p->out_interval;
+	c.gauge_interval = p->gauge_interval;
+	c.checkpoint_every = p->checkpoint_every;
+	c.max_depth_run = r->max_depth;
+	c.volume_initial = r->volume_initial;
+	c.bed_hash = swe_bed_hash(s);
+	c.params = swe_params_text(p);
+	d.w = c.w = malloc(n);
+	d.hu = c.hu = malloc(n);
+	d.hv = c.hv = malloc(n);
+	c.ngauge = gs->n;
+	c.gauge = gs->n ? malloc((size_t)gs->n * SWE_CKPT_GAUGE_VALUES * sizeof *c.gauge) : NULL;
+	c.prod = products ? malloc((size_t)s->nx * s->ny * sizeof *c.prod) : NULL;
+	if (!c.params || !c.w || !c.hu || !c.hv || (gs->n && !c.gauge) || (products && !c.prod))
+		rc = -SPATE_ENOMEM;
+	else if (!(rc = be->download(ctx, &d)) && products)
+		rc = be->products_get(ctx, c.prod);
+	for (int k = 0; k < gs->n && c.gauge; k++) {
+		double *g = c.gauge + (size_t)k * SWE_CKPT_GAUGE_VALUES;
+		g[0] = gs->g[k].max_level;
+		g[1] = gs->g[k].max_level_nb;
+		g[2] = gs->g[k].max_depth;
+		g[3] = gs->g[k].arrival;
+		g[4] = gs->g[k].t_max;
+	}
+	if (rc || !out) {
+		swe_ckpt_free(&c);
+		return rc;
+	}
+	return swe_out_checkpoint(out, &c);
+}
+
+/* Continue from checkpoint c: the state, the clocks, the summary so far and
+ * the gauges' maxima.  The clocks of intervals changed since are restarted
+ * from the checkpoint's time. */
+static int restore(const struct swe_ckpt *c, const char *path, const struct swe_params *p,
+	struct swe_state *s, struct gauge_set *gs, struct clock *clk, struct swe_stats *st,
+	struct swe_result *r)
+{
+	size_t n = (size_t)(s->ny + 2 * SWE_GHOST) * s->pitch * sizeof(real);
+	if (c->ngauge != gs->n) {
+		spate_log_error("checkpoint", "%s: made with %d gauges, this run has %d: restart "
+			"with the same gauge file", path, c->ngauge, gs->n);
+		return -SPATE_EINVAL;
+	}
+	memcpy(s->w, c->w, n);
+	memcpy(s->hu, c->hu, n);
+	memcpy(s->hv, c->hv, n);
+	st->t = c->t;
+	st->steps = c->steps;
+	st->last_dt = c->last_dt;
+	clk->index = c->index;
+	clk->next_out = c->next_out;
+	clk->next_gauge = c->next_gauge;
+	clk->next_ckpt = c->next_ckpt;
+	if (p->out_interval != c->out_interval)
+		clk->next_out = p->out_interval > 0 ? next_multiple(c->t, p->out_interval) :
+			p->end_time;
+	if (p->gauge_interval != c->gauge_interval)
+		clk->next_gauge = p->gauge_interval > 0 ? next_multiple(c->t, p->gauge_interval) :
+			1e300;
+	if (p->checkpoint_every != c->checkpoint_every && p->checkpoint_every > 0)
+		clk->next_ckpt = next_multiple(c->t, p->checkpoint_every);
+	r->volume_initial = c->volume_initial;
+	r->max_depth = c->max_depth_run;
+	for (int k = 0; k < gs->n; k++) {
+		const double *g = c->gauge + (size_t)k * SWE_CKPT_GAUGE_VALUES;
+		gs->g[k].max_level = g[0];
+		gs->g[k].max_level_nb = g[1];
+		gs->g[k].max_depth = g[2];
+		gs->g[k].arrival = g[3];
+		gs->g[k].t_max = g[4];
+	}
+	return 0;
+}
+
+/* A run in progress. */
+struct run {
+	const struct swe_params *p;
+	const struct swe_run_opts *o;
+	struct swe_result *r;
+	const struct spate_backend *be;
+	struct swe_backend_ctx *ctx;
 	struct swe_state s;
 	struct swe_stats st;
-	double wall0, last_print, cells = (double)p->nx * p->ny, next_out;
-	long chunk = 1;
-	int rc, index = 0, printed = 0;
 	struct gauge_set gs;
-	double next_gauge = 0, next_rain = INFINITY;
-	int want_products = 0;
-	struct swe_prod *prod = NULL;
+	struct clock clk;
+	struct swe_out *out;    /* NULL: this process writes nothing */
+	struct swe_ckpt ck;     /* the checkpoint of a restart */
+	double next_rain;       /* the next time the rain changes, s (INFINITY: never) */
+	int products;           /* the backend keeps the flood products */
+	int ckpt;               /* take checkpoints (write them, or join their gathers) */
+};
 
-	memset(r, 0, sizeof *r);
-	memset(&st, 0, sizeof st);
-	memset(&gs, 0, sizeof gs);
-	if (!be)
-		return -SPATE_ENODEV;
-	rc = swe_setup(&s, p);
+/* The state after a step (download), or u->s as it is: finite?  The run's
+ * greatest depth so far; snapshot clk.index when the run writes grids. */
+static int snapshot(struct run *u, int download)
+{
+	struct swe_state snap = u->s;
+	int rc = 0, write = u->out && u->p->write_grids;
+	size_t n = (size_t)(u->s.ny + 2 * SWE_GHOST) * u->s.pitch * sizeof(real);
+	if (write && (rc = swe_out_buffer(u->out, &snap)))
+		return rc;
+	if (download) {
+		rc = u->be->download(u->ctx, &snap);
+	} else if (write) {
+		memcpy(snap.w, u->s.w, n);
+		memcpy(snap.hu, u->s.hu, n);
+		memcpy(snap.hv, u->s.hv, n);
+	}
+	if (!rc)
+		rc = swe_check_finite(&snap);
+	if (!rc && swe_max_depth(&snap) > u->r->max_depth)
+		u->r->max_depth = swe_max_depth(&snap);
+	if (!write)
+		return rc;
 	if (rc) {
+		free(snap.w);
+		free(snap.hu);
+		free(snap.hv);
+		return rc;
+	}
+	return swe_out_snapshot(u->out, &snap, u->clk.index++, u->st.t);
+}
+
+/* Set-up (or restart), outputs, backend, gauges and products: ready to step. */
+static int start(struct run *u)
+{
+	const struct swe_params *p = u->p;
+	const struct swe_run_opts *o = u->o;
+	int rc;
+	if ((rc = swe_setup(&u->s, p))) {
 		spate_log_error("setup", "%s: %s", p->setup, spate_strerror(rc));
 		return rc;
 	}
-	snprintf(r->backend, sizeof r->backend, "%s", be->name);
-	be->describe(0, r->device, sizeof r->device);
-	r->nx = s.nx;
-	r->ny = s.ny;
-	cells = (double)s.nx * s.ny;
-	r->volume_initial = swe_volume(&s);
-	r->max_depth = swe_max_depth(&s);
-	if (!o->no_output && (p->write_grids || p->products || p->gauge_file[0]) &&
-		(rc = spate_mkdir_p(p->out_dir)))
-		goto out;
-	if (p->write_grids && !o->no_output && (rc = swe_write_grids(&s, p, p->out_dir, index++)))
-		goto out;
+	snprintf(u->r->backend, sizeof u->r->backend, "%s", u->be->name);
+	u->be->describe(0, u->r->device, sizeof u->r->device);
+	u->r->nx = u->s.nx;
+	u->r->ny = u->s.ny;
+	u->r->volume_initial = swe_volume(&u->s);
+	u->r->max_depth = swe_max_depth(&u->s);
+	u->clk.next_out = p->out_interval > 0 ? p->out_interval : p->end_time;
+	u->clk.next_ckpt = p->checkpoint_every;
+	if (o->restart && ((rc = swe_ckpt_read(o->restart, &u->ck)) ||
+		(rc = swe_ckpt_check(&u->ck, o->restart, p, &u->s))))
+		return rc;
 	/* under MPI every rank loads the gauges: sampling them is collective */
 	if (p->gauge_file[0] && (!o->no_output || decomp_world_size() > 1)) {
 		char path[2 * SWE_PATH_MAX + 16];
 		terrain_resolve(p, p->gauge_file, path, sizeof path);
-		if ((rc = gauge_load(&gs, path, &s, p->gauge_radius, p->gauge_threshold)))
-			goto out;
+		if ((rc = gauge_load(&u->gs, path, &u->s, p->gauge_radius, p->gauge_threshold)))
+			return rc;
 	}
-	rc = be->init(&ctx, &s, p, 0);
-	if (rc)
-		goto out;
-	if (gs.n && (rc = sample_gauges(be, ctx, &gs, &s, p, 0, &next_gauge, o->no_output)))
-		goto out;
-	want_products = p->products && (!o->no_output || o->final_products);
-	if (want_products && !be->products_start) {
+	if (o->restart && (rc = restore(&u->ck, o->restart, p, &u->s, &u->gs, &u->clk, &u->st,
+		u->r)))
+		return rc;
+	if (!o->no_output && (rc = swe_out_open(&u->out, p, &u->s, &u->gs,
+		o->restart ? &u->ck : NULL)))
+		return rc;
+	u->ckpt = u->out || decomp_world_size() > 1;
+	if (!o->restart && (rc = snapshot(u, 0)))
+		return rc;
+	if ((rc = u->be->init(&u->ctx, &u->s, p, 0)))
+		return rc;
+	if (o->restart && !u->be->set_time) {
+		spate_log_error("checkpoint", "the %s backend cannot restart", u->be->name);
+		return -SPATE_EUNSUPPORTED;
+	}
+	if (o->restart && (rc = u->be->set_time(u->ctx, u->st.t, u->st.steps, u->st.last_dt)))
+		return rc;
+	if (!o->restart && u->gs.n && (rc = sample_gauges(u->be, u->ctx, &u->gs, &u->s, p, 0,
+		&u->clk.next_gauge, u->out)))
+		return rc;
+	return 0;
+}
+
+/* Keep the flood products from now on (or, on a restart, from the
+ * checkpoint's) when the run writes or returns them. */
+static int start_products(struct run *u)
+{
+	const struct swe_params *p = u->p;
+	int rc;
+	u->products = p->products && (!u->o->no_output || u->o->final_products);
+	if (u->products && !u->be->products_start) {
 		spate_log_info("spate: the %s backend keeps no flood products; run with "
-			"--output.products=no to silence this\n", be->name);
-		want_products = 0;
+			"--output.products=no to silence this\n", u->be->name);
+		u->products = 0;
 	}
-	if (want_products && (rc = be->products_start(ctx, (real)p->threshold)))
-		goto out;
-	if ((rc = swe_forcing_apply(be, ctx, &s, p, 0, &next_rain)))
-		goto out;
-	spate_log_info("spate: %s, %d x %d cells of %g x %g m, %s precision, %s on %s\n",
-		p->setup, s.nx, s.ny, s.dx, s.dy, SPATE_PRECISION, be->name, r->device);
-	interrupted = 0;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	wall0 = last_print = spate_now();
-	next_out = p->out_interval > 0 ? p->out_interval : p->end_time;
-	while (st.t < p->end_time && !interrupted) {
-		double t_stop = next_out < p->end_time ? next_out : p->end_time, before = spate_now();
-		if (next_rain < t_stop)
-			t_stop = next_rain; /* the rain changes there */
-		long steps0 = st.steps, limit = gs.n ? 1 : chunk;
-		if (p->max_steps > 0 && p->max_steps - st.steps < limit)
-			limit = p->max_steps - st.steps;
-		rc = be->advance(ctx, t_stop, limit, &st);
-		if (rc)
-			goto out;
-		if (gs.n && (rc = sample_gauges(be, ctx, &gs, &s, p, st.t, &next_gauge, o->no_output)))
-			goto out;
-		if (st.t >= next_rain && (rc = swe_forcing_apply(be, ctx, &s, p, st.t, &next_rain)))
-			goto out;
+	if (!u->products)
+		return 0;
+	if ((rc = u->be->products_start(u->ctx, (real)p->threshold)) || !u->o->restart)
+		return rc;
+	if (!u->ck.prod || !u->be->products_put) {
+		spate_log_error("checkpoint", "%s: %s: restart with --output.products=no",
+			u->o->restart, u->ck.prod ? "this backend cannot take products back" :
+			"made without flood products");
+		return -SPATE_EINVAL;
+	}
+	return u->be->products_put(u->ctx, u->ck.prod);
+}
+
+/* Step to the end time (or max_steps, or a signal) in chunks; snapshots at
+ * the output times, checkpoints at the chunk ends after each checkpoint time. */
+static int loop(struct run *u)
+{
+	const struct swe_params *p = u->p;
+	struct swe_stats *st = &u->st;
+	double wall0 = spate_now(), last_print = wall0, t0 = st->t;
+	double cells = (double)u->s.nx * u->s.ny;
+	long chunk = 1, steps0 = st->steps;
+	int rc = 0, printed = 0;
+	while (st->t < p->end_time && !interrupted) {
+		double t_stop = u->clk.next_out < p->end_time ? u->clk.next_out : p->end_time;
+		double before = spate_now();
+		if (u->next_rain < t_stop)
+			t_stop = u->next_rain; /* the rain changes there */
+		long done = st->steps, limit = u->gs.n ? 1 : chunk;
+		if (p->max_steps > 0 && p->max_steps - st->steps < limit)
+			limit = p->max_steps - st->steps;
+		if ((rc = u->be->advance(u->ctx, t_stop, limit, st)))
+			return rc;
+		if (u->gs.n && (rc = sample_gauges(u->be, u->ctx, &u->gs, &u->s, p, st->t,
+			&u->clk.next_gauge, u->out)))
+			return rc;
+		if (st->t >= u->next_rain && (rc = swe_forcing_apply(u->be, u->ctx, &u->s, p, st->t,
+			&u->next_rain)))
+			return rc;
 		/* aim for chunks of about 0.25 s wall time */
-		if (st.steps > steps0) {
-			double per = (spate_now() - before) / (double)(st.steps - steps0);
+		if (st->steps > done) {
+			double per = (spate_now() - before) / (double)(st->steps - done);
 			chunk = per > 0 ? (long)(0.25 / per) : chunk * 2;
 			chunk = chunk < 1 ? 1 : chunk > 100000 ? 100000 : chunk;
 		}
 		if (spate_now() - last_print > 1.0) {
-			progress(&st, p->end_time, 0, wall0, cells, 0);
+			progress(st, p->end_time, t0, steps0, wall0, cells, 0);
 			last_print = spate_now();
 			printed = 1;
 		}
-		if (st.t >= next_out && next_out < p->end_time) {
-			if ((rc = be->download(ctx, &s)) || (rc = swe_check_finite(&s)))
-				goto out;
-			if (swe_max_depth(&s) > r->max_depth)
-				r->max_depth = swe_max_depth(&s);
-			if (p->write_grids && !o->no_output && (rc = swe_write_grids(&s, p, p->out_dir,
-				index++)))
-				goto out;
-			next_out += p->out_interval;
+		if (st->t >= u->clk.next_out && u->clk.next_out < p->end_time) {
+			if ((rc = snapshot(u, 1)))
+				return rc;
+			u->clk.next_out += p->out_interval;
 		}
-		if (p->max_steps > 0 && st.steps >= p->max_steps)
+		if (u->ckpt && p->checkpoint_every > 0 && st->t >= u->clk.next_ckpt &&
+			st->t < p->end_time) {
+			while (u->clk.next_ckpt <= st->t)
+				u->clk.next_ckpt += p->checkpoint_every;
+			if ((rc = checkpoint(u->be, u->ctx, &u->s, st, &u->gs, u->products, &u->clk,
+				u->r, p, u->out)))
+				return rc;
+		}
+		if (p->max_steps > 0 && st->steps >= p->max_steps)
 			break;
 	}
-	r->wall_s = spate_now() - wall0;
+	u->r->wall_s = spate_now() - wall0;
+	u->r->cell_updates_per_s = u->r->wall_s > 0 ? cells * (st->steps - steps0) / u->r->wall_s : 0;
 	if (printed)
-		progress(&st, p->end_time, 0, wall0, cells, 1);
-	if ((rc = be->download(ctx, &s)))
-		goto out;
-	if ((rc = swe_check_finite(&s))) {
+		progress(st, p->end_time, t0, steps0, wall0, cells, 1);
+	/* stopped early: a checkpoint to go on from */
+	if (u->ckpt && st->t < p->end_time && (interrupted || p->checkpoint_every > 0))
+		rc = checkpoint(u->be, u->ctx, &u->s, st, &u->gs, u->products, &u->clk, u->r, p,
+			u->out);
+	return rc;
+}
+
+/* The final state, snapshot, products and gauge summary; the run summary. */
+static int finish(struct run *u)
+{
+	const struct swe_params *p = u->p;
+	struct swe_result *r = u->r;
+	struct swe_prod *prod = NULL;
+	int rc;
+	if ((rc = u->be->download(u->ctx, &u->s)))
+		return rc;
+	if ((rc = swe_check_finite(&u->s))) {
 		spate_log_error("run", "NaN or infinite values after %ld steps (t = %g s): try a "
-			"smaller [physics] cfl", st.steps, st.t);
-		goto out;
+			"smaller [physics] cfl", u->st.steps, u->st.t);
+		return rc;
 	}
-	r->steps = st.steps;
-	r->sim_time = st.t;
-	r->cell_updates_per_s = r->wall_s > 0 ? cells * st.steps / r->wall_s : 0;
-	r->volume_final = swe_volume(&s);
-	if (swe_max_depth(&s) > r->max_depth)
-		r->max_depth = swe_max_depth(&s);
-	r->max_speed = swe_max_speed(&s, p->kappa);
-	if (p->write_grids && !o->no_output && (rc = swe_write_grids(&s, p, p->out_dir, index++)))
-		goto out;
-	r->outputs = index;
-	if (want_products) {
-		prod = malloc((size_t)s.nx * s.ny * sizeof *prod);
-		if (!prod) {
-			rc = -SPATE_ENOMEM;
-			goto out;
-		}
-		if ((rc = be->products_get(ctx, prod)))
-			goto out;
-		if (!o->no_output && (rc = swe_write_products(&s, prod, p->out_dir)))
-			goto out;
-		if (o->final_products) {
-			*o->final_products = prod;
-			prod = NULL;
+	r->steps = u->st.steps;
+	r->sim_time = u->st.t;
+	r->volume_final = swe_volume(&u->s);
+	r->max_speed = swe_max_speed(&u->s, p->kappa);
+	if ((rc = snapshot(u, 0)))
+		return rc;
+	r->outputs = u->clk.index;
+	if (u->products) {
+		prod = malloc((size_t)u->s.nx * u->s.ny * sizeof *prod);
+		if (!prod)
+			return -SPATE_ENOMEM;
+		if ((rc = u->be->products_get(u->ctx, prod))) {
+			free(prod);
+			return rc;
 		}
 	}
-	if (gs.n && !o->no_output && (rc = gauge_write_summary(&gs, p->out_dir)))
-		goto out;
-	if (o->final_state)
-		rc = swe_state_copy_interior(o->final_state, &s);
-	if (interrupted) {
-		spate_log_error("run", "interrupted at t = %g s; results so far are in %s", st.t,
-			p->out_dir);
+	if (u->out)
+		rc = swe_out_final(u->out, prod, &u->gs, u->st.t);
+	if (!rc && u->o->final_products) {
+		*u->o->final_products = prod;
+		prod = NULL;
+	}
+	free(prod);
+	if (!rc && u->o->final_state)
+		rc = swe_state_copy_interior(u->o->final_state, &u->s);
+	return rc;
+}
+
+int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe_result *r)
+{
+	struct run u;
+	int rc, rc2;
+	memset(&u, 0, sizeof u);
+	memset(r, 0, sizeof *r);
+	u.p = p;
+	u.o = o;
+	u.r = r;
+	u.be = swe_backend_for(p); /* one domain, or decomposed */
+	if (!u.be)
+		return -SPATE_ENODEV;
+	interrupted = 0;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	rc = start(&u);
+	if (!rc)
+		rc = start_products(&u);
+	/* the rain at the start time, and when it next changes */
+	if (!rc)
+		rc = swe_forcing_apply(u.be, u.ctx, &u.s, p, u.st.t, &u.next_rain);
+	if (!rc) {
+		spate_log_info("spate: %s, %d x %d cells of %g x %g m, %s precision, %s on %s%s\n",
+			p->setup, u.s.nx, u.s.ny, u.s.dx, u.s.dy, SPATE_PRECISION, u.be->name,
+			r->device, o->restart ? ", restarted" : "");
+		if (o->restart)
+			spate_log_info("spate: continuing from %s at t = %.9g s, step %ld\n",
+				o->restart, u.st.t, u.st.steps);
+		rc = loop(&u);
+	}
+	if (!rc)
+		rc = finish(&u);
+	rc2 = swe_out_close(u.out);
+	rc = rc ? rc : rc2;
+	if (!rc && interrupted && u.st.t < p->end_time) {
+		spate_log_error("run", "interrupted (signal %d) at t = %g s, step %ld; results so "
+			"far are in %s", (int)interrupted, u.st.t, u.st.steps, p->out_dir);
 		rc = -SPATE_EINTR;
 	}
-out:
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	if (ctx)
-		be->fini(ctx);
-	gauge_free(&gs);
-	free(prod);
-	swe_state_free(&s);
+	if (u.ctx)
+		u.be->fini(u.ctx);
+	gauge_free(&u.gs);
+	swe_ckpt_free(&u.ck);
+	swe_state_free(&u.s);
 	return rc;
 }
 

@@ -12,6 +12,9 @@
 
 enum swe_side { SWE_WEST = 0, SWE_EAST = 1, SWE_SOUTH = 2, SWE_NORTH = 3 };
 
+/* [output] format: ESRI ASCII grids, one NetCDF file (results.nc), or both. */
+enum swe_out_format { SWE_FMT_ASCII = 0, SWE_FMT_NETCDF = 1, SWE_FMT_BOTH = 2 };
+
 /* One side's boundary condition. */
 struct swe_bc {
 	int kind;                   /* enum swe_bc_kind */
@@ -53,6 +56,8 @@ struct swe_params {
 	int has_reservoir;
 	double dry_disk[3];       /* x y r: no water within r of (x, y) */
 	int has_dry_disk;
+	char polygon[4 * SWE_PATH_MAX]; /* "x y, x y, ...": water up to polygon_level inside */
+	double polygon_level;     /* m; NAN: no polygon */
 	char depth_file[SWE_PATH_MAX]; /* initial depth raster (replaces the above) */
 	char level_file[SWE_PATH_MAX]; /* initial level raster (replaces the above) */
 	/* [physics] */
@@ -76,6 +81,8 @@ struct swe_params {
 	int write_grids;     /* write ESRI ASCII grids of h, u, v, w */
 	int products;        /* track and write the flood products */
 	double threshold;    /* wet threshold of the products (arrival etc.), m */
+	int out_format;      /* enum swe_out_format */
+	double checkpoint_every; /* s of simulated time between checkpoints, 0 = none */
 	/* [gauges] */
 	char gauge_file[SWE_PATH_MAX]; /* CSV name,x,y ("" = none) */
 	int gauge_radius;    /* neighbourhood half-width for maxima, cells */
@@ -101,11 +108,17 @@ struct swe_params {
 	int overlap;         /* GPUs: halo exchange vs computation, enum swe_overlap
 	                        (swe_multi.h): none, compute, streams */
 	int gpus;            /* GPUs a process uses (0: all it sees) */
+	int transport;       /* remote halo links of GPU subdomains, enum
+	                        swe_transport: auto, mpi, nccl */
 };
 
 /* [parallel] early_exit and balance. */
 enum swe_early { SWE_EARLY_OFF = 0, SWE_EARLY_ON = 1, SWE_EARLY_AUTO = 2 };
 enum swe_balance_mode { SWE_BALANCE_STATIC = 0, SWE_BALANCE_BBOX = 1, SWE_BALANCE_ROWS = 2 };
+/* [parallel] transport: how halos travel between GPUs of different ranks:
+ * host-staged MPI, or GPU to GPU through NCCL (auto: NCCL when built and
+ * usable, else MPI; halo_nccl.c). */
+enum swe_transport { SWE_TRANSPORT_AUTO = 0, SWE_TRANSPORT_MPI = 1, SWE_TRANSPORT_NCCL = 2 };
 
 /* The state of a domain on the host: cell-centred (w, hu, hv) and corner B,
  * all with SWE_GHOST ghost layers, levels relative to bref. */
@@ -119,6 +132,7 @@ struct swe_state {
 	real *Bc;           /* corners, (ny + 2G + 1) * cpitch */
 	real *Bm;           /* cell-centre bed, (ny + 2G) * pitch (derived) */
 	unsigned char *mask; /* NULL, or nx * ny flags: 1 = outside the DEM (NODATA) */
+	char *crs_wkt;      /* NULL, or the DEM's coordinate reference system (WKT) */
 	/* Forcing ([physics] manning_file, rain_files; NULL / 0 when absent):
 	 * n2: nx * ny Manning n^2 per cell (row-major, row 0 southern); the
 	 * stages then run without friction and swe_sources applies it after
@@ -187,6 +201,12 @@ struct spate_backend {
 	int (*products_start)(struct swe_backend_ctx *ctx, real thr);
 	/* Copy the products to out: nx * ny, row-major, row 0 the southern. */
 	int (*products_get)(struct swe_backend_ctx *ctx, struct swe_prod *out);
+	/* Restart (NULL: not offered): set the clock of the state init took:
+	 * simulated time t (s), steps taken, the last step's dt (s). */
+	int (*set_time)(struct swe_backend_ctx *ctx, double t, long steps, double last_dt);
+	/* Restart (NULL: not offered): replace the products kept since
+	 * products_start by in (laid out as products_get gives them). */
+	int (*products_put)(struct swe_backend_ctx *ctx, const struct swe_prod *in);
 	/* Rain from now on: rate[nx * ny] in m/s (row-major, row 0 southern; the
 	 * caller keeps it alive), or NULL for `uniform` m/s everywhere (NULL
 	 * op: the backend has no rain). */
@@ -221,6 +241,8 @@ int swe_params_set(struct swe_params *p, const char *section, const char *key,
 int swe_params_validate(const struct swe_params *p);
 /* Writes the resolved parameters as INI text. */
 void swe_params_print(const struct swe_params *p, void *file);
+/* The same text in a malloc'd string (NULL when out of memory). */
+char *swe_params_text(const struct swe_params *p);
 
 /* setup.c: allocate and fill the state of a built-in set-up. */
 int swe_state_alloc(struct swe_state *s, int nx, int ny, double dx, double dy);

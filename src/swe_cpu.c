@@ -248,6 +248,22 @@ static int cpu_products_get(struct swe_backend_ctx *x, struct swe_prod *out)
 	return 0;
 }
 
+static int cpu_products_put(struct swe_backend_ctx *x, const struct swe_prod *in)
+{
+	if (!x->prod)
+		return -SPATE_EINVAL;
+	memcpy(x->prod, in, (size_t)x->s.nx * x->rows * sizeof *in);
+	return 0;
+}
+
+static int cpu_set_time(struct swe_backend_ctx *x, double t, long steps, double last_dt)
+{
+	(void)last_dt;
+	x->t = t;
+	x->steps = steps;
+	return 0;
+}
+
 /* Stage 1 of a step at time t: the boundary conditions of the global edges
  * (swe_bc.c), then L = L(U^n) on the owned rows and the rows of U valid
  * beyond them less the stencil; the largest speeds of the owned faces.
@@ -522,9 +538,10 @@ const struct swe_sub_ops swe_cpu_sub_ops = {
 	.rows_bytes = swe_cpu_rows_bytes,
 	.rows_pack = swe_cpu_rows_pack,
 	.rows_resize = swe_cpu_rows_resize,
+	.products_put = cpu_products_put,
 };
 
 const struct spate_backend spate_backend_cpu = {
 	"cpu", cpu_count, cpu_describe, cpu_init, cpu_advance, cpu_download, cpu_fini, cpu_sample,
-	cpu_products_start, cpu_products_get, cpu_set_rain
+	cpu_products_start, cpu_products_get, cpu_set_time, cpu_products_put, cpu_set_rain
 };

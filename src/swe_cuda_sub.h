@@ -13,17 +13,6 @@
 struct CUstream_st;
 struct CUevent_st;
 
-/* Evaluates a CUDA runtime call; on failure reports file:line and returns
- * -SPATE_EDEVICE from the calling function. */
-#define CUDA_CHECK(expr)                                                                  \
-	do {                                                                              \
-		cudaError_t cuda_check_err_ = (expr);                                     \
-		if (cuda_check_err_ != cudaSuccess) {                                     \
-			spate_log_error("cuda", "%s:%d: %s: %s", __FILE__, __LINE__, #expr,  \
-				cudaGetErrorString(cuda_check_err_));                     \
-			return -SPATE_EDEVICE;                                            \
-		}                                                                         \
-	} while (0)
 
 /* Device times are measured on every SWE_CUDA_TIME_EVERY-th step (events cost
  * host time) and scaled to all steps; at most SWE_CUDA_TIME_PAIRS intervals
@@ -81,6 +70,7 @@ struct swe_backend_ctx {
 	real prod_thr;
 	int timing, ntp;             /* this step is timed; intervals recorded */
 	struct swe_cuda_tpair tp[SWE_CUDA_TIME_PAIRS];
+	int tmark;                   /* interval begun by halo_mark (-1: untimed) */
 	long tsteps;                 /* steps timed */
 	double t_comp, t_copy;       /* their device seconds */
 };
@@ -116,6 +106,9 @@ int swe_cuda_sub_halo_get(struct swe_backend_ctx *x, int stage, int side, void *
 int swe_cuda_sub_halo_put(struct swe_backend_ctx *x, int stage, int side, const void *buf);
 int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int stage, int side,
 	struct swe_backend_ctx *y);
+int swe_cuda_sub_halo_dev(struct swe_backend_ctx *x, int stage, int side, int ghost,
+	void *ptr[3], void **stream);
+int swe_cuda_sub_halo_mark(struct swe_backend_ctx *x, int end);
 
 /* cuda/swe_cuda_sub_mem.cu.  The row ranges and tile lists of x->rows rows
  * (device arrays allocated anew), the tile map reset: every tile computed

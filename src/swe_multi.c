@@ -59,6 +59,8 @@ struct multi {
 	double t_steps;          /* wall-clock seconds of the step loops */
 	struct swe_balance *bal; /* [parallel] probe, early_exit, balance, ghost
 	                            expansion (swe_balance.h) */
+	struct halo_nccl *nccl;  /* remote halos GPU to GPU (NULL: MPI) */
+	int failed;              /* a step failed: no collective report */
 };
 
 static char multi_desc[512] = "cpu";
@@ -159,6 +161,18 @@ static int halo_copy(void *user, int from, int side_from, int to)
 	return m->ops->halo_copy(m->sub[from], m->stage, side_from, m->sub[to]);
 }
 
+static int halo_dev(void *user, int k, int side, int ghost, void *ptr[3], void **stream)
+{
+	struct multi *m = user;
+	return m->ops->halo_dev(m->sub[k], m->stage, side, ghost, ptr, stream);
+}
+
+static int halo_mark(void *user, int k, int end)
+{
+	struct multi *m = user;
+	return m->ops->halo_mark(m->sub[k], end);
+}
+
 /* The halos of `stage`; the interior rows of a stage whose edge rows went
  * first compute while they travel. */
 static int exchange(struct multi *m, int stage)
@@ -170,6 +184,11 @@ static int exchange(struct multi *m, int stage)
 	h.get = halo_get;
 	h.put = halo_put;
 	h.copy = m->ops->halo_copy ? halo_copy : NULL;
+	if (m->nccl && swe_balance_halo(m->bal) == SWE_GHOST) {
+		h.nccl = m->nccl;
+		h.dev = halo_dev;
+		h.mark = halo_mark;
+	}
 	m->stage = stage;
 	rc = halo_exchange_start(&m->halo, &h, m->t_exchange);
 	for (int k = m->d.first; k < m->d.last && !rc && m->ops->interior; k++)
@@ -259,11 +278,15 @@ static int multi_init(struct swe_backend_ctx **out, const struct swe_state *s,
 		rc = halo_plan_build(&m->halo, &m->d, 3 * (size_t)swe_balance_halo(m->bal) *
 			s->pitch * sizeof(real));
 	if (!rc)
+		rc = halo_nccl_open(&m->nccl, m->p->transport, m->ops->halo_dev != NULL,
+			m->dev + m->d.first, m->d.last - m->d.first);
+	if (!rc)
 		attach_balance(m);
 	/* U is exchanged after each step there: the first one now */
 	if (!rc && m->ops->mid_stage == SWE_STAGE_RATE)
 		rc = exchange(m, SWE_STAGE_U);
 	if (rc) {
+		m->failed = 1;
 		multi_fini((struct swe_backend_ctx *)m);
 		return rc;
 	}
@@ -274,8 +297,8 @@ static int multi_init(struct swe_backend_ctx **out, const struct swe_state *s,
 /* Stage 1 everywhere, then the global maximum speeds (*ax, *ay). */
 static int stage1_all(struct multi *m, double *ax, double *ay)
 {
-	double v[2] = { 0, 0 }, wait = 0;
-	int rc = 0;
+	double v[3] = { 0, 0, 0 }, wait = 0;
+	int rc = 0, rc2;
 	for (int k = m->d.first; k < m->d.last && !rc; k++) {
 		double a, b, t0 = spate_now();
 		rc = m->ops->stage1(m->sub[k], m->t, &a, &b);
@@ -286,6 +309,8 @@ static int stage1_all(struct multi *m, double *ax, double *ay)
 	/* asynchronous devices: L travels while the speeds are reduced */
 	if (!rc && m->ops->mid_stage == SWE_STAGE_RATE && m->p->integrator != 1)
 		rc = exchange(m, SWE_STAGE_RATE);
+	if (rc)
+		return rc; /* the others wait for this rank's halos: the end aborts them */
 	for (int k = m->d.first; k < m->d.last && !rc && m->ops->speeds; k++) {
 		double a, b, t0 = spate_now();
 		rc = m->ops->speeds(m->sub[k], &a, &b);
@@ -293,8 +318,14 @@ static int stage1_all(struct multi *m, double *ax, double *ay)
 		v[1] = b > v[1] ? b : v[1];
 		m->t_wait[k] += spate_now() - t0;
 	}
+	/* Every rank joins the reduction, also after a failure here (a
+	 * non-finite speed): v[2], the largest error code, stops every rank at
+	 * this step, and no rank waits in a reduction that another never enters
+	 * (or that pairs with a different one, such as the report's). */
+	v[2] = -rc;
+	rc2 = decomp_max(v, 3, &wait);
 	if (!rc)
-		rc = decomp_max(v, 2, &wait);
+		rc = rc2 ? rc2 : -(int)v[2];
 	for (int k = m->d.first; k < m->d.last; k++)
 		m->t_wait[k] += wait;
 	*ax = v[0];
@@ -391,6 +422,15 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 	st->steps = m->steps;
 	st->t = m->t;
 	return 0;
+}
+
+/* multi_advance, remembering a failure for multi_fini. */
+static int multi_advance_mark(struct swe_backend_ctx *ctx, double t_stop, long max_steps,
+	struct swe_stats *st)
+{
+	int rc = multi_advance(ctx, t_stop, max_steps, st);
+	((struct multi *)ctx)->failed |= rc != 0;
+	return rc;
 }
 
 /* Planes [lo, hi) of the global arrays (ghost rows counted from 0) held by
@@ -509,6 +549,27 @@ static int multi_products_get(struct swe_backend_ctx *ctx, struct swe_prod *out)
 		offset);
 }
 
+/* Restart: every subdomain takes its rows of the products in. */
+static int multi_products_put(struct swe_backend_ctx *ctx, const struct swe_prod *in)
+{
+	struct multi *m = (struct multi *)ctx;
+	int rc = m->ops->products_put ? 0 : -SPATE_EUNSUPPORTED;
+	for (int k = m->d.first; k < m->d.last && !rc; k++)
+		rc = m->ops->products_put(m->sub[k], in + (size_t)m->d.part[k].row0 * m->nx);
+	return rc;
+}
+
+/* Restart: the clock of the decomposed run (each subdomain's follows at its
+ * next commit). */
+static int multi_set_time(struct swe_backend_ctx *ctx, double t, long steps, double last_dt)
+{
+	struct multi *m = (struct multi *)ctx;
+	(void)last_dt;
+	m->t = t;
+	m->steps = steps;
+	return 0;
+}
+
 /* Per subdomain: rows, device, seconds computing, exchanging halos, waiting
  * in the time-step reduction (on stderr through rank 0).  On asynchronous
  * devices compute is the device's kernel time, exchange its halo copy time
@@ -558,8 +619,10 @@ static void multi_fini(struct swe_backend_ctx *ctx)
 	struct multi *m = (struct multi *)ctx;
 	if (!m)
 		return;
-	if (m->steps > 0 && m->bal)
+	if (m->steps > 0 && m->bal && !(m->failed && m->d.nranks > 1))
 		report(m);
+	/* after a failure, transfers that wait for a peer are dropped first */
+	halo_nccl_close(m->nccl, m->failed);
 	for (int k = 0; k < DECOMP_MAX; k++)
 		if (m->sub[k])
 			m->ops->fini(m->sub[k]);
@@ -573,12 +636,14 @@ const struct spate_backend spate_backend_multi = {
 	.count = multi_count_dev,
 	.describe = multi_describe,
 	.init = multi_init,
-	.advance = multi_advance,
+	.advance = multi_advance_mark,
 	.download = multi_download,
 	.fini = multi_fini,
 	.sample = multi_sample,
 	.products_start = multi_products_start,
 	.products_get = multi_products_get,
+	.set_time = multi_set_time,
+	.products_put = multi_products_put,
 };
 
 #ifdef HAVE_CUDA
@@ -588,11 +653,13 @@ const struct spate_backend spate_backend_multi_cuda = {
 	.count = multi_count_dev,
 	.describe = multi_describe,
 	.init = multi_init,
-	.advance = multi_advance,
+	.advance = multi_advance_mark,
 	.download = multi_download,
 	.fini = multi_fini,
 	.sample = multi_sample,
 	.products_start = multi_products_start,
 	.products_get = multi_products_get,
+	.set_time = multi_set_time,
+	.products_put = multi_products_put,
 };
 #endif

@@ -92,6 +92,17 @@ struct swe_sub_ops {
 	int (*halo_put)(struct swe_backend_ctx *sub, int stage, int side, const void *buf);
 	int (*halo_copy)(struct swe_backend_ctx *from, int stage, int side_from,
 		struct swe_backend_ctx *to);
+	/* Remote halos GPU to GPU ([parallel] transport = nccl; halo_nccl.c):
+	 * the device addresses of the three blocks (w, hu, hv) of the halo of
+	 * `stage` at edge `side`: the G rows next to it (ghost 0, sent) or the G
+	 * ghost rows beyond it (ghost 1, received), and the stream on which
+	 * transfers of them are ordered with the stages (the next stage reads
+	 * its ghost rows after them there); halo_mark(sub, 0) and (sub, 1)
+	 * bracket the transfers enqueued there (timed as halo copies).  NULL:
+	 * not offered. */
+	int (*halo_dev)(struct swe_backend_ctx *sub, int stage, int side, int ghost,
+		void *ptr[3], void **stream);
+	int (*halo_mark)(struct swe_backend_ctx *sub, int end);
 	/* Seconds the device spent computing and copying halos (NULL: the
 	 * driver's wall-clock timers are the device's). */
 	int (*times)(struct swe_backend_ctx *sub, double *compute, double *exchange);
@@ -141,6 +152,8 @@ struct swe_sub_ops {
 	int (*rows_pack)(struct swe_backend_ctx *sub, int side, int n, void *buf);
 	int (*rows_resize)(struct swe_backend_ctx *sub, int gain_lo, int gain_hi, const void *lo,
 		const void *hi);
+	/* Restart: replace the subdomain's products (NULL: not offered). */
+	int (*products_put)(struct swe_backend_ctx *sub, const struct swe_prod *in);
 };
 
 /* Ghost rows a subdomain holds at an internal edge: SWE_GHOST (the stencil)

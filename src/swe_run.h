@@ -9,9 +9,12 @@ struct swe_run_opts {
 	int no_output;                  /* write no grids (benchmarks, tests) */
 	struct swe_state *final_state;  /* if set, receives a copy of the final state */
 	struct swe_prod **final_products; /* if set, receives the products (malloc'd, nx*ny) */
+	const char *restart;            /* if set, continue from this checkpoint file */
 };
 
-/* Run p to its end time (or max_steps); fills r.  Returns 0 or -SPATE_E*. */
+/* Run p to its end time (or max_steps); fills r.  Returns 0 or -SPATE_E*;
+ * -SPATE_EINTR when SIGINT or SIGTERM stopped it (after a checkpoint, when
+ * the run writes output). */
 int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe_result *r);
 
 /* Allocate dst and copy src into it (all cells, bed included). */
@@ -19,5 +22,9 @@ int swe_state_copy_interior(struct swe_state *dst, const struct swe_state *src);
 
 /* bench.c: the benchmark command; argv after "bench". */
 int spate_bench(int argc, char **argv);
+
+/* map.c: the map command; argv after "map".  Returns 0, -SPATE_EINVAL for
+ * bad usage, or another -SPATE_E* after a message. */
+int spate_map(int argc, char **argv);
 
 #endif

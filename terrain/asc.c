@@ -137,6 +137,39 @@ static int parse_num(const char *s, double *v)
 	return end == s || *end || errno == ERANGE;
 }
 
+/* The CRS of an ESRI ASCII grid: the .prj file beside it (x.asc, x.asc.gz,
+ * x: x.prj), if there is one, into g->crs_wkt; a .prj too long is ignored. */
+static void read_prj(const char *path, struct terrain_grid *g)
+{
+	char prj[4096];
+	size_t n = strlen(path), len;
+	size_t k;
+	FILE *f;
+	if (n > 3 && strcmp(path + n - 3, ".gz") == 0)
+		n -= 3;
+	for (k = n; k > 0 && path[k - 1] != '/' && path[k - 1] != '.'; k--)
+		;
+	if (k > 1 && path[k - 1] == '.' && path[k - 2] != '/')
+		n = k - 1;  /* drop the extension, not a leading dot of a name */
+	if (n + 5 > sizeof prj)
+		return;
+	memcpy(prj, path, n);
+	memcpy(prj + n, ".prj", 5);
+	f = fopen(prj, "r");
+	if (!f)
+		return;
+	len = fread(g->crs_wkt, 1, sizeof g->crs_wkt, f);
+	if (len == sizeof g->crs_wkt || ferror(f)) {
+		spate_log_info("spate: %s: unreadable or longer than %zu bytes: no CRS\n", prj,
+			sizeof g->crs_wkt - 1);
+		len = 0;
+	}
+	fclose(f);
+	while (len > 0 && isspace((unsigned char)g->crs_wkt[len - 1]))
+		len--;
+	g->crs_wkt[len] = 0;
+}
+
 #define FAIL(...) do { \
 		fprintf(stderr, "spate: terrain: %s:%ld: %s", path, r.line, r.err ? \
 			"read error (corrupt or truncated compressed data?), then: " : ""); \
@@ -243,6 +276,7 @@ int terrain_read_asc(const char *path, struct terrain_grid *g)
 			g->nx, g->ny);
 	if (r.err)
 		FAIL("after the last value");
+	read_prj(path, g);
 	rc = 0;
 out:
 	close_reader(&r);

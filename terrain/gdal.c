@@ -92,7 +92,12 @@ int terrain_read_gdal(const char *path, struct terrain_grid *g)
 	g->dy = -gt[5];
 	g->x0 = gt[0];
 	g->y0 = gt[3] + gt[5] * g->ny;
-	snprintf(g->crs_wkt, sizeof g->crs_wkt, "%s", GDALGetProjectionRef(ds));
+	if (snprintf(g->crs_wkt, sizeof g->crs_wkt, "%s", GDALGetProjectionRef(ds)) >=
+		(int)sizeof g->crs_wkt) {
+		spate_log_info("spate: %s: its CRS is longer than %zu characters: outputs will "
+			"carry none\n", path, sizeof g->crs_wkt - 1);
+		g->crs_wkt[0] = 0;
+	}
 	band = GDALGetRasterBand(ds, 1);
 	g->nodata = GDALGetRasterNoDataValue(band, &ok);
 	g->has_nodata = ok;

@@ -1,7 +1,8 @@
 /* init.c: a shallow-water state from a DEM and the scenario's initial water:
  * bed at the cell corners from cell-centred DEM values, NODATA as walls or a
  * mask, water from a fill level (sea), a reservoir behind a dam line, a dry
- * disk, or a depth or level raster; then the forcing rasters (forcing.c). */
+ * disk, a level inside a polygon, or a depth or level raster; then the
+ * forcing rasters (forcing.c). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -56,14 +57,78 @@ static int upstream(const double *l, double x, double y)
 	return (a * x + b * y + c) / sqrt(a * a + b * b) > 0.001;
 }
 
+/* A polygon of [initial] polygon: n vertices (x[k], y[k]). */
+struct polygon {
+	int n;
+	double *x, *y;
+};
+
+/* Parse "x y, x y, ..." (at least three vertices); 0 or -SPATE_E*. */
+static int polygon_parse(const char *text, struct polygon *pg)
+{
+	const char *s = text;
+	int cap = 0;
+	memset(pg, 0, sizeof *pg);
+	while (*s) {
+		char *end;
+		double x = strtod(s, &end), y;
+		if (end == s)
+			break;
+		s = end;
+		y = strtod(s, &end);
+		if (end == s || !isfinite(x) || !isfinite(y))
+			break;
+		s = end + strspn(end, " \t");
+		if (pg->n == cap) {
+			int nc = cap ? 2 * cap : 16;
+			double *nx = realloc(pg->x, (size_t)nc * sizeof *nx);
+			double *ny = nx ? realloc(pg->y, (size_t)nc * sizeof *ny) : NULL;
+			if (nx)
+				pg->x = nx;
+			if (!ny)
+				return -SPATE_ENOMEM;
+			pg->y = ny;
+			cap = nc;
+		}
+		pg->x[pg->n] = x;
+		pg->y[pg->n] = y;
+		pg->n++;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			break;
+	}
+	if (*s || pg->n < 3) {
+		spate_log_error("scenario", "[initial] polygon = \"%s\": give three or more vertices "
+			"\"x y, x y, x y, ...\" in the DEM's coordinates, m", text);
+		return -SPATE_EINVAL;
+	}
+	return 0;
+}
+
+/* Whether (x, y) lies inside the polygon (even-odd rule: a ray to +x crosses
+ * its edges an odd number of times). */
+static int polygon_inside(const struct polygon *pg, double x, double y)
+{
+	int in = 0;
+	for (int i = 0, j = pg->n - 1; i < pg->n; j = i++)
+		if ((pg->y[i] > y) != (pg->y[j] > y) &&
+			x < pg->x[j] + (y - pg->y[j]) * (pg->x[i] - pg->x[j]) / (pg->y[i] - pg->y[j]))
+			in = !in;
+	return in;
+}
+
 /* Initial absolute water level of a cell with DEM value z at (x, y); NAN: dry. */
-static double initial_level(const struct swe_params *p, double x, double y, double z)
+static double initial_level(const struct swe_params *p, const struct polygon *pg, double x,
+	double y, double z)
 {
 	double L = NAN;
 	if (!isnan(p->fill_level) && z < p->fill_level)
 		L = p->fill_level;
 	if (p->has_reservoir && upstream(p->reservoir_line, x, y) && z < p->reservoir_level)
 		L = isnan(L) || p->reservoir_level > L ? p->reservoir_level : L;
+	if (pg->n && z < p->polygon_level && polygon_inside(pg, x, y))
+		L = isnan(L) || p->polygon_level > L ? p->polygon_level : L;
 	if (p->has_dry_disk && hypot(x - p->dry_disk[0], y - p->dry_disk[1]) <= p->dry_disk[2])
 		L = NAN;
 	return L;
@@ -88,14 +153,24 @@ static double sampled_median(const double *v, long n)
 int terrain_setup(struct swe_state *s, const struct swe_params *p)
 {
 	struct terrain_grid dem, dep;
+	struct polygon pg;
 	double zmax = -INFINITY, zmin = INFINITY, wall, *level = NULL;
 	int rc, nx, ny;
 	long n;
 
 	memset(&dep, 0, sizeof dep);
+	memset(&pg, 0, sizeof pg);
 	memset(s, 0, sizeof *s);    /* the error paths free it */
-	if ((rc = terrain_read_path(p, p->dem, &dem)))
+	if (p->polygon[0] && (rc = polygon_parse(p->polygon, &pg))) {
+		free(pg.x);
+		free(pg.y);
 		return rc;
+	}
+	if ((rc = terrain_read_path(p, p->dem, &dem))) {
+		free(pg.x);
+		free(pg.y);
+		return rc;
+	}
 	if ((p->has_crop && (rc = terrain_crop(&dem, p->crop))) ||
 		(p->cellsize > 0 && (rc = terrain_resample(&dem, p->cellsize))))
 		goto out;
@@ -152,6 +227,10 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 	}
 	s->x0 = dem.x0;
 	s->y0 = dem.y0;
+	if (dem.crs_wkt[0] && !(s->crs_wkt = strdup(dem.crs_wkt))) {
+		rc = -SPATE_ENOMEM;
+		goto out;
+	}
 	if (p->nodata_mask) {
 		s->mask = calloc((size_t)n, 1);
 		if (!s->mask) {
@@ -171,7 +250,7 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 			} else if (dep.v) {
 				level[k] = !isnan(dep.v[k]) && dep.v[k] > 0 ? z + dep.v[k] : NAN;
 			} else {
-				level[k] = initial_level(p, dem.x0 + (i + 0.5) * dem.dx,
+				level[k] = initial_level(p, &pg, dem.x0 + (i + 0.5) * dem.dx,
 					dem.y0 + (j + 0.5) * dem.dy, z);
 			}
 		}
@@ -203,6 +282,8 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 	rc = terrain_forcing(s, p, &dem);
 out:
 	free(level);
+	free(pg.x);
+	free(pg.y);
 	terrain_free(&dem);
 	terrain_free(&dep);
 	if (rc)

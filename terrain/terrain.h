@@ -14,14 +14,16 @@ struct terrain_grid {
 	int has_nodata;
 	int nan_count;      /* NaN values read (stored as NODATA) */
 	double *v;          /* nx * ny values, v[j * nx + i]; NODATA cells hold NAN */
-	char crs_wkt[2048]; /* coordinate reference system, "" if unknown */
+	char crs_wkt[8192]; /* coordinate reference system (WKT; GDAL's, or the .prj
+	                       beside an ESRI ASCII grid), "" if unknown */
 };
 
 /* Largest grid accepted, in cells (a header that lies is refused early). */
 #define TERRAIN_MAX_CELLS (1L << 32)
 
-/* Read an ESRI ASCII grid (.asc; gzip-compressed when built with zlib).
- * Validates the header (ncols, nrows > 0, cell size > 0, corner or centre
+/* Read an ESRI ASCII grid (.asc; gzip-compressed when built with zlib), and
+ * its CRS from a .prj file beside it if there is one (x.asc or x.asc.gz:
+ * x.prj).  Validates the header (ncols, nrows > 0, cell size > 0, corner or centre
  * origin), the value count (a truncated file or extra values are errors) and
  * the values (NODATA and NaN become NAN in v).  Returns 0 or -SPATE_E* after
  * a message naming the file, line and what is wrong. */
@@ -69,5 +71,14 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p);
 /* A data path as spate opens it: absolute as is; relative: under [domain]
  * data_dir when the file is there, else relative to the working directory. */
 void terrain_resolve(const struct swe_params *p, const char *path, char *out, size_t n);
+
+/* map.c: write g as a single-band Float32 GeoTIFF (its grid as the
+ * geotransform, its CRS, NoData -9999 where v is NAN).  Returns 0 or
+ * -SPATE_E* after a message; -SPATE_EUNSUPPORTED without GDAL. */
+int terrain_write_geotiff(const char *path, const struct terrain_grid *g);
+
+/* map.c: write a w x h RGB picture (3 bytes a pixel, row 0 at the top) as a
+ * PNG through GDAL's PNG driver.  Returns 0 or -SPATE_E*. */
+int terrain_write_png(const char *path, int w, int h, const unsigned char *rgb);
 
 #endif

@@ -64,7 +64,7 @@ check "devices has a cuda line (a GPU, none, or not built)" $?
 # ---------------------------------------------------------------- a demo run
 out="$tmp/out dir"   # a space in the path on purpose
 args=(run "$scen/circular_dambreak.conf" --run.end_time=2 --domain.nx=50 --domain.ny=50
-	--domain.dx=40 --domain.dy=40 --device=cpu "--output.dir=$out")
+	--domain.dx=40 --domain.dy=40 --device=cpu "--output.dir=$out" --output.format=ascii)
 "$SPATE" "${args[@]}" --summary "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "demo run exits 0" $rc "exit $rc: $(tail -n 3 "$tmp/err")"
@@ -167,6 +167,21 @@ check "--print-params output reads back to the same parameters" $? \
 "$SPATE" run "$scen/circular_dambreak.conf" --print-params "--output.dir=$tmp/pp" >/dev/null 2>&1
 [ ! -e "$tmp/pp" ]
 check "--print-params runs nothing (no output folder)" $?
+
+# ---------------------------------------------------------------- transport
+# [parallel] transport = nccl in a spate without NCCL: a clear error, exit 1
+if grep -qx 'NCCL: no' <("$SPATE" --version); then
+	"$SPATE" run "$scen/circular_dambreak.conf" --print-params \
+		--parallel.transport=nccl >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 1 ] && grep -q 'transport = nccl.*without NCCL' "$tmp/err"
+	check "transport = nccl without NCCL: exit 1 with a message" $? \
+		"exit $rc: $(cat "$tmp/err")"
+fi
+"$SPATE" run "$scen/circular_dambreak.conf" --print-params --parallel.transport=mpi \
+	>"$tmp/out" 2>"$tmp/err"
+grep -qx 'transport = mpi' "$tmp/out"
+check "--print-params shows [parallel] transport" $? "$(grep transport "$tmp/out")"
 
 echo "cli.sh: $n checks, $fail failed"
 [ "$fail" -eq 0 ]

@@ -85,7 +85,7 @@ end_time = 20
 dir = $tmp/$1
 interval = 5
 EOF
-	"$SPATE" run "$tmp/$1.conf" --quiet --summary "$tmp/$1.json" >"$tmp/$1.out" 2>"$tmp/$1.err"
+	"$SPATE" run "$tmp/$1.conf" --output.format=ascii --quiet --summary "$tmp/$1.json" >"$tmp/$1.out" 2>"$tmp/$1.err"
 }
 
 # same A B: the runs A and B agree exactly.

@@ -9,7 +9,8 @@
 #   3. A rain series: 36 mm/h from 0 s, nothing from 500 s (a raster of
 #      zeros): 200 m^3 more on the lake after 1000 s.
 #   4. An initial level raster at 1 m on the flat box: the same volume as
-#      fill_level = 1.
+#      fill_level = 1; water to 2 m inside a square and a triangle: the
+#      cells whose centres lie inside.
 #   5. Manning raster on a tilted plane draining east under rain: a raster
 #      of n = 0.03 everywhere keeps the same water as [physics] manning =
 #      0.03 (the raster's friction is applied after each step, the
@@ -102,6 +103,17 @@ run level --initial.level_file="$tmp/level1.asc" --run.end_time=1 || fail=1
 v0=$(summary volume_initial "$tmp/level.json")
 check "level raster at 1 m: 40000 m^3" 'sqrt(($1 - 40000)^2) < 1e-3' "$v0"
 
+# 4b. water up to a level inside a polygon: a square around 25 cells of
+# the flat box, level 2 m: 5000 m^3; and a triangle (half of a 10 x 10 block
+# of cells, its diagonal between cell centres: 45 cells, 9000 m^3)
+run square --initial.polygon="50 50, 100 50, 100 100, 50 100" --initial.polygon_level=2 \
+	--run.end_time=1 || fail=1
+v0=$(summary volume_initial "$tmp/square.json")
+check "polygon, square, level 2 m: 5000 m^3" 'sqrt(($1 - 5000)^2) < 1e-3' "$v0"
+run tri --initial.polygon="0 0, 100 0, 0 100" --initial.polygon_level=2 --run.end_time=1 || fail=1
+v0=$(summary volume_initial "$tmp/tri.json")
+check "polygon, triangle, level 2 m: 9000 m^3" 'sqrt(($1 - 9000)^2) < 1e-3' "$v0"
+
 # 5. Manning rasters on a plane tilted down to the east, open there
 grid slope.asc 40 10 10 '0.02 * (40 - i) * 10'
 grid n003.asc 40 10 10 0.03
@@ -149,6 +161,9 @@ bad "negative Manning n" "must be in" --physics.manning_file="$tmp/neg.asc"
 bad "rain series out of order" "increasing" \
 	--physics.rain_files="500 $tmp/rain36.asc, 0 $tmp/rain0.asc"
 bad "rain series without a time" "TIME FILE" --physics.rain_files="$tmp/rain36.asc"
+bad "polygon of two vertices" "three or more" --initial.polygon="0 0, 10 10" \
+	--initial.polygon_level=1
+bad "polygon without a level" "go together" --initial.polygon="0 0, 10 0, 0 10"
 "$SPATE" run "$tmp/c.conf" --physics.rain_files="0 $tmp/rain36.asc" \
 	--device=cpu -q 2> "$tmp/err"
 rc=$?

@@ -82,6 +82,11 @@ HAVE_MPI_FLAG = yes
 else
 HAVE_MPI_FLAG = no
 endif
+if HAVE_NCCL
+HAVE_NCCL_FLAG = yes
+else
+HAVE_NCCL_FLAG = no
+endif
 
 # Shell tests run through bash, so they work even without the exec bit.
 TEST_EXTENSIONS = .sh
@@ -94,7 +99,8 @@ AM_TESTS_ENVIRONMENT = \
 	SPATE_SCENARIOS='$(abs_top_srcdir)/scenarios'; export SPATE_SCENARIOS; \
 	OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive}; export OMP_WAIT_POLICY; \
 	MPIEXEC='$(MPIEXEC)'; export MPIEXEC; \
-	SPATE_HAVE_MPI='$(HAVE_MPI_FLAG)'; export SPATE_HAVE_MPI;
+	SPATE_HAVE_MPI='$(HAVE_MPI_FLAG)'; export SPATE_HAVE_MPI; \
+	SPATE_HAVE_NCCL='$(HAVE_NCCL_FLAG)'; export SPATE_HAVE_NCCL;
 
 # Scratch output that tests may leave in the build tree.
 CLEANFILES += tests/*.out tests/*.tmp
@@ -102,3 +108,19 @@ clean-local: clean-tests-local
 clean-tests-local:
 	-rm -rf tests/out
 .PHONY: clean-tests-local
+
+# Outputs (issue 3): the flood products against a step-by-step watch of the
+# state (t_products), the NetCDF results file against the DEM and the ESRI
+# ASCII grids (t_ncout: skips without NetCDF).
+# t_map: spate map's GeoTIFF and PNG read back with GDAL (skips without GDAL
+# or NetCDF).
+check_PROGRAMS += tests/t_products tests/t_ncout tests/t_map
+tests_t_products_SOURCES = tests/t_products.c tests/simtest.h
+tests_t_ncout_SOURCES = tests/t_ncout.c tests/demtest.h
+tests_t_map_SOURCES = tests/t_map.c tests/demtest.h
+
+# Checkpoint and restart: a run stopped and continued ends with the same bits
+# as one never stopped (restart.sh, also on SIGTERM).  The writer thread
+# writes the same files as writing in line (writer.sh).
+dist_check_SCRIPTS += tests/restart.sh tests/writer.sh
+TESTS += tests/restart.sh tests/writer.sh

@@ -10,7 +10,7 @@
 #     `strcmp(section, "S") == 0 && strcmp(key, "K")` of params.c), and
 #     every built-in set-up of the SETUPS list;
 #   - man/spate.1.in names every long option of `spate --help` (and the
-#     commands run, devices, bench).
+#     commands run, devices, bench, map).
 #   A key counts only in the tag of an entry (the line after .TP).
 # Exits 1 listing what is missing.
 #
@@ -146,7 +146,7 @@ for o in $opts; do
 	sed 's/\\f[BIRP]//g; s/\\c//g' "$tmp/man1" | grep -qF -- "$o" ||
 		missing+=("spate.1: option $o (in spate --help)")
 done
-for c in run devices bench; do
+for c in run devices bench map; do
 	n=$((n + 1))
 	grep -Eq "^\.(B|BI|BR) +$c( |$)" "$tmp/man1" || missing+=("spate.1: command $c")
 done

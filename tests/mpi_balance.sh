@@ -42,10 +42,11 @@ run() {
 	shift 2
 	if [ "$np" -eq 0 ]; then
 		timeout 120 "$SPATE" run "$scen/circular_dambreak.conf" --device=cpu \
-			--output.dir="$tmp/$name" "$@" 2>"$tmp/$name.err" >/dev/null
+			--output.format=ascii --output.dir="$tmp/$name" "$@" 2>"$tmp/$name.err" >/dev/null
 	else
 		timeout 120 "$MPIEXEC" --oversubscribe -np "$np" "$SPATE" run \
-			"$scen/circular_dambreak.conf" --device=cpu --output.dir="$tmp/$name" "$@" \
+			"$scen/circular_dambreak.conf" --device=cpu --output.format=ascii \
+			--output.dir="$tmp/$name" "$@" \
 			2>"$tmp/$name.err" >/dev/null
 	fi
 }

@@ -39,11 +39,13 @@ run() {
 	local name=$1 np=$2 sc=$3
 	shift 3
 	if [ "$np" -eq 0 ]; then
-		timeout 120 "$SPATE" run "$scen/$sc.conf" --device=cpu --output.dir="$tmp/$name" \
+		timeout 120 "$SPATE" run "$scen/$sc.conf" --device=cpu --output.format=ascii \
+			--output.dir="$tmp/$name" \
 			--summary "$tmp/$name.json" "$@" 2>"$tmp/$name.err" >/dev/null
 	else
 		timeout 120 "$MPIEXEC" --oversubscribe -np "$np" "$SPATE" run "$scen/$sc.conf" \
-			--device=cpu --output.dir="$tmp/$name" --summary "$tmp/$name.json" "$@" \
+			--device=cpu --output.format=ascii --output.dir="$tmp/$name" \
+			--summary "$tmp/$name.json" "$@" \
 			2>"$tmp/$name.err" >/dev/null
 	fi
 }

@@ -87,7 +87,7 @@ run_dem() {
 	shift
 	conf "$f" "$@" >"$tmp/run.conf"
 	rm -rf "$tmp/out"
-	"$SPATE" run "$tmp/run.conf" >"$tmp/stdout" 2>"$tmp/err" </dev/null
+	"$SPATE" run "$tmp/run.conf" --output.format=ascii >"$tmp/stdout" 2>"$tmp/err" </dev/null
 	rc=$?
 }
 

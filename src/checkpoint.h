@@ -1,0 +1,67 @@
+/* checkpoint.h: checkpoints: everything a run needs to go on later exactly
+ * as if it had never stopped (the state with its ghost rows, the clock, the
+ * flood products, the gauges' maxima and the driver's output clock), and the
+ * checks that a restart continues the same scenario. */
+#ifndef SPATE_CHECKPOINT_H
+#define SPATE_CHECKPOINT_H
+
+#include "swe.h"
+
+struct swe_prod;
+
+/* Values of each gauge kept in a checkpoint (struct gauge). */
+#define SWE_CKPT_GAUGE_VALUES 5
+
+struct swe_ckpt {
+	int nx, ny;         /* interior cells */
+	int pitch, ghost;   /* row length of the stored arrays; ghost rows per side */
+	int real_bytes;     /* 4 (single precision) or 8 */
+	double t;           /* simulated time reached, s */
+	double last_dt;     /* the last step's dt, s */
+	long steps;
+	/* the driver's clock: the next output, gauge row and checkpoint times
+	 * (s), the next snapshot number and the gauge rows written so far */
+	double next_out, next_gauge, next_ckpt;
+	int index;
+	long gauge_rows;
+	double out_interval, gauge_interval, checkpoint_every; /* as the run had them */
+	double max_depth_run, volume_initial; /* the run summary so far */
+	unsigned long long bed_hash;  /* swe_bed_hash of the state */
+	char *params;       /* resolved parameters (INI text, swe_params_print) */
+	real *w, *hu, *hv;  /* (ny + 2 ghost) * pitch cells each, as the state holds them */
+	struct swe_prod *prod; /* nx * ny, or NULL */
+	int ngauge;
+	double *gauge;      /* per gauge: max_level, max_level_nb, max_depth, arrival, t_max */
+};
+
+/* A 64-bit FNV-1a hash of a state's grid, corner bed, bref, Manning raster
+ * and rain rasters: a restart must find the same terrain and forcing. */
+unsigned long long swe_bed_hash(const struct swe_state *s);
+
+/* Write c as <dir>/checkpoint.nc (NetCDF, when built with it) or
+ * <dir>/checkpoint.bin (spate's binary format, checkpoint.c; also with
+ * NetCDF when the environment has SPATE_CHECKPOINT=bin), through a
+ * temporary name and rename(2), so a crash leaves the previous checkpoint
+ * whole.  path (n bytes) receives the file name.  Returns 0 or -SPATE_E*. */
+int swe_ckpt_write(const struct swe_ckpt *c, const char *dir, char *path, size_t n);
+
+/* The name swe_ckpt_write gives the checkpoint of dir. */
+void swe_ckpt_path(const char *dir, char *path, size_t n);
+
+/* Read a checkpoint of either format into c (swe_ckpt_free it).  Returns 0
+ * or -SPATE_E* after a message naming the file and what is wrong. */
+int swe_ckpt_read(const char *path, struct swe_ckpt *c);
+
+/* Whether c continues the run of p on the state s (set up from p): same grid,
+ * precision, terrain and parameters, [run], [output], [parallel] and
+ * [domain] data_dir aside.  Returns 0 or -SPATE_EINVAL after a message. */
+int swe_ckpt_check(const struct swe_ckpt *c, const char *path, const struct swe_params *p,
+	const struct swe_state *s);
+
+void swe_ckpt_free(struct swe_ckpt *c);
+
+/* The binary format (checkpoint.bin), fields in the machine's byte order. */
+#define SWE_CKPT_MAGIC "SPATECKP"
+#define SWE_CKPT_VERSION 1
+
+#endif

@@ -1,0 +1,196 @@
+/* ncread.c: a variable of a results file (ncout.c) read back as a grid,
+ * for maps: its grid (spate's exact attributes, else the cell centres), the
+ * CRS of its grid mapping, the record of a time nearest to the one asked for,
+ * NAN for the fill value.  With ncout.c and ncckpt.c, the only code of spate
+ * that calls NetCDF. */
+#define _POSIX_C_SOURCE 200809L
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spate.h"
+#include "ncout.h"
+#include "terrain.h"
+
+#ifdef HAVE_NETCDF
+#include <netcdf.h>
+
+#define FILL (-9999.0)
+
+static int fail(const char *path, const char *what, int e)
+{
+	spate_log_error("netcdf", "%s: %s: %s", path, what, nc_strerror(e));
+	return e == NC_ENOMEM ? -SPATE_ENOMEM : -SPATE_EIO;
+}
+
+#define NC(what, call) do { \
+		int e_ = (call); \
+		if (e_ != NC_NOERR) { \
+			rc = fail(path, what, e_); \
+			goto out; \
+		} \
+	} while (0)
+
+/* Text attribute name of variable v into buf (n bytes); "" when absent. */
+static void get_text(int id, int v, const char *name, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	if (nc_inq_attlen(id, v, name, &len) || len >= n || nc_get_att_text(id, v, name, buf))
+		len = 0;
+	buf[len] = 0;
+}
+
+/* The grid of a results file: spate's exact attributes, else the centres. */
+static int read_georef(int id, struct terrain_grid *g)
+{
+	double a[4], *c;
+	int vx, vy, e;
+	if (!nc_get_att_double(id, NC_GLOBAL, "spate_x0", &a[0]) &&
+		!nc_get_att_double(id, NC_GLOBAL, "spate_y0", &a[1]) &&
+		!nc_get_att_double(id, NC_GLOBAL, "spate_dx", &a[2]) &&
+		!nc_get_att_double(id, NC_GLOBAL, "spate_dy", &a[3])) {
+		g->x0 = a[0];
+		g->y0 = a[1];
+		g->dx = a[2];
+		g->dy = a[3];
+		return 0;
+	}
+	if (g->nx < 2 || g->ny < 2)
+		return NC_ENOTVAR;
+	c = malloc((size_t)(g->nx > g->ny ? g->nx : g->ny) * sizeof *c);
+	if (!c)
+		return NC_ENOMEM;
+	if (!(e = nc_inq_varid(id, "x", &vx)) && !(e = nc_get_var_double(id, vx, c))) {
+		g->dx = (c[g->nx - 1] - c[0]) / (g->nx - 1);
+		g->x0 = c[0] - 0.5 * g->dx;
+	}
+	if (!e && !(e = nc_inq_varid(id, "y", &vy)) && !(e = nc_get_var_double(id, vy, c))) {
+		g->dy = (c[g->ny - 1] - c[0]) / (g->ny - 1);
+		g->y0 = c[0] - 0.5 * g->dy;
+	}
+	free(c);
+	return e ? e : g->dx > 0 && g->dy > 0 ? 0 : NC_EINVALCOORDS;
+}
+
+/* The record of the time dimension nearest to t (NAN: the last). */
+static int pick_record(int id, int tdim, double t, size_t *rec, double *t_rec)
+{
+	size_t nt = 0;
+	char name[NC_MAX_NAME + 1];
+	double *tv;
+	int vt, e = nc_inq_dim(id, tdim, name, &nt);
+	if (e)
+		return e;
+	if (nt == 0)
+		return NC_EINVALCOORDS;
+	if (!(tv = malloc(nt * sizeof *tv)))
+		return NC_ENOMEM;
+	if (!(e = nc_inq_varid(id, name, &vt)) && !(e = nc_get_var_double(id, vt, tv))) {
+		*rec = nt - 1;
+		for (size_t k = 0; !isnan(t) && k < nt; k++)
+			if (fabs(tv[k] - t) < fabs(tv[*rec] - t))
+				*rec = k;
+		*t_rec = tv[*rec];
+	}
+	free(tv);
+	return e;
+}
+
+int spate_nc_read_grid(const char *path, const char *var, double t, struct terrain_grid *g,
+	double *t_out, char *units, char *long_name, size_t n)
+{
+	int id, v, nd, dim[NC_MAX_VAR_DIMS], rc = 0, open = 0, nofill = 1;
+	size_t len[2], start[3] = { 0, 0, 0 }, count[3] = { 1, 1, 1 };
+	char name[NC_MAX_NAME + 1];
+	double fill = FILL;
+	memset(g, 0, sizeof *g);
+	*t_out = NAN;
+	NC("opening it", nc_open(path, NC_NOWRITE, &id));
+	open = 1;
+	if (nc_inq_varid(id, var, &v)) {
+		spate_log_error("map", "%s: no variable '%s' (try max_depth, max_speed, max_hazard, "
+			"arrival_time, time_of_max_depth, duration_wet, bed, h, w, u, v; ncdump -h "
+			"lists them)", path, var);
+		rc = -SPATE_EINVAL;
+		goto out;
+	}
+	NC("reading the variable's shape", nc_inq_varndims(id, v, &nd));
+	if (nd == 2 || nd == 3)
+		NC("reading the variable's shape", nc_inq_vardimid(id, v, dim));
+	if ((nd != 2 && nd != 3) || nc_inq_dim(id, dim[nd - 1], name, &len[1]) ||
+		strcmp(name, "x") || nc_inq_dim(id, dim[nd - 2], name, &len[0]) || strcmp(name, "y")) {
+		spate_log_error("map", "%s: %s is not a map: it needs dimensions (y, x) or (time, "
+			"y, x)", path, var);
+		rc = -SPATE_EINVAL;
+		goto out;
+	}
+	g->ny = (int)len[0];
+	g->nx = (int)len[1];
+	NC("reading the grid", read_georef(id, g));
+	if (nd == 3)
+		NC("reading the time", pick_record(id, dim[0], t, &start[0], t_out));
+	else if (nc_get_att_double(id, NC_GLOBAL, "spate_t_end", t_out))
+		*t_out = NAN;
+	get_text(id, v, "units", units, n);
+	get_text(id, v, "long_name", long_name, n);
+	get_text(id, v, "grid_mapping", name, sizeof name);
+	if (name[0] && !nc_inq_varid(id, name, &dim[0])) {
+		get_text(id, dim[0], "crs_wkt", g->crs_wkt, sizeof g->crs_wkt);
+		if (!g->crs_wkt[0])
+			get_text(id, dim[0], "spatial_ref", g->crs_wkt, sizeof g->crs_wkt);
+	}
+	if (!(g->v = malloc(len[0] * len[1] * sizeof *g->v))) {
+		rc = -SPATE_ENOMEM;
+		goto out;
+	}
+	count[nd - 2] = len[0];
+	count[nd - 1] = len[1];
+	NC("reading the values", nc_get_vara_double(id, v, start, count, g->v));
+	NC("reading the fill value", nc_inq_var_fill(id, v, &nofill, NULL));
+	if (!nofill && nc_get_att_double(id, v, "_FillValue", &fill))
+		fill = FILL;
+	g->nodata = FILL;
+	g->has_nodata = 1;
+	for (size_t k = 0; k < len[0] * len[1]; k++)
+		if ((!nofill && g->v[k] == fill) || !isfinite(g->v[k]))
+			g->v[k] = NAN;
+out:
+	if (open)
+		nc_close(id);
+	if (rc)
+		terrain_free(g);
+	return rc;
+}
+
+int spate_nc_var_ndims(const char *path, const char *var)
+{
+	int id, v, nd = 0;
+	if (nc_open(path, NC_NOWRITE, &id))
+		return 0;
+	if (nc_inq_varid(id, var, &v) || nc_inq_varndims(id, v, &nd))
+		nd = 0;
+	nc_close(id);
+	return nd;
+}
+#else /* !HAVE_NETCDF */
+
+int spate_nc_read_grid(const char *path, const char *var, double t, struct terrain_grid *g,
+	double *t_out, char *units, char *long_name, size_t n)
+{
+	(void)var; (void)t; (void)g; (void)t_out; (void)units; (void)long_name; (void)n;
+	spate_log_error("map", "%s: this spate was built without NetCDF: it cannot read results "
+		"files (rebuild with libnetcdf-dev)", path);
+	return -SPATE_EUNSUPPORTED;
+}
+
+int spate_nc_var_ndims(const char *path, const char *var)
+{
+	(void)path; (void)var;
+	return 0;
+}
+#endif

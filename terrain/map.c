@@ -1,0 +1,121 @@
+/* map.c: maps out through GDAL: a grid as a GeoTIFF (georeferenced, CRS,
+ * NoData), and a picture (mapdraw.h) as a PNG made with GDAL's own PNG
+ * driver (CreateCopy from an in-memory dataset).  Without GDAL both say so. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spate.h"
+#include "terrain.h"
+
+#ifdef HAVE_GDAL
+#include <gdal.h>
+#include <cpl_conv.h>
+#include <cpl_string.h>
+
+#define MAP_NODATA (-9999.0)
+
+/* The first GDAL error since the last reset, as the result of a write. */
+static int gdal_failed(const char *path, const char *what)
+{
+	if (CPLGetLastErrorType() < CE_Failure)
+		return 0;
+	spate_log_error("map", "%s: %s: %s", path, what, CPLGetLastErrorMsg());
+	return -SPATE_EIO;
+}
+
+int terrain_write_geotiff(const char *path, const struct terrain_grid *g)
+{
+	GDALDriverH drv;
+	GDALDatasetH ds;
+	GDALRasterBandH band;
+	char **opt = NULL;
+	double gt[6] = { g->x0, g->dx, 0, g->y0 + g->ny * g->dy, 0, -g->dy };
+	float *row = malloc((size_t)g->nx * sizeof *row);
+	int rc = 0;
+	if (!row)
+		return -SPATE_ENOMEM;
+	GDALAllRegister();
+	CPLErrorReset();
+	drv = GDALGetDriverByName("GTiff");
+	opt = CSLSetNameValue(opt, "COMPRESS", "DEFLATE");
+	ds = drv ? GDALCreate(drv, path, g->nx, g->ny, 1, GDT_Float32, opt) : NULL;
+	CSLDestroy(opt);
+	if (!ds) {
+		spate_log_error("map", "%s: cannot create the GeoTIFF: %s", path,
+			drv ? CPLGetLastErrorMsg() : "GDAL has no GTiff driver");
+		free(row);
+		return -SPATE_EIO;
+	}
+	GDALSetGeoTransform(ds, gt);
+	if (g->crs_wkt[0])
+		GDALSetProjection(ds, g->crs_wkt);
+	band = GDALGetRasterBand(ds, 1);
+	GDALSetRasterNoDataValue(band, MAP_NODATA);
+	/* GDAL's row 0 is the northern row */
+	for (int r = 0; r < g->ny && !rc; r++) {
+		const double *v = g->v + (size_t)(g->ny - 1 - r) * g->nx;
+		for (int i = 0; i < g->nx; i++)
+			row[i] = isnan(v[i]) ? (float)MAP_NODATA : (float)v[i];
+		if (GDALRasterIO(band, GF_Write, 0, r, g->nx, 1, row, g->nx, 1, GDT_Float32, 0, 0) !=
+			CE_None)
+			rc = gdal_failed(path, "writing");
+	}
+	GDALClose(ds);
+	free(row);
+	return rc ? rc : gdal_failed(path, "closing");
+}
+
+int terrain_write_png(const char *path, int w, int h, const unsigned char *rgb)
+{
+	GDALDriverH mem, png;
+	GDALDatasetH ds, out;
+	int bands[3] = { 1, 2, 3 }, rc = 0;
+	GDALAllRegister();
+	CPLErrorReset();
+	mem = GDALGetDriverByName("MEM");
+	png = GDALGetDriverByName("PNG");
+	if (!mem || !png) {
+		spate_log_error("map", "%s: GDAL has no %s driver", path, mem ? "PNG" : "MEM");
+		return -SPATE_EUNSUPPORTED;
+	}
+	ds = GDALCreate(mem, "", w, h, 3, GDT_Byte, NULL);
+	if (!ds)
+		return gdal_failed(path, "making the picture") ? -SPATE_EIO : -SPATE_ENOMEM;
+	if (GDALDatasetRasterIO(ds, GF_Write, 0, 0, w, h, (void *)rgb, w, h, GDT_Byte, 3, bands,
+		3, 3 * (GSpacing)w, 1) != CE_None) {
+		GDALClose(ds);
+		return gdal_failed(path, "making the picture");
+	}
+	for (int b = 1; b <= 3; b++)
+		GDALSetRasterColorInterpretation(GDALGetRasterBand(ds, b),
+			b == 1 ? GCI_RedBand : b == 2 ? GCI_GreenBand : GCI_BlueBand);
+	out = GDALCreateCopy(png, path, ds, FALSE, NULL, NULL, NULL);
+	if (!out)
+		rc = gdal_failed(path, "writing the PNG");
+	else
+		GDALClose(out);
+	GDALClose(ds);
+	return rc ? rc : gdal_failed(path, "writing the PNG");
+}
+#else
+int terrain_write_geotiff(const char *path, const struct terrain_grid *g)
+{
+	(void)g;
+	spate_log_error("map", "%s: this spate was built without GDAL: no GeoTIFF (rebuild "
+		"with libgdal-dev)", path);
+	return -SPATE_EUNSUPPORTED;
+}
+
+int terrain_write_png(const char *path, int w, int h, const unsigned char *rgb)
+{
+	(void)w; (void)h; (void)rgb;
+	spate_log_error("map", "%s: this spate was built without GDAL: no PNG (rebuild with "
+		"libgdal-dev)", path);
+	return -SPATE_EUNSUPPORTED;
+}
+#endif
