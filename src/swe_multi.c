@@ -559,6 +559,22 @@ static int multi_products_put(struct swe_backend_ctx *ctx, const struct swe_prod
 	return rc;
 }
 
+/* Rain: every subdomain of this rank takes the global rates (each reads
+ * its own rows, also after rows moved). */
+static int multi_set_rain(struct swe_backend_ctx *ctx, const float *rate, double uniform)
+{
+	struct multi *m = (struct multi *)ctx;
+	int rc = 0;
+	if (!m->ops->set_rain) {
+		spate_log_error("run", "rain with %s subdomains is not built yet: run it with one "
+			"subdomain, or on the CPU with any decomposition", m->ops->name);
+		return -SPATE_EUNSUPPORTED;
+	}
+	for (int k = m->d.first; k < m->d.last && !rc; k++)
+		rc = m->ops->set_rain(m->sub[k], rate, uniform);
+	return rc;
+}
+
 /* Restart: the clock of the decomposed run (each subdomain's follows at its
  * next commit). */
 static int multi_set_time(struct swe_backend_ctx *ctx, double t, long steps, double last_dt)
@@ -644,6 +660,7 @@ const struct spate_backend spate_backend_multi = {
 	.products_get = multi_products_get,
 	.set_time = multi_set_time,
 	.products_put = multi_products_put,
+	.set_rain = multi_set_rain,
 };
 
 #ifdef HAVE_CUDA
@@ -661,5 +678,6 @@ const struct spate_backend spate_backend_multi_cuda = {
 	.products_get = multi_products_get,
 	.set_time = multi_set_time,
 	.products_put = multi_products_put,
+	.set_rain = multi_set_rain,
 };
 #endif

@@ -154,6 +154,9 @@ struct swe_sub_ops {
 		const void *hi);
 	/* Restart: replace the subdomain's products (NULL: not offered). */
 	int (*products_put)(struct swe_backend_ctx *sub, const struct swe_prod *in);
+	/* Rain from now on, as struct spate_backend's set_rain: rate covers the
+	 * global grid (NULL: no rain in decomposed runs on this backend). */
+	int (*set_rain)(struct swe_backend_ctx *sub, const float *rate, double uniform);
 };
 
 /* Ghost rows a subdomain holds at an internal edge: SWE_GHOST (the stencil)
