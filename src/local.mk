@@ -7,7 +7,7 @@
 noinst_LIBRARIES += src/libspate.a
 src_libspate_a_SOURCES = \
 	src/util.c src/forcing.c \
-	src/params.c \
+	src/params.c src/params_file.c \
 	src/setup.c \
 	src/diag.c \
 	src/swe_cpu.c \
@@ -18,7 +18,7 @@ src_libspate_a_SOURCES = \
 	src/halo.c \
 	src/halo_nccl.c \
 	src/balance.c \
-	src/swe_multi.c \
+	src/swe_multi.c src/swe_multi_io.c \
 	src/swe_balance.c \
 	src/swe_probe.c \
 	src/backend.c \
@@ -43,7 +43,7 @@ noinst_HEADERS += \
 	src/swe_cuda.h \
 	src/swe_cuda_sub.h \
 	src/swe_run.h \
-	src/swe_multi.h \
+	src/swe_multi.h src/swe_multi_run.h \
 	src/swe_cpu.h \
 	src/swe_balance.h \
 	src/decomp.h \

@@ -239,6 +239,9 @@ int swe_params_load(struct swe_params *p, const char *path);
 int swe_params_set(struct swe_params *p, const char *section, const char *key,
 	const char *value, const char *origin, int line);
 int swe_params_validate(const struct swe_params *p);
+/* While on, swe_params_set reports nothing on stderr (the scenario-file
+ * reader checks a key first and reports later, params_file.c). */
+void swe_params_set_quiet(int on);
 /* Writes the resolved parameters as INI text. */
 void swe_params_print(const struct swe_params *p, void *file);
 /* The same text in a malloc'd string (NULL when out of memory). */

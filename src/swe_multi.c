@@ -41,27 +41,7 @@
 #include "products_kern.h"
 #include "swe_balance.h"
 
-/* The decomposed run; the backend table's context (cast at the entry points). */
-struct multi {
-	const struct swe_sub_ops *ops;
-	const struct swe_params *p;
-	struct decomp d;
-	struct halo_plan halo;
-	struct swe_backend_ctx *sub[DECOMP_MAX]; /* NULL where on another rank */
-	int dev[DECOMP_MAX];     /* device of each subdomain of this rank */
-	int nx, ny, pitch;
-	int stage;               /* which copy the halo callbacks move */
-	double dx, dy, t;
-	double max_dt;           /* longest step (swe_max_dt), 0: none */
-	long steps;
-	double amax;             /* this rank's largest speed of the last stage */
-	double t_compute[DECOMP_MAX], t_exchange[DECOMP_MAX], t_wait[DECOMP_MAX];
-	double t_steps;          /* wall-clock seconds of the step loops */
-	struct swe_balance *bal; /* [parallel] probe, early_exit, balance, ghost
-	                            expansion (swe_balance.h) */
-	struct halo_nccl *nccl;  /* remote halos GPU to GPU (NULL: MPI) */
-	int failed;              /* a step failed: no collective report */
-};
+#include "swe_multi_run.h"
 
 static char multi_desc[512] = "cpu";
 #ifdef HAVE_CUDA
@@ -433,132 +413,6 @@ static int multi_advance_mark(struct swe_backend_ctx *ctx, double t_stop, long m
 	return rc;
 }
 
-/* Planes [lo, hi) of the global arrays (ghost rows counted from 0) held by
- * rank r: its subdomains' rows, and the ghost rows of the global edges. */
-static void rank_planes(const struct multi *m, int r, int *lo, int *hi)
-{
-	int first = (int)((long)m->d.n * r / m->d.nranks);
-	int last = (int)((long)m->d.n * (r + 1) / m->d.nranks) - 1;
-	*lo = first == 0 ? 0 : m->d.part[first].row0 + SWE_GHOST;
-	*hi = last == m->d.n - 1 ? m->ny + 2 * SWE_GHOST :
-		m->d.part[last].row0 + m->d.part[last].rows + SWE_GHOST;
-}
-
-/* Gather planes of three fields (or one, w only) to rank 0, in place. */
-static int gather(struct multi *m, real *f[3], int nf, size_t plane)
-{
-	int count[DECOMP_MAX], offset[DECOMP_MAX], lo, hi, rc = 0;
-	if (m->d.nranks == 1)
-		return 0;
-	for (int r = 0; r < m->d.nranks; r++) {
-		rank_planes(m, r, &lo, &hi);
-		offset[r] = lo;
-		count[r] = hi - lo;
-	}
-	for (int i = 0; i < nf && !rc; i++)
-		rc = decomp_gather_planes((char *)f[i] + (size_t)offset[m->d.rank] * plane, f[i],
-			plane, count, offset);
-	return rc;
-}
-
-static int multi_download(struct swe_backend_ctx *ctx, struct swe_state *s)
-{
-	struct multi *m = (struct multi *)ctx;
-	real *f[3];
-	int rc = 0;
-	for (int k = m->d.first; k < m->d.last && !rc; k++) {
-		const struct decomp_part *q = &m->d.part[k];
-		int j0 = q->row0 == 0 ? -SWE_GHOST : 0;
-		int j1 = q->rows + (q->row0 + q->rows == m->ny ? SWE_GHOST : 0);
-		size_t off = (size_t)(q->row0 + j0 + SWE_GHOST) * m->pitch;
-		rc = m->ops->rows_get(m->sub[k], SWE_STAGE_U, j0, j1, s->w + off, s->hu + off,
-			s->hv + off);
-	}
-	f[0] = s->w;
-	f[1] = s->hu;
-	f[2] = s->hv;
-	return rc ? rc : gather(m, f, 3, (size_t)m->pitch * sizeof(real));
-}
-
-/* The subdomain that holds global row j (ghost rows: the edge ones). */
-static int owner(const struct multi *m, int j)
-{
-	int k = 0;
-	while (k + 1 < m->d.n && j >= m->d.part[k + 1].row0)
-		k++;
-	return k;
-}
-
-static int multi_sample(struct swe_backend_ctx *ctx, const long *idx, int n, real *w,
-	real *hu, real *hv)
-{
-	struct multi *m = (struct multi *)ctx;
-	double *v = malloc(3 * (size_t)(n > 0 ? n : 1) * sizeof *v);
-	int rc = 0;
-	if (!v)
-		return -SPATE_ENOMEM;
-	for (int q = 0; q < n && !rc; q++) {
-		int k = owner(m, (int)(idx[q] / m->pitch) - SWE_GHOST);
-		long li = idx[q] - (long)m->d.part[k].row0 * m->pitch;
-		real a, b, c;
-		v[3 * q] = v[3 * q + 1] = v[3 * q + 2] = -INFINITY;
-		if (!m->sub[k])
-			continue;
-		rc = m->ops->sample(m->sub[k], &li, 1, &a, &b, &c);
-		v[3 * q] = a;
-		v[3 * q + 1] = b;
-		v[3 * q + 2] = c;
-	}
-	/* the owner's value is the only one above -inf: the maximum is exact */
-	if (!rc)
-		rc = decomp_max(v, 3 * n, NULL);
-	for (int q = 0; q < n && !rc; q++) {
-		w[q] = (real)v[3 * q];
-		hu[q] = (real)v[3 * q + 1];
-		hv[q] = (real)v[3 * q + 2];
-	}
-	free(v);
-	return rc;
-}
-
-static int multi_products_start(struct swe_backend_ctx *ctx, real thr)
-{
-	struct multi *m = (struct multi *)ctx;
-	int rc = m->ops->products_start ? 0 : -SPATE_EUNSUPPORTED;
-	for (int k = m->d.first; k < m->d.last && !rc; k++)
-		rc = m->ops->products_start(m->sub[k], thr);
-	return rc;
-}
-
-static int multi_products_get(struct swe_backend_ctx *ctx, struct swe_prod *out)
-{
-	struct multi *m = (struct multi *)ctx;
-	int count[DECOMP_MAX], offset[DECOMP_MAX], rc = 0;
-	size_t plane = (size_t)m->nx * sizeof *out;
-	for (int k = m->d.first; k < m->d.last && !rc; k++)
-		rc = m->ops->products_get(m->sub[k], out + (size_t)m->d.part[k].row0 * m->nx);
-	if (rc || m->d.nranks == 1)
-		return rc;
-	for (int r = 0; r < m->d.nranks; r++) {
-		int first = (int)((long)m->d.n * r / m->d.nranks);
-		int last = (int)((long)m->d.n * (r + 1) / m->d.nranks) - 1;
-		offset[r] = m->d.part[first].row0;
-		count[r] = m->d.part[last].row0 + m->d.part[last].rows - offset[r];
-	}
-	return decomp_gather_planes(out + (size_t)offset[m->d.rank] * m->nx, out, plane, count,
-		offset);
-}
-
-/* Restart: every subdomain takes its rows of the products in. */
-static int multi_products_put(struct swe_backend_ctx *ctx, const struct swe_prod *in)
-{
-	struct multi *m = (struct multi *)ctx;
-	int rc = m->ops->products_put ? 0 : -SPATE_EUNSUPPORTED;
-	for (int k = m->d.first; k < m->d.last && !rc; k++)
-		rc = m->ops->products_put(m->sub[k], in + (size_t)m->d.part[k].row0 * m->nx);
-	return rc;
-}
-
 /* Rain: every subdomain of this rank takes the global rates (each reads
  * its own rows, also after rows moved). */
 static int multi_set_rain(struct swe_backend_ctx *ctx, const float *rate, double uniform)
@@ -653,13 +507,13 @@ const struct spate_backend spate_backend_multi = {
 	.describe = multi_describe,
 	.init = multi_init,
 	.advance = multi_advance_mark,
-	.download = multi_download,
+	.download = swe_multi_download,
 	.fini = multi_fini,
-	.sample = multi_sample,
-	.products_start = multi_products_start,
-	.products_get = multi_products_get,
+	.sample = swe_multi_sample,
+	.products_start = swe_multi_products_start,
+	.products_get = swe_multi_products_get,
 	.set_time = multi_set_time,
-	.products_put = multi_products_put,
+	.products_put = swe_multi_products_put,
 	.set_rain = multi_set_rain,
 };
 
@@ -671,13 +525,13 @@ const struct spate_backend spate_backend_multi_cuda = {
 	.describe = multi_describe,
 	.init = multi_init,
 	.advance = multi_advance_mark,
-	.download = multi_download,
+	.download = swe_multi_download,
 	.fini = multi_fini,
-	.sample = multi_sample,
-	.products_start = multi_products_start,
-	.products_get = multi_products_get,
+	.sample = swe_multi_sample,
+	.products_start = swe_multi_products_start,
+	.products_get = swe_multi_products_get,
 	.set_time = multi_set_time,
-	.products_put = multi_products_put,
+	.products_put = swe_multi_products_put,
 	.set_rain = multi_set_rain,
 };
 #endif

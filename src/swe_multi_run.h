@@ -1,0 +1,44 @@
+/* swe_multi_run.h: the decomposed run's context, shared by the step driver
+ * (swe_multi.c) and its data access (swe_multi_io.c: download, sampling,
+ * products).  Internal to those two files. */
+#ifndef SPATE_SWE_MULTI_RUN_H
+#define SPATE_SWE_MULTI_RUN_H
+
+#include "swe.h"
+#include "swe_multi.h"
+#include "decomp.h"
+
+struct swe_balance;
+struct halo_nccl;
+
+/* The decomposed run; the backend table's context (cast at the entry points). */
+struct multi {
+	const struct swe_sub_ops *ops;
+	const struct swe_params *p;
+	struct decomp d;
+	struct halo_plan halo;
+	struct swe_backend_ctx *sub[DECOMP_MAX]; /* NULL where on another rank */
+	int dev[DECOMP_MAX];     /* device of each subdomain of this rank */
+	int nx, ny, pitch;
+	int stage;               /* which copy the halo callbacks move */
+	double dx, dy, t;
+	double max_dt;           /* longest step (swe_max_dt), 0: none */
+	long steps;
+	double amax;             /* this rank's largest speed of the last stage */
+	double t_compute[DECOMP_MAX], t_exchange[DECOMP_MAX], t_wait[DECOMP_MAX];
+	double t_steps;          /* wall-clock seconds of the step loops */
+	struct swe_balance *bal; /* [parallel] probe, early_exit, balance, ghost
+	                            expansion (swe_balance.h) */
+	struct halo_nccl *nccl;  /* remote halos GPU to GPU (NULL: MPI) */
+	int failed;              /* a step failed: no collective report */
+};
+
+/* swe_multi_io.c: the backend table's data entries of the decomposed run. */
+int swe_multi_download(struct swe_backend_ctx *ctx, struct swe_state *s);
+int swe_multi_sample(struct swe_backend_ctx *ctx, const long *idx, int n, real *w, real *hu,
+	real *hv);
+int swe_multi_products_start(struct swe_backend_ctx *ctx, real thr);
+int swe_multi_products_get(struct swe_backend_ctx *ctx, struct swe_prod *out);
+int swe_multi_products_put(struct swe_backend_ctx *ctx, const struct swe_prod *in);
+
+#endif
