@@ -74,6 +74,16 @@ bad=0
 echo "# CPU, one subdomain"
 run "$tmp/cpu" cpu || { echo "FAIL: the run stopped with status $?"; exit 1; }
 check "$tmp/cpu" || bad=1
+# The validation tool reads the finished run and writes its report.
+if "$top_srcdir/tools/validate-malpasset" --out "$tmp/cpu" --data "$data" \
+	--report "$tmp/cpu/report.md" > "$tmp/vm.log" 2>&1 &&
+	grep -q "mean absolute error" "$tmp/cpu/report.md"; then
+	echo "ok   tools/validate-malpasset: $(tail -n 1 "$tmp/vm.log")"
+else
+	echo "FAIL tools/validate-malpasset on the 40 m run:"
+	cat "$tmp/vm.log"
+	bad=1
+fi
 # The GPU against the same reference (same tolerances), where there is one.
 if "$SPATE" devices 2>/dev/null | grep -q '^cuda *[0-9]'; then
 	echo "# CUDA"
