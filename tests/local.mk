@@ -63,6 +63,7 @@ tests_t_early_SOURCES = tests/t_early.c tests/simtest.h
 check_PROGRAMS += tests/t_balance
 tests_t_balance_SOURCES = tests/t_balance.c tests/simtest.h
 dist_check_SCRIPTS += tests/mpi_decomp.sh tests/mpi_balance.sh
+EXTRA_DIST += tests/mpi_common.sh
 TESTS += tests/mpi_decomp.sh tests/mpi_balance.sh
 
 # The decomposition on GPUs: 1 GPU vs N subdomains on 1 and 2 GPUs, every

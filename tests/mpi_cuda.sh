@@ -16,35 +16,13 @@
 # without MPI, mpiexec or a GPU; the NCCL part without NCCL or 2 GPUs.
 set -u
 
-if [ -z "${SPATE:-}" ] || [ ! -x "$SPATE" ]; then
-	echo "mpi_cuda.sh: SPATE is not set to the spate program" >&2
-	exit 99
-fi
-if [ "${SPATE_HAVE_MPI:-no}" != yes ] || [ -z "${MPIEXEC:-}" ]; then
-	echo "mpi_cuda.sh: spate built without MPI, or no mpiexec: skipped"
-	exit 77
-fi
+. "$(dirname "$0")/mpi_common.sh" mpi_cuda.sh
 ngpu=$("$SPATE" devices 2>/dev/null | grep -cE '^cuda +[0-9]+ ')
 if [ "$ngpu" -lt 1 ]; then
 	echo "mpi_cuda.sh: no CUDA GPU (or spate built without CUDA): skipped"
 	exit 77
 fi
 echo "mpi_cuda.sh: $ngpu GPU(s)"
-scen=${SPATE_SCENARIOS:-${top_srcdir:-.}/scenarios}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/spate-mpicuda.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMP_NUM_THREADS=1 OMPI_MCA_rmaps_base_oversubscribe=1
-fail=0
-
-check() {   # check NAME STATUS [DETAIL]
-	if [ "$2" -eq 0 ]; then
-		echo "ok   $1"
-	else
-		echo "FAIL $1${3:+: $3}"
-		fail=$((fail + 1))
-	fi
-}
 
 # run NAME NP SCENARIO ARGS...: NP = 0 runs without mpiexec
 run() {
