@@ -383,12 +383,6 @@ HOSTDEVICE static inline real swe_level_rk2(real w0, real ws, real B, real L, re
 	return B + (real)0.5 * ((w0 - B) + ((ws - B) + dt * L));
 }
 
-/* SSP-RK2 (Heun) second stage: U^{n+1} = (U^n + U* + dt L(U*)) / 2. */
-HOSTDEVICE static inline real swe_rk2_combine(real q0, real qs, real L, real dt)
-{
-	return (real)0.5 * (q0 + (qs + dt * L));
-}
-
 /* The sources split from the step, applied to each cell once after it when
  * the run has rain or a Manning raster: rain of rate r (m/s, >= 0) adds
  * r dt to the depth (in the depth form of swe_level_euler), then friction
