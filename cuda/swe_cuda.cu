@@ -108,6 +108,7 @@ static struct swe_cuda_step step_arrays(const struct swe_backend_ctx *x, int p)
 	a.streak = x->streak;
 	a.n2 = x->n2;
 	a.rain = x->have_rain ? x->rain : NULL;
+	a.spd = NULL; /* speeds and dt in the control block */
 	return a;
 }
 

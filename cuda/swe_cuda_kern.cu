@@ -189,6 +189,30 @@ __device__ static void set_dt(const kparams_t &kp, ctl_t *q)
 	q->done = 0;
 }
 
+/* The time step of a decomposed run on GPUs of one process (device-dt
+ * mode): the maxima of the stage-1 speeds of every subdomain (peers[k] + 2
+ * slot: {ax, ay} of this step on subdomain k, in device memory that this
+ * device can read), then set_dt as on one GPU, so every subdomain takes the
+ * same dt as one GPU would.  Also clears this subdomain's slot of the next
+ * step (own + 2 (slot ^ 1)): every peer read it a step ago.  One thread. */
+__global__ static void k_dt_peers(kparams_t kp, ctl_t *q, swe_rbits *const *peers, int n,
+	int slot, swe_rbits *own, const unsigned int *cnt, unsigned long long *acc)
+{
+	swe_rbits bx = 0, by = 0;
+	for (int k = 0; k < n; k++) {
+		const volatile swe_rbits *s = peers[k] + 2 * slot;
+		bx = bits_max(bx, s[0]);
+		by = bits_max(by, s[1]);
+	}
+	own[2 * (slot ^ 1)] = 0;
+	own[2 * (slot ^ 1) + 1] = 0;
+	q->ax1 = bx;
+	q->ay1 = by;
+	set_dt(kp, q);
+	if (cnt && q->dt > 0)
+		*acc += *cnt;
+}
+
 /* A no-op step: U^{n+1} = U^n on every cell, ghosts included. */
 __device__ static inline void copy_all(const kparams_t &kp, const step_t &a)
 {
@@ -205,8 +229,8 @@ __device__ static inline void copy_all(const kparams_t &kp, const step_t &a)
 /* The largest x- and y-face speeds of the block into *ax, *ay (atomicMax on
  * the bits).  Stage 1: the last block to arrive then sets dt. */
 template <bool S2>
-__device__ static inline void block_speeds(const kparams_t &kp, ctl_t *q, swe_rbits bx,
-	swe_rbits by, int run)
+__device__ static inline void block_speeds(const kparams_t &kp, ctl_t *q, swe_rbits *spd,
+	swe_rbits bx, swe_rbits by, int run)
 {
 	__shared__ swe_rbits red[2][MAX_WARPS];
 	int lane = threadIdx.x & (WARP - 1), warp = threadIdx.x / WARP, nw = blockDim.x / WARP;
@@ -231,8 +255,8 @@ __device__ static inline void block_speeds(const kparams_t &kp, ctl_t *q, swe_rb
 		return;
 	}
 	if (run) {
-		atomicMax(&q->ax1, bx);
-		atomicMax(&q->ay1, by);
+		atomicMax(spd ? spd : &q->ax1, bx);
+		atomicMax(spd ? spd + 1 : &q->ay1, by);
 	}
 	if (kp.host_dt)
 		return; /* the host reads the speeds and sets dt */
@@ -520,7 +544,7 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 				a.wet[t] = wet;
 		}
 	}
-	block_speeds<S2>(kp, q, bx, by, run);
+	block_speeds<S2>(kp, q, a.spd, bx, by, run);
 }
 
 /* Forward Euler: U^{n+1} = swe_euler_cell(U^n, L, dt) on the interior, and
@@ -776,6 +800,13 @@ void swe_cuda_enqueue_list(const kparams_t *kp, const step_t *a, int s2, int nti
 		k_strip<true><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
 	else
 		k_strip<false><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
+}
+
+void swe_cuda_enqueue_dt_peers(const kparams_t *kp, struct swe_cuda_ctl *q,
+	swe_rbits *const *peers, int n, int slot, swe_rbits *own, const unsigned int *cnt,
+	unsigned long long *acc, void *stream)
+{
+	k_dt_peers<<<1, 1, 0, (cudaStream_t)stream>>>(*kp, q, peers, n, slot, own, cnt, acc);
 }
 
 void swe_cuda_enqueue_euler(const kparams_t *kp, const step_t *a, void *stream)

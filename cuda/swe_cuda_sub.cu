@@ -81,6 +81,7 @@ struct swe_cuda_step swe_cuda_sub_arrays(const struct swe_backend_ctx *x, int p)
 	a.act = a.streak = NULL;
 	a.n2 = NULL;
 	a.rain = NULL;
+	a.spd = NULL; /* stage 1 in device-dt mode: stage() sets it */
 	if (x->kp.tiles) {
 		/* the interior's active tiles; k_tiles writes the next step's */
 		a.list = x->tl[p];
@@ -202,6 +203,11 @@ static void end_stage(struct swe_backend_ctx *x, const step_t *a, int s2)
 {
 	if (x->edge != x->main)
 		cudaStreamWaitEvent(x->main, x->ev_edge, 0);
+	if (!s2 && x->devdt) {
+		/* the speeds stay on the device: the peers' k_dt_peers wait for this */
+		cudaEventRecord(x->ev_spd, x->main);
+		return;
+	}
 	if (!s2) {
 		cudaMemcpyAsync(x->hout, x->dctl, sizeof *x->hout, cudaMemcpyDeviceToHost, x->main);
 		if (x->kp.tiles)
@@ -224,6 +230,8 @@ static void end_stage(struct swe_backend_ctx *x, const step_t *a, int s2)
 static int stage(struct swe_backend_ctx *x, int s2)
 {
 	step_t a = swe_cuda_sub_arrays(x, x->cur);
+	if (x->devdt && !s2)
+		a.spd = x->spd + 2 * (x->steps & 1);
 	CUDA_CHECK(cudaSetDevice(x->device));
 	begin_stage(x);
 	x->last_s2 = s2;
@@ -335,14 +343,16 @@ int swe_cuda_sub_predict(struct swe_backend_ctx *x, double dt, double t_new)
 	if (rc)
 		return rc;
 	CUDA_CHECK(cudaSetDevice(x->device));
-	memset(x->hin, 0, sizeof *x->hin);
-	x->hin->t = t_new;
-	x->hin->t_stop = HUGE_VAL;
-	x->hin->dt = dt;
-	x->hin->last_dt = dt;
-	x->hin->steps = x->steps + 1;
-	CUDA_CHECK(cudaMemcpyAsync(x->dctl, x->hin, sizeof *x->hin, cudaMemcpyHostToDevice,
-		x->main));
+	if (!x->devdt) { /* else t and dt are on the device (swe_cuda_sub_dt) */
+		memset(x->hin, 0, sizeof *x->hin);
+		x->hin->t = t_new;
+		x->hin->t_stop = HUGE_VAL;
+		x->hin->dt = dt;
+		x->hin->last_dt = dt;
+		x->hin->steps = x->steps + 1;
+		CUDA_CHECK(cudaMemcpyAsync(x->dctl, x->hin, sizeof *x->hin,
+			cudaMemcpyHostToDevice, x->main));
+	}
 	if (x->kp.integrator == 1) {
 		step_t a = swe_cuda_sub_arrays(x, x->cur);
 		int i = tstart(x, x->main, 0);
@@ -490,5 +500,119 @@ int swe_cuda_sub_halo_mark(struct swe_backend_ctx *x, int end)
 		x->tmark = -1;
 	}
 	CUDA_CHECK(cudaGetLastError());
+	return 0;
+}
+
+/* ---- the time step on the devices (swe_multi.h, dev_link) */
+
+int swe_cuda_sub_link(struct swe_backend_ctx **sub, int n)
+{
+	/* every pair must read each other's memory (the same device, or peer
+	 * access) */
+	for (int a = 0; a < n; a++)
+		for (int b = 0; b < n; b++) {
+			int can = 0, da = sub[a]->device, db = sub[b]->device;
+			if (da == db)
+				continue;
+			if (cudaDeviceCanAccessPeer(&can, da, db) != cudaSuccess || !can) {
+				cudaGetLastError();
+				return -SPATE_EUNSUPPORTED;
+			}
+			enable_peer(da, db);
+		}
+	if (n > DECOMP_MAX)
+		return -SPATE_EUNSUPPORTED;
+	for (int a = 0; a < n; a++) {
+		struct swe_backend_ctx *x = sub[a];
+		CUDA_CHECK(cudaSetDevice(x->device));
+		CUDA_CHECK(cudaMalloc((void **)&x->spd, 4 * sizeof *x->spd));
+		CUDA_CHECK(cudaMemset(x->spd, 0, 4 * sizeof *x->spd));
+		CUDA_CHECK(cudaMalloc((void **)&x->dpeers, (size_t)n * sizeof *x->dpeers));
+		CUDA_CHECK(cudaMalloc((void **)&x->dacc, sizeof *x->dacc));
+		CUDA_CHECK(cudaMemset(x->dacc, 0, sizeof *x->dacc));
+		x->acc0 = 0;
+	}
+	for (int a = 0; a < n; a++) {
+		struct swe_backend_ctx *x = sub[a];
+		swe_rbits *h[DECOMP_MAX];
+		for (int b = 0; b < n; b++) {
+			h[b] = sub[b]->spd;
+			x->peer[b] = sub[b];
+		}
+		CUDA_CHECK(cudaSetDevice(x->device));
+		CUDA_CHECK(cudaMemcpy(x->dpeers, h, (size_t)n * sizeof *h, cudaMemcpyHostToDevice));
+		x->npeer = n;
+	}
+	/* both the slots of the linked subdomains' steps start at the same parity */
+	for (int a = 0; a < n; a++)
+		if ((sub[a]->steps & 1) != (sub[0]->steps & 1))
+			return -SPATE_EINVAL;
+	for (int a = 0; a < n; a++)
+		sub[a]->devdt = 1;
+	return 0;
+}
+
+/* After every linked subdomain's stage 1 (and its interior): dt here, from
+ * the speeds of all of them. */
+int swe_cuda_sub_dt(struct swe_backend_ctx *x)
+{
+	int rc = swe_cuda_sub_interior(x);
+	if (rc)
+		return rc;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	for (int k = 0; k < x->npeer; k++)
+		if (x->peer[k] != x)
+			CUDA_CHECK(cudaStreamWaitEvent(x->main, x->peer[k]->ev_spd, 0));
+	swe_cuda_enqueue_dt_peers(&x->kp, x->dctl, x->dpeers, x->npeer, (int)(x->steps & 1),
+		x->spd, x->kp.tiles ? x->tcnt + x->cur : NULL, x->dacc, x->main);
+	swe_cuda_sub_harvest(x, 0);
+	CUDA_CHECK(cudaGetLastError());
+	return 0;
+}
+
+int swe_cuda_sub_clock_set(struct swe_backend_ctx *x, double t, long steps, double last_dt,
+	double t_stop)
+{
+	CUDA_CHECK(cudaSetDevice(x->device));
+	CUDA_CHECK(cudaStreamSynchronize(x->main));
+	memset(x->hin, 0, sizeof *x->hin);
+	x->hin->t = t;
+	x->hin->t_stop = t_stop;
+	x->hin->last_dt = last_dt;
+	x->hin->steps = steps;
+	CUDA_CHECK(cudaMemcpy(x->dctl, x->hin, sizeof *x->hin, cudaMemcpyHostToDevice));
+	x->t = t;
+	x->steps0 = steps;
+	return 0;
+}
+
+int swe_cuda_sub_clock_get(struct swe_backend_ctx *x, double *t, long *steps, double *last_dt,
+	double *amax)
+{
+	int rc = swe_cuda_sub_sync(x);
+	const struct swe_cuda_ctl *h = x->hout;
+	if (rc)
+		return rc;
+	CUDA_CHECK(cudaMemcpy(x->hout, x->dctl, sizeof *x->hout, cudaMemcpyDeviceToHost));
+	swe_cuda_sub_harvest(x, 0);
+	if (x->kp.tiles) {
+		/* the interior tiles skipped by the real steps since the last read */
+		unsigned long long acc;
+		CUDA_CHECK(cudaMemcpy(&acc, x->dacc, sizeof acc, cudaMemcpyDeviceToHost));
+		swe_cuda_tiles_skipped += x->nint * (h->steps - x->steps0) - (long)(acc - x->acc0);
+		x->acc0 = acc;
+	}
+	x->steps0 = (long)h->steps;
+	x->t = h->t;
+	*t = h->t;
+	*steps = (long)h->steps;
+	*last_dt = h->last_dt;
+	*amax = x->kp.integrator == 2 ? fmax((double)bits_real(h->ax2),
+		(double)bits_real(h->ay2)) : h->amax;
+	if (h->err) {
+		spate_log_error("cuda", "non-finite wave speed or time step at t = %g s, step %lld, "
+			"on GPU %d", h->t, h->steps, x->device);
+		return -SPATE_ENUMERIC;
+	}
 	return 0;
 }

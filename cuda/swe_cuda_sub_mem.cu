@@ -168,6 +168,9 @@ static void sub_fini(struct swe_backend_ctx *x)
 	if (x->hcnt)
 		cudaFreeHost(x->hcnt);
 	cudaFree(x->dctl);
+	cudaFree(x->spd);
+	cudaFree(x->dpeers);
+	cudaFree(x->dacc);
 	cudaFree(x->prod);
 	cudaFreeHost(x->hin);
 	cudaFreeHost(x->hout);
@@ -389,6 +392,7 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	x->kp.cfl = p->cfl;
 	x->kp.ncell = (long)(rows + 2 * G) * g->pitch;
 	x->kp.host_dt = 1;
+	x->kp.max_dt = swe_max_dt(g, p); /* device-dt mode (swe_cuda_sub_link) */
 	x->kp.sides = 1u << SWE_WEST | 1u << SWE_EAST | (row0 == 0 ? 1u << SWE_SOUTH : 0) |
 		(row0 + rows == g->ny ? 1u << SWE_NORTH : 0);
 	swe_bcdev_fill(&x->kp.bcd, g, p);
@@ -471,6 +475,10 @@ static struct swe_sub_ops cuda_sub_ops(void)
 	o.rows_pack = swe_cuda_sub_rows_pack;
 	o.rows_resize = swe_cuda_sub_rows_resize;
 	o.products_put = sub_products_put;
+	o.dev_link = swe_cuda_sub_link;
+	o.dev_dt = swe_cuda_sub_dt;
+	o.dev_clock = swe_cuda_sub_clock_set;
+	o.dev_read = swe_cuda_sub_clock_get;
 	return o;
 }
 

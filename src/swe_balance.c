@@ -172,6 +172,16 @@ void swe_balance_attach(struct swe_balance *b, const struct swe_balance_run *r)
 		b->tc_prev[k] = compute_s(b, k);
 }
 
+long swe_balance_steps_free(const struct swe_balance *b, long steps)
+{
+	if (b->ktry >= 0 || b->k > 1 ||
+		(b->p->early_exit == SWE_EARLY_AUTO && b->r.ops->set_early))
+		return 1;
+	if (b->p->balance != SWE_BALANCE_STATIC && b->r.d->n > 1)
+		return b->next_measure > steps ? b->next_measure - steps : 1;
+	return LONG_MAX;
+}
+
 int swe_balance_moved(struct swe_balance *b)
 {
 	int m = b->moved;

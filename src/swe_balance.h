@@ -65,6 +65,12 @@ int swe_balance_exchange_ustar(const struct swe_balance *b);
  * = auto, and every balance_interval steps a measure of the work and maybe
  * a move of rows.  Collective.  Returns 0 or -SPATE_E*. */
 int swe_balance_step(struct swe_balance *b, long steps, double step_s);
+/* How many steps may run, after step `steps`, before swe_balance_step must
+ * see one (a decomposed run that calls it once per batch of steps, with
+ * the batch's steps and its mean step time): 1 while a trial of early_exit
+ * or ghost_expansion = auto runs, up to the next measure with balancing,
+ * else LONG_MAX. */
+long swe_balance_steps_free(const struct swe_balance *b, long steps);
 /* Whether rows moved since the last call: every internal edge then needs
  * its halos again (a backend that exchanges U after each step, mid_stage =
  * SWE_STAGE_RATE, exchanges it once more). */

@@ -91,6 +91,9 @@ struct swe_cuda_step {
 	real *Lw, *Lhu, *Lhv;  /* right-hand side of stage 1 (ghosts included) */
 	const real *Bc, *Bm;   /* corners, cell-centre bed */
 	struct swe_cuda_ctl *q;
+	/* stage 1 of a subdomain in device-dt mode: where its largest face
+	 * speeds {ax, ay} go (NULL: q->ax1, q->ay1) */
+	swe_rbits *spd;
 	/* The tile map (see k_tiles in swe_cuda_kern.cu).  list/count: the
 	 * tiles this step computes; list1/count1: those of the next step,
 	 * written after it.  wet: which parts of the tile (whole, bands of two
@@ -139,6 +142,15 @@ void swe_cuda_enqueue_list(const struct swe_cuda_params *kp, const struct swe_cu
 	int s2, int ntiles, void *stream);
 void swe_cuda_enqueue_euler(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	void *stream);
+/* Decomposed runs on GPUs of one process, dt on the devices: the step's dt
+ * from the stage-1 speeds of n subdomains (peers[k][2 slot], [2 slot + 1]:
+ * ax, ay of subdomain k, readable from this device) into the control block
+ * q, as on one GPU; clears own[2 (slot ^ 1)] and the next.  A real step
+ * (dt > 0) adds *cnt (the tiles stage 1 computed; cnt NULL: nothing) to
+ * *acc. */
+void swe_cuda_enqueue_dt_peers(const struct swe_cuda_params *kp, struct swe_cuda_ctl *q,
+	swe_rbits *const *peers, int n, int slot, swe_rbits *own, const unsigned int *cnt,
+	unsigned long long *acc, void *stream);
 
 /* Blocks of the stage kernels for kp on device dev: one warp per tile, or
  * at most cap_waves times the blocks resident at once (cap_waves > 0: the

@@ -9,6 +9,7 @@
 
 #include "swe_cuda.h"
 #include "swe_multi.h"
+#include "decomp.h"
 
 struct CUstream_st;
 struct CUevent_st;
@@ -73,6 +74,15 @@ struct swe_backend_ctx {
 	int tmark;                   /* interval begun by halo_mark (-1: untimed) */
 	long tsteps;                 /* steps timed */
 	double t_comp, t_copy;       /* their device seconds */
+	/* device-dt mode (swe_cuda_sub_link): stage 1 leaves its speeds in
+	 * spd[2 (steps & 1)], [+ 1]; k_dt_peers reads those of every linked
+	 * subdomain (dpeers: their spd, on this device) and sets dt here */
+	int devdt, npeer;
+	swe_rbits *spd, **dpeers;
+	unsigned long long *dacc;    /* interior tiles computed by real steps */
+	unsigned long long acc0;     /* its value at the last clock read */
+	long steps0;                 /* real steps at the last clock read */
+	struct swe_backend_ctx *peer[DECOMP_MAX];
 };
 
 /* Cells of one field in a halo (SWE_GHOST rows); row j (local, ghosts
@@ -109,6 +119,12 @@ int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int stage, int side,
 int swe_cuda_sub_halo_dev(struct swe_backend_ctx *x, int stage, int side, int ghost,
 	void *ptr[3], void **stream);
 int swe_cuda_sub_halo_mark(struct swe_backend_ctx *x, int end);
+int swe_cuda_sub_link(struct swe_backend_ctx **sub, int n);
+int swe_cuda_sub_dt(struct swe_backend_ctx *x);
+int swe_cuda_sub_clock_set(struct swe_backend_ctx *x, double t, long steps, double last_dt,
+	double t_stop);
+int swe_cuda_sub_clock_get(struct swe_backend_ctx *x, double *t, long *steps, double *last_dt,
+	double *amax);
 
 /* cuda/swe_cuda_sub_mem.cu.  The row ranges and tile lists of x->rows rows
  * (device arrays allocated anew), the tile map reset: every tile computed

@@ -152,6 +152,25 @@ struct swe_sub_ops {
 	int (*rows_pack)(struct swe_backend_ctx *sub, int side, int n, void *buf);
 	int (*rows_resize)(struct swe_backend_ctx *sub, int gain_lo, int gain_hi, const void *lo,
 		const void *hi);
+	/* ---- The time step on the devices, for the subdomains of a run that
+	 * all live in this process (NULL: not offered).  dev_link(sub, n) joins
+	 * them: 0, and from then on stage 1 leaves its speeds on the device,
+	 * `speeds` is not called after stage 1, predict and commit ignore dt,
+	 * t and t_new, and dev_dt (after every subdomain's stage 1 and
+	 * interior) enqueues the step's dt, the same on every subdomain and the
+	 * same as swe_cfl_dt of the global maxima; or -SPATE_EUNSUPPORTED (the
+	 * devices cannot read each other's memory), nothing changed.  The
+	 * clock is then on the device: dev_clock writes t, steps, the last dt
+	 * and t_stop (steps at t >= t_stop are no-ops, as on one GPU), dev_read
+	 * waits for the subdomain and reads them with the largest speed of the
+	 * last real step (RK2: this subdomain's stage 2; Euler: the global
+	 * stage 1), -SPATE_ENUMERIC after a non-finite speed. */
+	int (*dev_link)(struct swe_backend_ctx **sub, int n);
+	int (*dev_dt)(struct swe_backend_ctx *sub);
+	int (*dev_clock)(struct swe_backend_ctx *sub, double t, long steps, double last_dt,
+		double t_stop);
+	int (*dev_read)(struct swe_backend_ctx *sub, double *t, long *steps, double *last_dt,
+		double *amax);
 	/* Restart: replace the subdomain's products (NULL: not offered). */
 	int (*products_put)(struct swe_backend_ctx *sub, const struct swe_prod *in);
 	/* Rain from now on, as struct spate_backend's set_rain: rate covers the

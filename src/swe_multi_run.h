@@ -31,6 +31,8 @@ struct multi {
 	                            expansion (swe_balance.h) */
 	struct halo_nccl *nccl;  /* remote halos GPU to GPU (NULL: MPI) */
 	int failed;              /* a step failed: no collective report */
+	int devdt;               /* dt on the devices (dev_link): steps in batches */
+	double last_dt;          /* device-dt mode: the last real step's dt */
 };
 
 /* swe_multi_io.c: the backend table's data entries of the decomposed run. */

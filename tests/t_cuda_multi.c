@@ -3,7 +3,7 @@
  *
  * The decomposed GPU run (cuda/swe_cuda_sub.cu driven by swe_multi.c) must
  * give the bits of the single-GPU run (cuda/swe_cuda.cu): the same kernels
- * on the same values, the time step reduced over the subdomains on the host.
+ * on the same values, the time step reduced over the subdomains.
  * Final w, hu, hv (interior rows, ghost columns included) and the flood
  * products are compared with memcmp; the largest difference is printed too.
  * Cases: circular dam break (wet), dam break over bumps onto a dry bed
@@ -12,7 +12,9 @@
  * Decompositions: 2 and 3 subdomains and an uneven 70,30 workload on one
  * GPU ([parallel] gpus = 1), and with two GPUs or more the same spread over
  * 2 GPUs in one process; each for [parallel] overlap = none, compute and
- * streams.
+ * streams with the time step on the devices (the default in one process),
+ * and streams with it reduced on the host (SPATE_HOST_DT=1, as across MPI
+ * ranks).
  *
  * The tile map inside the subdomains: a small flood in a large dry domain,
  * where every decomposed run must have skipped tiles (and still give the
@@ -90,7 +92,7 @@ static void check_case(const char *name, const struct swe_params *p, int ngpu)
 		{ "2", "", 1 }, { "3", "", 1 }, { "", "70,30", 1 }, { "2", "", 2 }, { "3", "", 2 },
 		{ "", "70,30", 2 },
 	};
-	static const char *const overlap[] = { "none", "compute", "streams" };
+	static const char *const overlap[] = { "none", "compute", "streams", "streams, host dt" };
 	struct outcome ref, o;
 	size_t np = (size_t)p->nx * p->ny * sizeof(struct swe_prod);
 	run(p, "", "", 0, "none", &ref);
@@ -99,11 +101,16 @@ static void check_case(const char *name, const struct swe_params *p, int ngpu)
 	for (size_t d = 0; d < sizeof dec / sizeof dec[0]; d++) {
 		if (dec[d].gpus > ngpu)
 			continue;
-		for (int v = 0; v < 3; v++) {
+		for (int v = 0; v < 4; v++) {
 			int same;
 			double diff;
 			long skipped = swe_cuda_tiles_skipped;
-			run(p, dec[d].sub, dec[d].workload, dec[d].gpus, overlap[v], &o);
+			/* v = 3: streams with the time step reduced on the host */
+			if (v == 3)
+				setenv("SPATE_HOST_DT", "1", 1);
+			run(p, dec[d].sub, dec[d].workload, dec[d].gpus,
+				v == 3 ? "streams" : overlap[v], &o);
+			unsetenv("SPATE_HOST_DT");
 			skipped = swe_cuda_tiles_skipped - skipped;
 			if (want_skipped)
 				sim_check(skipped > 0, "%s: %s %s on %d GPU%s, overlap %s: %ld tiles "
