@@ -76,13 +76,6 @@ struct swe_backend_ctx {
 	const long *sampled;          /* the host index array last uploaded */
 };
 
-static real bits_real(swe_rbits b)
-{
-	real r;
-	memcpy(&r, &b, sizeof r);
-	return r;
-}
-
 /* The arrays of a step from parity p (state p -> state 1-p). */
 static struct swe_cuda_step step_arrays(const struct swe_backend_ctx *x, int p)
 {
@@ -440,7 +433,7 @@ static int cuda_advance(struct swe_backend_ctx *x, double t_stop, long max_steps
 	st->last_dt = h->last_dt;
 	st->amax = h->amax;
 	if (x->kp.integrator == 2 && h->steps > 0) {
-		double ax = bits_real(h->ax2), ay = bits_real(h->ay2);
+		double ax = swe_bits_real(h->ax2), ay = swe_bits_real(h->ay2);
 		st->amax = fmax(ax, ay);
 	}
 	if (h->err) {

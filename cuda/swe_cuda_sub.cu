@@ -298,13 +298,6 @@ int swe_cuda_sub_stage1(struct swe_backend_ctx *x, double t, double *ax, double 
 	return stage(x, 0);
 }
 
-static real bits_real(swe_rbits b)
-{
-	real r;
-	memcpy(&r, &b, sizeof r);
-	return r;
-}
-
 int swe_cuda_sub_speeds(struct swe_backend_ctx *x, double *ax, double *ay)
 {
 	swe_rbits bx, by;
@@ -330,8 +323,8 @@ int swe_cuda_sub_speeds(struct swe_backend_ctx *x, double *ax, double *ay)
 			x->t, x->steps, x->device);
 		return -SPATE_ENUMERIC;
 	}
-	*ax = (double)bits_real(bx);
-	*ay = (double)bits_real(by);
+	*ax = (double)swe_bits_real(bx);
+	*ay = (double)swe_bits_real(by);
 	return 0;
 }
 
@@ -388,7 +381,7 @@ int swe_cuda_sub_commit(struct swe_backend_ctx *x, double t, double dt)
 
 /* ---- halos */
 
-static void enable_peer(int a, int b)
+void swe_cuda_sub_enable_peer(int a, int b)
 {
 	static unsigned char done[MAX_PEER][MAX_PEER];
 	int can = 0, cur = 0;
@@ -456,7 +449,7 @@ int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int st, int side,
 	int rc = swe_cuda_sub_fields(x, st, f), i;
 	if (rc || (rc = swe_cuda_sub_fields(y, st, g)))
 		return rc;
-	enable_peer(x->device, y->device);
+	swe_cuda_sub_enable_peer(x->device, y->device);
 	CUDA_CHECK(cudaSetDevice(x->device));
 	i = tstart(x, x->edge, 1);
 	for (int k = 0; k < 3; k++) {
@@ -500,119 +493,5 @@ int swe_cuda_sub_halo_mark(struct swe_backend_ctx *x, int end)
 		x->tmark = -1;
 	}
 	CUDA_CHECK(cudaGetLastError());
-	return 0;
-}
-
-/* ---- the time step on the devices (swe_multi.h, dev_link) */
-
-int swe_cuda_sub_link(struct swe_backend_ctx **sub, int n)
-{
-	/* every pair must read each other's memory (the same device, or peer
-	 * access) */
-	for (int a = 0; a < n; a++)
-		for (int b = 0; b < n; b++) {
-			int can = 0, da = sub[a]->device, db = sub[b]->device;
-			if (da == db)
-				continue;
-			if (cudaDeviceCanAccessPeer(&can, da, db) != cudaSuccess || !can) {
-				cudaGetLastError();
-				return -SPATE_EUNSUPPORTED;
-			}
-			enable_peer(da, db);
-		}
-	if (n > DECOMP_MAX)
-		return -SPATE_EUNSUPPORTED;
-	for (int a = 0; a < n; a++) {
-		struct swe_backend_ctx *x = sub[a];
-		CUDA_CHECK(cudaSetDevice(x->device));
-		CUDA_CHECK(cudaMalloc((void **)&x->spd, 4 * sizeof *x->spd));
-		CUDA_CHECK(cudaMemset(x->spd, 0, 4 * sizeof *x->spd));
-		CUDA_CHECK(cudaMalloc((void **)&x->dpeers, (size_t)n * sizeof *x->dpeers));
-		CUDA_CHECK(cudaMalloc((void **)&x->dacc, sizeof *x->dacc));
-		CUDA_CHECK(cudaMemset(x->dacc, 0, sizeof *x->dacc));
-		x->acc0 = 0;
-	}
-	for (int a = 0; a < n; a++) {
-		struct swe_backend_ctx *x = sub[a];
-		swe_rbits *h[DECOMP_MAX];
-		for (int b = 0; b < n; b++) {
-			h[b] = sub[b]->spd;
-			x->peer[b] = sub[b];
-		}
-		CUDA_CHECK(cudaSetDevice(x->device));
-		CUDA_CHECK(cudaMemcpy(x->dpeers, h, (size_t)n * sizeof *h, cudaMemcpyHostToDevice));
-		x->npeer = n;
-	}
-	/* both the slots of the linked subdomains' steps start at the same parity */
-	for (int a = 0; a < n; a++)
-		if ((sub[a]->steps & 1) != (sub[0]->steps & 1))
-			return -SPATE_EINVAL;
-	for (int a = 0; a < n; a++)
-		sub[a]->devdt = 1;
-	return 0;
-}
-
-/* After every linked subdomain's stage 1 (and its interior): dt here, from
- * the speeds of all of them. */
-int swe_cuda_sub_dt(struct swe_backend_ctx *x)
-{
-	int rc = swe_cuda_sub_interior(x);
-	if (rc)
-		return rc;
-	CUDA_CHECK(cudaSetDevice(x->device));
-	for (int k = 0; k < x->npeer; k++)
-		if (x->peer[k] != x)
-			CUDA_CHECK(cudaStreamWaitEvent(x->main, x->peer[k]->ev_spd, 0));
-	swe_cuda_enqueue_dt_peers(&x->kp, x->dctl, x->dpeers, x->npeer, (int)(x->steps & 1),
-		x->spd, x->kp.tiles ? x->tcnt + x->cur : NULL, x->dacc, x->main);
-	swe_cuda_sub_harvest(x, 0);
-	CUDA_CHECK(cudaGetLastError());
-	return 0;
-}
-
-int swe_cuda_sub_clock_set(struct swe_backend_ctx *x, double t, long steps, double last_dt,
-	double t_stop)
-{
-	CUDA_CHECK(cudaSetDevice(x->device));
-	CUDA_CHECK(cudaStreamSynchronize(x->main));
-	memset(x->hin, 0, sizeof *x->hin);
-	x->hin->t = t;
-	x->hin->t_stop = t_stop;
-	x->hin->last_dt = last_dt;
-	x->hin->steps = steps;
-	CUDA_CHECK(cudaMemcpy(x->dctl, x->hin, sizeof *x->hin, cudaMemcpyHostToDevice));
-	x->t = t;
-	x->steps0 = steps;
-	return 0;
-}
-
-int swe_cuda_sub_clock_get(struct swe_backend_ctx *x, double *t, long *steps, double *last_dt,
-	double *amax)
-{
-	int rc = swe_cuda_sub_sync(x);
-	const struct swe_cuda_ctl *h = x->hout;
-	if (rc)
-		return rc;
-	CUDA_CHECK(cudaMemcpy(x->hout, x->dctl, sizeof *x->hout, cudaMemcpyDeviceToHost));
-	swe_cuda_sub_harvest(x, 0);
-	if (x->kp.tiles) {
-		/* the interior tiles skipped by the real steps since the last read */
-		unsigned long long acc;
-		CUDA_CHECK(cudaMemcpy(&acc, x->dacc, sizeof acc, cudaMemcpyDeviceToHost));
-		swe_cuda_tiles_skipped += x->nint * (h->steps - x->steps0) - (long)(acc - x->acc0);
-		x->acc0 = acc;
-	}
-	x->steps0 = (long)h->steps;
-	x->t = h->t;
-	*t = h->t;
-	*steps = (long)h->steps;
-	*last_dt = h->last_dt;
-	*amax = x->kp.integrator == 2 ? fmax((double)bits_real(h->ax2),
-		(double)bits_real(h->ay2)) : h->amax;
-	if (h->err) {
-		spate_log_error("cuda", "non-finite wave speed or time step at t = %g s, step %lld, "
-			"on GPU %d", h->t, h->steps, x->device);
-		return -SPATE_ENUMERIC;
-	}
 	return 0;
 }

@@ -171,6 +171,13 @@ static void sub_fini(struct swe_backend_ctx *x)
 	cudaFree(x->spd);
 	cudaFree(x->dpeers);
 	cudaFree(x->dacc);
+	if (x->gexec)
+		cudaGraphExecDestroy(x->gexec);
+	if (x->ev_fork)
+		cudaEventDestroy(x->ev_fork);
+	for (int i = 0; i < 2 * DECOMP_MAX; i++)
+		if (x->ev_join[i])
+			cudaEventDestroy(x->ev_join[i]);
 	cudaFree(x->prod);
 	cudaFreeHost(x->hin);
 	cudaFreeHost(x->hout);
@@ -479,6 +486,7 @@ static struct swe_sub_ops cuda_sub_ops(void)
 	o.dev_dt = swe_cuda_sub_dt;
 	o.dev_clock = swe_cuda_sub_clock_set;
 	o.dev_read = swe_cuda_sub_clock_get;
+	o.dev_graph = swe_cuda_sub_graph;
 	return o;
 }
 

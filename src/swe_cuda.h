@@ -8,6 +8,8 @@
 #ifndef SPATE_SWE_CUDA_H
 #define SPATE_SWE_CUDA_H
 
+#include <string.h>
+
 #include "swe.h"
 
 /* Evaluates a CUDA runtime call (in the .cu files that include this); on
@@ -32,6 +34,14 @@ typedef unsigned long long swe_rbits;
 typedef unsigned int swe_rbits;
 #define SWE_RBITS_INF 0x7f800000U
 #endif
+
+/* The speed whose bits are b (host side). */
+static inline real swe_bits_real(swe_rbits b)
+{
+	real r;
+	memcpy(&r, &b, sizeof r);
+	return r;
+}
 
 /* The stage kernels give each warp a strip of 32 columns, of which it
  * updates the inner SWE_CUDA_STRIP_COLS (two on each side are its halo). */

@@ -13,6 +13,7 @@
 
 struct CUstream_st;
 struct CUevent_st;
+struct CUgraphExec_st;
 
 
 /* Device times are measured on every SWE_CUDA_TIME_EVERY-th step (events cost
@@ -83,6 +84,15 @@ struct swe_backend_ctx {
 	unsigned long long acc0;     /* its value at the last clock read */
 	long steps0;                 /* real steps at the last clock read */
 	struct swe_backend_ctx *peer[DECOMP_MAX];
+	/* graphs (the first linked subdomain's): the steps of gexec, the join
+	 * and fork events; every subdomain: capturing, and its counters before
+	 * the capture */
+	struct CUgraphExec_st *gexec;
+	long gsteps_n;
+	int nograph;
+	struct CUevent_st *ev_fork, *ev_join[2 * DECOMP_MAX];
+	int capturing, gcur;
+	long gsteps;
 };
 
 /* Cells of one field in a halo (SWE_GHOST rows); row j (local, ghosts
@@ -119,10 +129,14 @@ int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int stage, int side,
 int swe_cuda_sub_halo_dev(struct swe_backend_ctx *x, int stage, int side, int ghost,
 	void *ptr[3], void **stream);
 int swe_cuda_sub_halo_mark(struct swe_backend_ctx *x, int end);
+/* Peer access between devices a and b, both ways, where they offer it. */
+void swe_cuda_sub_enable_peer(int a, int b);
+/* cuda/swe_cuda_sub_dev.cu: device-dt mode and graphs (swe_multi.h). */
 int swe_cuda_sub_link(struct swe_backend_ctx **sub, int n);
 int swe_cuda_sub_dt(struct swe_backend_ctx *x);
 int swe_cuda_sub_clock_set(struct swe_backend_ctx *x, double t, long steps, double last_dt,
 	double t_stop);
+long swe_cuda_sub_graph(struct swe_backend_ctx **sub, int n, int op, long steps);
 int swe_cuda_sub_clock_get(struct swe_backend_ctx *x, double *t, long *steps, double *last_dt,
 	double *amax);
 

@@ -365,7 +365,7 @@ static int finish_all(struct multi *m, double dt, double t_new, double amax1)
  * a no-op, as on one GPU. */
 
 /* Steps enqueued before the host reads the clock. */
-#define DEV_BATCH 32
+#define DEV_BATCH 64
 
 /* Enqueue one step on every subdomain. */
 static int step_dev(struct multi *m)
@@ -396,6 +396,52 @@ static int step_dev(struct multi *m)
 	for (int k = m->d.first; k < m->d.last && !rc; k++)
 		rc = m->ops->commit(m->sub[k], m->t, 0);
 	return rc ? rc : exchange(m, SWE_STAGE_U);
+}
+
+/* Enqueue n steps: through a graph of the subdomains' phases where the
+ * backend offers one (recorded on first use), else one by one. */
+static int steps_dev(struct multi *m, long n)
+{
+	struct swe_backend_ctx **sub = m->sub + m->d.first;
+	int cnt = m->d.last - m->d.first, rc = 0;
+	while (n > 0 && !rc) {
+		long g = m->ops->dev_graph ? m->ops->dev_graph(sub, cnt, SWE_GRAPH_LEN, 0) : 0;
+		if (g <= 0 || g > n) {
+			rc = step_dev(m);
+			n--;
+			continue;
+		}
+		if (!m->graph_steps) {
+			int rc2;
+			rc = (int)m->ops->dev_graph(sub, cnt, SWE_GRAPH_BEGIN, g);
+			for (long i = 0; i < g && !rc; i++)
+				rc = step_dev(m);
+			rc2 = (int)m->ops->dev_graph(sub, cnt, SWE_GRAPH_END, g);
+			if (rc2 == -SPATE_EUNSUPPORTED) {
+				rc = 0; /* nothing ran: these steps one by one */
+				continue;
+			}
+			if (rc || (rc = rc2))
+				break;
+			m->graph_steps = g;
+		}
+		if (g != m->graph_steps) {
+			rc = step_dev(m);
+			n--;
+			continue;
+		}
+		rc = (int)m->ops->dev_graph(sub, cnt, SWE_GRAPH_LAUNCH, g);
+		n -= g;
+	}
+	return rc;
+}
+
+/* Forget the recorded graph (what it was recorded with changed). */
+static void graph_drop(struct multi *m)
+{
+	if (m->devdt && m->ops->dev_graph)
+		m->ops->dev_graph(m->sub + m->d.first, m->d.last - m->d.first, SWE_GRAPH_DROP, 0);
+	m->graph_steps = 0;
 }
 
 /* The clock after a batch: every subdomain reached the same t and steps. */
@@ -429,6 +475,8 @@ static int advance_dev(struct multi *m, double t_stop, long max_steps, struct sw
 	double wall0 = spate_now();
 	long done = 0;
 	int rc = 0;
+	/* products may have started, a checkpoint restored: record again */
+	graph_drop(m);
 	for (int k = m->d.first; k < m->d.last && !rc; k++)
 		rc = m->ops->dev_clock(m->sub[k], m->t, m->steps, m->last_dt, t_stop);
 	while (!rc && m->t < t_stop && (max_steps <= 0 || done < max_steps)) {
@@ -446,9 +494,7 @@ static int advance_dev(struct multi *m, double t_stop, long max_steps, struct sw
 			n = max_steps - done;
 		if (n > room)
 			n = room;
-		for (long i = 0; i < n && !rc; i++)
-			rc = step_dev(m);
-		if (rc || (rc = read_dev(m, &steps)))
+		if ((rc = steps_dev(m, n)) || (rc = read_dev(m, &steps)))
 			break;
 		if (steps > m->steps) {
 			long k = steps - m->steps;
@@ -456,9 +502,11 @@ static int advance_dev(struct multi *m, double t_stop, long max_steps, struct sw
 			m->steps = steps;
 			rc = swe_balance_step(m->bal, m->steps, (spate_now() - t0) / (double)k);
 		}
-		/* rows moved: U's halos again */
-		if (!rc && swe_balance_moved(m->bal))
+		/* rows moved: U's halos again, and a new graph */
+		if (!rc && swe_balance_moved(m->bal)) {
+			graph_drop(m);
 			rc = exchange(m, SWE_STAGE_U);
+		}
 	}
 	m->t_steps += spate_now() - wall0;
 	if (rc)

@@ -32,6 +32,9 @@ struct swe_prod;
  * intermediate U*, or the stage-1 rate L (ghost rows included). */
 enum swe_stage { SWE_STAGE_U = 0, SWE_STAGE_USTAR = 1, SWE_STAGE_RATE = 2 };
 
+/* The operations of swe_sub_ops' dev_graph. */
+enum { SWE_GRAPH_LEN, SWE_GRAPH_BEGIN, SWE_GRAPH_END, SWE_GRAPH_LAUNCH, SWE_GRAPH_DROP };
+
 /* [parallel] overlap: how halo exchange and computation overlap on
  * asynchronous devices (Jacobsen et al. 2010, strategies 1-3). */
 enum swe_overlap { SWE_OVERLAP_NONE = 0, SWE_OVERLAP_COMPUTE = 1, SWE_OVERLAP_STREAMS = 2 };
@@ -171,6 +174,14 @@ struct swe_sub_ops {
 		double t_stop);
 	int (*dev_read)(struct swe_backend_ctx *sub, double *t, long *steps, double *last_dt,
 		double *amax);
+	/* Graphs of whole steps over the linked subdomains (NULL: none):
+	 * SWE_GRAPH_LEN: how many steps from the next one a graph may replay (0:
+	 * run the next step by its phases); BEGIN: the phases of the next
+	 * `steps` steps are recorded from now on, not run; END: recorded (0), or
+	 * -SPATE_EUNSUPPORTED: no graph, and LEN is 0 from now on; LAUNCH: run
+	 * the recorded steps (the same count); DROP: forget them (rows moved,
+	 * products started: what they were recorded with changed). */
+	long (*dev_graph)(struct swe_backend_ctx **sub, int n, int op, long steps);
 	/* Restart: replace the subdomain's products (NULL: not offered). */
 	int (*products_put)(struct swe_backend_ctx *sub, const struct swe_prod *in);
 	/* Rain from now on, as struct spate_backend's set_rain: rate covers the

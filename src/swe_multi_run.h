@@ -33,6 +33,7 @@ struct multi {
 	int failed;              /* a step failed: no collective report */
 	int devdt;               /* dt on the devices (dev_link): steps in batches */
 	double last_dt;          /* device-dt mode: the last real step's dt */
+	long graph_steps;        /* steps of the recorded graph (0: none) */
 };
 
 /* swe_multi_io.c: the backend table's data entries of the decomposed run. */
