@@ -455,8 +455,14 @@ int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int st, int side,
 	for (int k = 0; k < 3; k++) {
 		real *dst = swe_cuda_sub_row(g[k], y, side ? -G : y->rows);
 		const real *src = swe_cuda_sub_row(f[k], x, side ? x->rows - G : 0);
-		CUDA_CHECK(cudaMemcpyPeerAsync(dst, y->device, src, x->device, n * sizeof(real),
-			x->edge));
+		/* device-dt mode has peer access (or one device): a plain copy
+		 * between unified addresses, which a graph can record */
+		if (x->devdt)
+			CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(real), cudaMemcpyDefault,
+				x->edge));
+		else
+			CUDA_CHECK(cudaMemcpyPeerAsync(dst, y->device, src, x->device,
+				n * sizeof(real), x->edge));
 	}
 	tstop(x, i, x->edge);
 	CUDA_CHECK(cudaEventRecord(x->ev_out[side], x->edge));
