@@ -19,7 +19,7 @@ struct CUgraphExec_st;
 /* Device times are measured on every SWE_CUDA_TIME_EVERY-th step (events cost
  * host time) and scaled to all steps; at most SWE_CUDA_TIME_PAIRS intervals
  * per step. */
-#define SWE_CUDA_TIME_EVERY 8
+#define SWE_CUDA_TIME_EVERY 16
 #define SWE_CUDA_TIME_PAIRS 24
 
 /* One timed interval on a stream: kind 0 computing, 1 copying halos. */
