@@ -47,6 +47,7 @@ static const struct key keys[] = {
 	{ "initial", "h_out", K_DBL, F(h_out), 0, 0, 1e4, NULL },
 	{ "initial", "radius", K_DBL, F(radius), 0, 0, 1e9, NULL },
 	{ "initial", "dam_x", K_DBL, F(dam_x), 0, -1e12, 1e12, NULL },
+	{ "initial", "dam_y", K_DBL, F(dam_y), 0, -1e12, 1e12, NULL },
 	{ "initial", "level", K_DBL, F(level), 0, -1e5, 1e5, NULL },
 	{ "initial", "amplitude", K_DBL, F(amplitude), 0, 0, 1e3, NULL },
 	{ "initial", "fill_level", K_DBL, F(fill_level), 0, -1e5, 1e5, NULL },
@@ -113,6 +114,7 @@ void swe_params_defaults(struct swe_params *p)
 	p->h_out = 0.1;
 	p->radius = 200;
 	p->dam_x = -1;      /* centre of the domain */
+	p->dam_y = -1;
 	p->level = 0.5;
 	p->amplitude = 0.05;
 	p->wall_height = 100;

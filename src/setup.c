@@ -155,10 +155,12 @@ static double smooth_bed(double x, double y, double Lx, double Ly)
 static void point_state(const struct swe_params *p, double x, double y, double Lx, double Ly,
 	double *B, double *w)
 {
-	double cx = 0.5 * Lx, cy = 0.5 * Ly, r = hypot(x - cx, y - cy);
+	double cx = 0.5 * Lx, cy = 0.5 * Ly;
 	const char *s = p->setup;
 	*B = 0;
 	if (strcmp(s, "circular_dambreak") == 0 || strcmp(s, "bumps_dambreak") == 0) {
+		double r = hypot(x - (p->dam_x >= 0 ? p->dam_x : cx),
+			y - (p->dam_y >= 0 ? p->dam_y : cy));
 		if (s[0] == 'b')
 			*B = bumps(x, y, Lx < Ly ? Lx : Ly);
 		*w = r < p->radius ? p->h_in : p->h_out;

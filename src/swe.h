@@ -38,7 +38,10 @@ struct swe_params {
 	/* [initial] */
 	double h_in, h_out; /* dam breaks: depth inside/upstream and outside, m */
 	double radius;      /* circular dam: radius, m */
-	double dam_x;       /* 1D dam: position of the dam, m from x0 */
+	double dam_x;       /* 1D dam: position of the dam, m from x0; circular
+	                       dams: x of the centre (< 0: the domain's centre) */
+	double dam_y;       /* circular dams: y of the centre, m from y0 (< 0:
+	                       the domain's centre) */
 	double level;       /* lake at rest: water level, m */
 	double amplitude;   /* smooth_wave: perturbation amplitude, m */
 	/* [domain] for setup = dem */

@@ -280,6 +280,33 @@ static void test_load_bad(void **st)
 	assert_int_not_equal(swe_params_load(&p, path), 0);
 }
 
+/* [initial] dam_x, dam_y move the circular dam: the water stands h_in deep
+ * around the given centre and h_out deep at the domain's centre. */
+static void test_dam_centre(void **st)
+{
+	struct swe_params p;
+	struct swe_state s;
+	(void)st;
+	swe_params_defaults(&p);
+	assert_int_equal(set(&p, "domain", "setup", "circular_dambreak"), 0);
+	assert_int_equal(set(&p, "domain", "nx", "100"), 0);
+	assert_int_equal(set(&p, "domain", "ny", "80"), 0);
+	assert_int_equal(set(&p, "domain", "dx", "1"), 0);
+	assert_int_equal(set(&p, "domain", "dy", "1"), 0);
+	assert_int_equal(set(&p, "initial", "radius", "10"), 0);
+	assert_int_equal(set(&p, "initial", "h_in", "2"), 0);
+	assert_int_equal(set(&p, "initial", "h_out", "0.5"), 0);
+	assert_int_equal(set(&p, "initial", "dam_x", "20.5"), 0);
+	assert_int_equal(set(&p, "initial", "dam_y", "15.5"), 0);
+	assert_int_equal(swe_params_validate(&p), 0);
+	assert_int_equal(swe_setup(&s, &p), 0);
+	/* cell (20, 15) has its centre at (20.5, 15.5); (50, 40) is the middle */
+	assert_true(fabs(s.w[swe_idx(&s, 20, 15)] - s.Bm[swe_idx(&s, 20, 15)] - 2) < 1e-5);
+	assert_true(fabs(s.w[swe_idx(&s, 50, 40)] - s.Bm[swe_idx(&s, 50, 40)] - 0.5) < 1e-5);
+	assert_true(fabs(s.w[swe_idx(&s, 20, 27)] - s.Bm[swe_idx(&s, 20, 27)] - 0.5) < 1e-5);
+	swe_state_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_load_good),
 		cmocka_unit_test(test_load_shipped),
 		cmocka_unit_test(test_load_bad),
+		cmocka_unit_test(test_dam_centre),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
