@@ -164,7 +164,20 @@ void swe_cuda_sub_harvest(struct swe_backend_ctx *x, int all)
 static void launch(struct swe_backend_ctx *x, const step_t *a0, int s2, int r, cudaStream_t s)
 {
 	step_t a = *a0;
-	int i, R = x->kp.rows, n = x->kp.ntx * ((x->rj[r][1] - x->rj[r][0] + R - 1) / R);
+	int i, R = x->kp.rows, n;
+	if (r == 4) {
+		/* both edge ranges of the tile map, listed after every tile */
+		n = x->kp.ntx * ((x->rj[1][1] + R - 1) / R + (x->rows - x->rj[3][0] + R - 1) / R);
+		if (x->rj[1][1] <= 0 && x->rj[3][0] >= x->rows)
+			return;
+		i = tstart(x, s, 0);
+		a.list = x->list + (size_t)x->kp.ntx * x->kp.nty;
+		a.count = x->count + 4;
+		swe_cuda_enqueue_list(&x->kp, &a, s2, n, s);
+		tstop(x, i, s);
+		return;
+	}
+	n = x->kp.ntx * ((x->rj[r][1] - x->rj[r][0] + R - 1) / R);
 	if (x->rj[r][1] <= x->rj[r][0])
 		return;
 	i = tstart(x, s, 0);
@@ -238,16 +251,19 @@ static int stage(struct swe_backend_ctx *x, int s2)
 	x->spd_ready = 0;
 	if (x->overlap == SWE_OVERLAP_NONE) {
 		if (x->kp.tiles) {
-			launch(x, &a, s2, 1, x->main);
-			launch(x, &a, s2, 3, x->main);
+			launch(x, &a, s2, 4, x->main);
 			launch(x, &a, s2, 2, x->main);
 		} else {
 			launch(x, &a, s2, 0, x->main);
 		}
 		end_stage(x, &a, s2);
 	} else {
-		launch(x, &a, s2, 1, x->edge);
-		launch(x, &a, s2, 3, x->edge);
+		if (x->kp.tiles) {
+			launch(x, &a, s2, 4, x->edge);
+		} else {
+			launch(x, &a, s2, 1, x->edge);
+			launch(x, &a, s2, 3, x->edge);
+		}
 		if (x->edge != x->main)
 			cudaEventRecord(x->ev_edge, x->edge);
 		x->pending = 1;

@@ -267,8 +267,8 @@ static int tiles_reset(struct swe_backend_ctx *x, int n)
 
 int swe_cuda_sub_tiles(struct swe_backend_ctx *x)
 {
-	unsigned int cnt[4];
-	int R = x->kp.rows, n, *ids, rc = 0;
+	unsigned int cnt[5];
+	int R = x->kp.rows, n, *ids, rc = 0, ne;
 	cudaError_t e;
 	CUDA_CHECK(cudaSetDevice(x->device));
 	tiles_free(x);
@@ -278,14 +278,21 @@ int swe_cuda_sub_tiles(struct swe_backend_ctx *x)
 	for (int k = 0; k < 4; k++)
 		cnt[k] = (unsigned int)(x->kp.ntx * ((x->rj[k][1] - x->rj[k][0] + R - 1) / R));
 	x->nint = (int)cnt[2];
-	ids = (int *)malloc((size_t)n * sizeof *ids);
+	/* tiles 0 .. n-1, then (tile map) those of both edge ranges: one launch */
+	cnt[4] = x->kp.tiles ? cnt[1] + cnt[3] : 0;
+	ne = n + (int)cnt[4];
+	ids = (int *)malloc((size_t)ne * sizeof *ids);
 	if (!ids)
 		return -SPATE_ENOMEM;
 	for (int t = 0; t < n; t++)
 		ids[t] = t;
-	e = cudaMalloc((void **)&x->list, (size_t)n * sizeof *ids);
+	for (int t = 0; t < (int)cnt[1]; t++)
+		ids[n + t] = t;
+	for (int t = 0; t < (int)cnt[3]; t++)
+		ids[n + cnt[1] + t] = x->rj[3][0] / R * x->kp.ntx + t;
+	e = cudaMalloc((void **)&x->list, (size_t)ne * sizeof *ids);
 	if (e == cudaSuccess)
-		e = cudaMemcpy(x->list, ids, (size_t)n * sizeof *ids, cudaMemcpyHostToDevice);
+		e = cudaMemcpy(x->list, ids, (size_t)ne * sizeof *ids, cudaMemcpyHostToDevice);
 	free(ids);
 	CUDA_CHECK(e);
 	CUDA_CHECK(cudaMalloc((void **)&x->count, sizeof cnt));

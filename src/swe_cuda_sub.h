@@ -42,8 +42,10 @@ struct swe_backend_ctx {
 	int lo, hi;                  /* interior rows [lo, hi); edge rows around */
 	int rj[4][2];                /* row ranges: all, south edge, interior, north
 	                                edge */
-	int *list;                   /* tiles 0, 1, ...: those of a row range */
-	unsigned int *count;         /* [4]: tiles of each row range */
+	int *list;                   /* tiles 0, 1, ...: those of a row range;
+	                                with the tile map then both edge ranges'
+	                                tiles (range 4: one launch for both) */
+	unsigned int *count;         /* [5]: tiles of each row range */
 	int nint;                    /* tiles of the interior range */
 	int *tl[2];                  /* tile map: the interior's active tiles of a
 	                                step from parity p */
