@@ -286,10 +286,8 @@ int swe_cuda_sub_tiles(struct swe_backend_ctx *x)
 		return -SPATE_ENOMEM;
 	for (int t = 0; t < n; t++)
 		ids[t] = t;
-	for (int t = 0; t < (int)cnt[1]; t++)
-		ids[n + t] = t;
-	for (int t = 0; t < (int)cnt[3]; t++)
-		ids[n + cnt[1] + t] = x->rj[3][0] / R * x->kp.ntx + t;
+	for (int t = 0; t < (int)cnt[4]; t++)
+		ids[n + t] = t < (int)cnt[1] ? t : x->rj[3][0] / R * x->kp.ntx + t - (int)cnt[1];
 	e = cudaMalloc((void **)&x->list, (size_t)ne * sizeof *ids);
 	if (e == cudaSuccess)
 		e = cudaMemcpy(x->list, ids, (size_t)ne * sizeof *ids, cudaMemcpyHostToDevice);
