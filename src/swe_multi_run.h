@@ -1,6 +1,7 @@
 /* swe_multi_run.h: the decomposed run's context, shared by the step driver
- * (swe_multi.c) and its data access (swe_multi_io.c: download, sampling,
- * products).  Internal to those two files. */
+ * (swe_multi.c, and swe_multi_dev.c for the time step on the devices) and
+ * its data access (swe_multi_io.c: download, sampling, products).
+ * Internal to those files. */
 #ifndef SPATE_SWE_MULTI_RUN_H
 #define SPATE_SWE_MULTI_RUN_H
 
@@ -35,6 +36,12 @@ struct multi {
 	double last_dt;          /* device-dt mode: the last real step's dt */
 	long graph_steps;        /* steps of the recorded graph (0: none) */
 };
+
+/* swe_multi.c: the halos of `stage` (U, L) of every internal edge. */
+int swe_multi_exchange(struct multi *m, int stage);
+/* swe_multi_dev.c: advance in device-dt mode (dev_link). */
+int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps,
+	struct swe_stats *st);
 
 /* swe_multi_io.c: the backend table's data entries of the decomposed run. */
 int swe_multi_download(struct swe_backend_ctx *ctx, struct swe_state *s);

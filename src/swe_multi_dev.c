@@ -1,0 +1,171 @@
+/* swe_multi_dev.c: the decomposed run in device-dt mode (swe_multi.h,
+ * dev_link): GPU subdomains of one process whose time step is reduced on the
+ * devices.  The host enqueues batches of steps (runs of them as graphs where
+ * the backend records them) and reads the clock once per batch; a step
+ * launched after t reached t_stop is a no-op, as on one GPU. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <math.h>
+
+#include "spate.h"
+#include "swe.h"
+#include "swe_multi.h"
+#include "swe_balance.h"
+
+#include "swe_multi_run.h"
+
+/* Steps enqueued before the host reads the clock. */
+#define DEV_BATCH 64
+
+/* Enqueue one step on every subdomain. */
+static int step_dev(struct multi *m)
+{
+	int rk2 = m->p->integrator != 1, rc = 0;
+	for (int k = m->d.first; k < m->d.last && !rc; k++) {
+		double a, b, t0 = spate_now();
+		rc = m->ops->stage1(m->sub[k], m->t, &a, &b);
+		m->t_compute[k] += spate_now() - t0;
+	}
+	if (!rc && rk2)
+		rc = swe_multi_exchange(m, SWE_STAGE_RATE);
+	/* every stage 1 whole before any dt reads their speeds */
+	for (int k = m->d.first; k < m->d.last && !rc && m->ops->interior; k++)
+		rc = m->ops->interior(m->sub[k]);
+	for (int k = m->d.first; k < m->d.last && !rc; k++)
+		rc = m->ops->dev_dt(m->sub[k]);
+	for (int k = m->d.first; k < m->d.last && !rc; k++) {
+		double t0 = spate_now();
+		rc = m->ops->predict(m->sub[k], 0, m->t);
+		m->t_compute[k] += spate_now() - t0;
+	}
+	for (int k = m->d.first; k < m->d.last && !rc && rk2; k++) {
+		double a, b, t0 = spate_now();
+		rc = m->ops->correct(m->sub[k], 0, &a, &b);
+		m->t_compute[k] += spate_now() - t0;
+	}
+	for (int k = m->d.first; k < m->d.last && !rc; k++)
+		rc = m->ops->commit(m->sub[k], m->t, 0);
+	return rc ? rc : swe_multi_exchange(m, SWE_STAGE_U);
+}
+
+/* Enqueue n steps: through a graph of the subdomains' phases where the
+ * backend offers one (recorded on first use), else one by one. */
+static int steps_dev(struct multi *m, long n)
+{
+	struct swe_backend_ctx **sub = m->sub + m->d.first;
+	int cnt = m->d.last - m->d.first, rc = 0;
+	while (n > 0 && !rc) {
+		long g = m->ops->dev_graph ? m->ops->dev_graph(sub, cnt, SWE_GRAPH_LEN, 0) : 0;
+		if (g <= 0 || g > n) {
+			rc = step_dev(m);
+			n--;
+			continue;
+		}
+		if (!m->graph_steps) {
+			int rc2;
+			rc = (int)m->ops->dev_graph(sub, cnt, SWE_GRAPH_BEGIN, g);
+			for (long i = 0; i < g && !rc; i++)
+				rc = step_dev(m);
+			rc2 = (int)m->ops->dev_graph(sub, cnt, SWE_GRAPH_END, g);
+			if (rc2 == -SPATE_EUNSUPPORTED) {
+				rc = 0; /* nothing ran: these steps one by one */
+				continue;
+			}
+			if (rc || (rc = rc2))
+				break;
+			m->graph_steps = g;
+		}
+		if (g != m->graph_steps) {
+			rc = step_dev(m);
+			n--;
+			continue;
+		}
+		rc = (int)m->ops->dev_graph(sub, cnt, SWE_GRAPH_LAUNCH, g);
+		n -= g;
+	}
+	return rc;
+}
+
+/* Forget the recorded graph (what it was recorded with changed). */
+static void graph_drop(struct multi *m)
+{
+	if (m->devdt && m->ops->dev_graph)
+		m->ops->dev_graph(m->sub + m->d.first, m->d.last - m->d.first, SWE_GRAPH_DROP, 0);
+	m->graph_steps = 0;
+}
+
+/* The clock after a batch: every subdomain reached the same t and steps. */
+static int read_dev(struct multi *m, long *steps)
+{
+	int rc = 0;
+	m->amax = 0;
+	for (int k = m->d.first; k < m->d.last && !rc; k++) {
+		double t, last, a;
+		long s;
+		rc = m->ops->dev_read(m->sub[k], &t, &s, &last, &a);
+		if (rc)
+			break;
+		if (k == m->d.first) {
+			m->t = t;
+			m->last_dt = last;
+			*steps = s;
+		} else if (t != m->t || s != *steps) {
+			spate_log_error("run", "subdomains %d and %d disagree on the clock (t = %.17g "
+				"and %.17g s, steps %ld and %ld): an internal error", m->d.first, k, m->t,
+				t, *steps, s);
+			return -SPATE_EDEVICE;
+		}
+		m->amax = fmax(m->amax, a);
+	}
+	return rc;
+}
+
+int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps, struct swe_stats *st)
+{
+	double wall0 = spate_now();
+	long done = 0;
+	int rc = 0;
+	/* products may have started, a checkpoint restored: record again */
+	graph_drop(m);
+	for (int k = m->d.first; k < m->d.last && !rc; k++)
+		rc = m->ops->dev_clock(m->sub[k], m->t, m->steps, m->last_dt, t_stop);
+	while (!rc && m->t < t_stop && (max_steps <= 0 || done < max_steps)) {
+		long n = DEV_BATCH, steps = m->steps;
+		long room = swe_balance_steps_free(m->bal, m->steps);
+		double t0 = spate_now();
+		if (m->last_dt > 0) {
+			double need = (t_stop - m->t) / m->last_dt;
+			if (need < n)
+				n = (long)(need * 1.05) + 1;
+		} else {
+			n = 1; /* no estimate yet */
+		}
+		if (max_steps > 0 && n > max_steps - done)
+			n = max_steps - done;
+		if (n > room)
+			n = room;
+		if ((rc = steps_dev(m, n)) || (rc = read_dev(m, &steps)))
+			break;
+		if (steps > m->steps) {
+			long k = steps - m->steps;
+			done += k;
+			m->steps = steps;
+			rc = swe_balance_step(m->bal, m->steps, (spate_now() - t0) / (double)k);
+		}
+		/* rows moved: U's halos again, and a new graph */
+		if (!rc && swe_balance_moved(m->bal)) {
+			graph_drop(m);
+			rc = swe_multi_exchange(m, SWE_STAGE_U);
+		}
+	}
+	m->t_steps += spate_now() - wall0;
+	if (rc)
+		return rc;
+	st->amax = m->amax;
+	st->last_dt = m->last_dt;
+	st->steps = m->steps;
+	st->t = m->t;
+	return 0;
+}
+
