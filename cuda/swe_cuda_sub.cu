@@ -457,6 +457,21 @@ int swe_cuda_sub_halo_put(struct swe_backend_ctx *x, int st, int side, const voi
 	return 0;
 }
 
+/* The three fields of a halo, n reals each, from one subdomain to another
+ * (device-dt mode: the neighbour's memory is addressable from here). */
+struct halo_move {
+	const real *src[3];
+	real *dst[3];
+};
+
+__global__ static void k_halo_push(struct halo_move h, size_t n)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	int k = blockIdx.y;
+	if (i < n)
+		h.dst[k][i] = h.src[k][i];
+}
+
 int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int st, int side,
 	struct swe_backend_ctx *y)
 {
@@ -468,11 +483,23 @@ int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int st, int side,
 	swe_cuda_sub_enable_peer(x->device, y->device);
 	CUDA_CHECK(cudaSetDevice(x->device));
 	i = tstart(x, x->edge, 1);
-	for (int k = 0; k < 3; k++) {
+	if (x->devdt && !x->halo_memcpy) {
+		/* device-dt mode has peer access (or one device): one kernel
+		 * stores the three fields into the neighbour's ghost rows (three
+		 * copies, each a copy engine's round trip, cost more per step) */
+		struct halo_move h;
+		for (int k = 0; k < 3; k++) {
+			h.dst[k] = swe_cuda_sub_row(g[k], y, side ? -G : y->rows);
+			h.src[k] = swe_cuda_sub_row(f[k], x, side ? x->rows - G : 0);
+		}
+		k_halo_push<<<dim3((unsigned)((n + 255) / 256), 3), 256, 0, x->edge>>>(h, n);
+		CUDA_CHECK(cudaGetLastError());
+	}
+	for (int k = 0; k < 3 && !(x->devdt && !x->halo_memcpy); k++) {
 		real *dst = swe_cuda_sub_row(g[k], y, side ? -G : y->rows);
 		const real *src = swe_cuda_sub_row(f[k], x, side ? x->rows - G : 0);
-		/* device-dt mode has peer access (or one device): a plain copy
-		 * between unified addresses, which a graph can record */
+		/* a plain copy between unified addresses in device-dt mode, which
+		 * a graph can record */
 		if (x->devdt)
 			CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(real), cudaMemcpyDefault,
 				x->edge));

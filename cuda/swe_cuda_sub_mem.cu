@@ -83,9 +83,11 @@ static int sub_products_start(struct swe_backend_ctx *x, real thr)
 	int rc = swe_cuda_sub_sync(x);
 	if (rc)
 		return rc;
-	if (!x->prod)
-		CUDA_CHECK(cudaMalloc((void **)&x->prod,
-			(size_t)x->kp.nx * x->rows * sizeof(struct swe_prod)));
+	if (!x->prod) {
+		CUDA_CHECK(cudaMalloc((void **)&x->st.prod,
+			(size_t)x->kp.nx * x->st.cap * sizeof(struct swe_prod)));
+		swe_cuda_sub_store_use(x);
+	}
 	x->prod_thr = thr;
 	a.w1 = a.w; /* the current state, presented as a step's output */
 	a.hu1 = a.hu;
@@ -140,10 +142,8 @@ static void sub_fini(struct swe_backend_ctx *x)
 		return;
 	cudaSetDevice(x->device);
 	cudaDeviceSynchronize();
+	swe_cuda_sub_store_free(&x->st);
 	for (int p = 0; p < 2; p++) {
-		cudaFree(x->w[p]);
-		cudaFree(x->hu[p]);
-		cudaFree(x->hv[p]);
 		cudaFreeHost(x->hsend[p]);
 		cudaFreeHost(x->hrecv[p]);
 		if (x->ev_out[p])
@@ -151,11 +151,6 @@ static void sub_fini(struct swe_backend_ctx *x)
 		if (x->ev_put[p])
 			cudaEventDestroy(x->ev_put[p]);
 	}
-	cudaFree(x->Lw);
-	cudaFree(x->Lhu);
-	cudaFree(x->Lhv);
-	cudaFree(x->Bc);
-	cudaFree(x->Bm);
 	cudaFree(x->bc);
 	cudaFree(x->list);
 	cudaFree(x->count);
@@ -178,7 +173,6 @@ static void sub_fini(struct swe_backend_ctx *x)
 	for (int i = 0; i < 2 * DECOMP_MAX; i++)
 		if (x->ev_join[i])
 			cudaEventDestroy(x->ev_join[i]);
-	cudaFree(x->prod);
 	cudaFreeHost(x->hin);
 	cudaFreeHost(x->hout);
 	for (int i = 0; i < SWE_CUDA_TIME_PAIRS; i++)
@@ -241,6 +235,29 @@ static void tiles_free(struct swe_backend_ctx *x)
 	x->count = x->tcnt = NULL;
 	x->wet = NULL;
 	x->act = x->streak = NULL;
+	x->tcap = 0;
+}
+
+/* Tile arrays for ne tiles (the list's entries; every other array needs
+ * fewer), and for the rows the store can hold when that is more, so that
+ * moves of rows seldom allocate. */
+static int tiles_alloc(struct swe_backend_ctx *x, long ne)
+{
+	long n = (long)x->kp.ntx * ((x->st.cap + x->kp.rows - 1) / x->kp.rows + 3);
+	n = n > ne ? n : ne;
+	if (x->tcap >= ne)
+		return 0;
+	tiles_free(x);
+	CUDA_CHECK(cudaMalloc((void **)&x->list, (size_t)n * sizeof(int)));
+	CUDA_CHECK(cudaMalloc((void **)&x->count, 5 * sizeof(unsigned int)));
+	for (int p = 0; p < 2; p++)
+		CUDA_CHECK(cudaMalloc((void **)&x->tl[p], (size_t)n * sizeof(int)));
+	CUDA_CHECK(cudaMalloc((void **)&x->tcnt, 2 * sizeof(unsigned int)));
+	CUDA_CHECK(cudaMalloc((void **)&x->wet, (size_t)n * sizeof *x->wet));
+	CUDA_CHECK(cudaMalloc((void **)&x->act, (size_t)n));
+	CUDA_CHECK(cudaMalloc((void **)&x->streak, (size_t)n));
+	x->tcap = n;
+	return 0;
 }
 
 /* The tile map: both lists hold every interior tile, every flag is set and
@@ -249,18 +266,12 @@ static int tiles_reset(struct swe_backend_ctx *x, int n)
 {
 	unsigned int c[2] = { (unsigned int)x->nint, (unsigned int)x->nint };
 	const int *first = x->list + (size_t)(x->lo / x->kp.rows) * x->kp.ntx;
-	for (int p = 0; p < 2; p++) {
-		CUDA_CHECK(cudaMalloc((void **)&x->tl[p], (size_t)n * sizeof(int)));
+	for (int p = 0; p < 2; p++)
 		CUDA_CHECK(cudaMemcpy(x->tl[p], first, (size_t)x->nint * sizeof(int),
 			cudaMemcpyDeviceToDevice));
-	}
-	CUDA_CHECK(cudaMalloc((void **)&x->tcnt, sizeof c));
 	CUDA_CHECK(cudaMemcpy(x->tcnt, c, sizeof c, cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMalloc((void **)&x->wet, (size_t)n * sizeof *x->wet));
 	CUDA_CHECK(cudaMemset(x->wet, 0xff, (size_t)n * sizeof *x->wet));
-	CUDA_CHECK(cudaMalloc((void **)&x->act, (size_t)n));
 	CUDA_CHECK(cudaMemset(x->act, 1, (size_t)n));
-	CUDA_CHECK(cudaMalloc((void **)&x->streak, (size_t)n));
 	CUDA_CHECK(cudaMemset(x->streak, 0, (size_t)n));
 	return 0;
 }
@@ -271,7 +282,6 @@ int swe_cuda_sub_tiles(struct swe_backend_ctx *x)
 	int R = x->kp.rows, n, *ids, rc = 0, ne;
 	cudaError_t e;
 	CUDA_CHECK(cudaSetDevice(x->device));
-	tiles_free(x);
 	x->kp.nty = (x->rows + R - 1) / R;
 	n = x->kp.ntx * x->kp.nty;
 	ranges(x);
@@ -281,6 +291,8 @@ int swe_cuda_sub_tiles(struct swe_backend_ctx *x)
 	/* tiles 0 .. n-1, then (tile map) those of both edge ranges: one launch */
 	cnt[4] = x->kp.tiles ? cnt[1] + cnt[3] : 0;
 	ne = n + (int)cnt[4];
+	if ((rc = tiles_alloc(x, ne)))
+		return rc;
 	ids = (int *)malloc((size_t)ne * sizeof *ids);
 	if (!ids)
 		return -SPATE_ENOMEM;
@@ -288,12 +300,9 @@ int swe_cuda_sub_tiles(struct swe_backend_ctx *x)
 		ids[t] = t;
 	for (int t = 0; t < (int)cnt[4]; t++)
 		ids[n + t] = t < (int)cnt[1] ? t : x->rj[3][0] / R * x->kp.ntx + t - (int)cnt[1];
-	e = cudaMalloc((void **)&x->list, (size_t)ne * sizeof *ids);
-	if (e == cudaSuccess)
-		e = cudaMemcpy(x->list, ids, (size_t)ne * sizeof *ids, cudaMemcpyHostToDevice);
+	e = cudaMemcpy(x->list, ids, (size_t)ne * sizeof *ids, cudaMemcpyHostToDevice);
 	free(ids);
 	CUDA_CHECK(e);
-	CUDA_CHECK(cudaMalloc((void **)&x->count, sizeof cnt));
 	CUDA_CHECK(cudaMemcpy(x->count, cnt, sizeof cnt, cudaMemcpyHostToDevice));
 	if (x->kp.tiles)
 		rc = tiles_reset(x, n);
@@ -310,15 +319,11 @@ static int upload(struct swe_backend_ctx *x, const struct swe_state *g,
 	size_t n = (size_t)x->kp.ncell * sizeof(real), off = (size_t)row0 * g->pitch;
 	size_t nc = (size_t)(x->rows + 2 * G + 1) * g->cpitch * sizeof(real);
 	size_t nh = 3 * swe_cuda_sub_halo(x) * sizeof(real);
-	real **arr[] = { &x->w[0], &x->hu[0], &x->hv[0], &x->w[1], &x->hu[1], &x->hv[1],
-		&x->Lw, &x->Lhu, &x->Lhv, &x->Bm };
 	const unsigned sync = cudaEventDisableTiming;
 	int lo, hi, rc;
-	for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++) {
-		CUDA_CHECK(cudaMalloc((void **)arr[a], n));
-		CUDA_CHECK(cudaMemset(*arr[a], 0, n));
-	}
-	CUDA_CHECK(cudaMalloc((void **)&x->Bc, nc));
+	if ((rc = swe_cuda_sub_store_new(x, row0, x->rows, &x->st)))
+		return rc;
+	swe_cuda_sub_store_use(x);
 	CUDA_CHECK(cudaMalloc((void **)&x->bc, sizeof p->bc));
 	CUDA_CHECK(cudaMalloc((void **)&x->dctl, sizeof *x->dctl));
 	CUDA_CHECK(cudaMallocHost((void **)&x->hin, sizeof *x->hin));
@@ -389,6 +394,10 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	x->overlap = p->overlap;
 	x->row0 = row0;
 	x->rows = rows;
+	x->gny = g->ny;
+	x->halo_memcpy = env_int("SPATE_CUDA_HALO_MEMCPY", 0, 0, 1);
+	/* room to grow in place (SPATE_CUDA_ROOM=0: none, every gain a new store) */
+	x->room = p->balance != SWE_BALANCE_STATIC && env_int("SPATE_CUDA_ROOM", 1, 0, 1);
 	x->kp.integrator = p->integrator;
 	x->kp.warps = env_int("SPATE_CUDA_WARPS", STRIP_WARPS, 1, 8);
 	x->kp.c = swe_coef_of(p);
@@ -486,6 +495,7 @@ static struct swe_sub_ops cuda_sub_ops(void)
 	o.rows_bytes = swe_cuda_sub_rows_bytes;
 	o.rows_pack = swe_cuda_sub_rows_pack;
 	o.rows_resize = swe_cuda_sub_rows_resize;
+	o.rows_take = swe_cuda_sub_rows_take;
 	o.products_put = sub_products_put;
 	o.dev_link = swe_cuda_sub_link;
 	o.dev_dt = swe_cuda_sub_dt;

@@ -165,14 +165,67 @@ int swe_cuda_sub_activity(struct swe_backend_ctx *x, int *work, int box[4])
 
 /* ---- moving rows */
 
-/* The ten row arrays of a subdomain: U (parity 0, 1), L, Bm. */
-#define NF 10
+/* The ten row arrays of a subdomain: U (parity 0, 1), L, Bm (in the order
+ * of struct swe_cuda_store). */
+#define NF SWE_CUDA_NF
 
 static void row_arrays(struct swe_backend_ctx *x, real **f[NF])
 {
 	real **a[NF] = { &x->w[0], &x->hu[0], &x->hv[0], &x->w[1], &x->hu[1], &x->hv[1],
 		&x->Lw, &x->Lhu, &x->Lhv, &x->Bm };
 	memcpy(f, a, sizeof a);
+}
+
+/* Rows of room either side of `rows` rows from global row row0: half as
+ * many again at each internal edge (no more than the rows beyond it), none
+ * without balancing. */
+static void room(const struct swe_backend_ctx *x, int row0, int rows, int *lo, int *hi)
+{
+	int h = x->room ? rows / 2 + 1 : 0;
+	*lo = h < row0 ? h : row0;
+	*hi = h < x->gny - row0 - rows ? h : x->gny - row0 - rows;
+}
+
+void swe_cuda_sub_store_free(struct swe_cuda_store *s)
+{
+	for (int k = 0; k < NF; k++)
+		cudaFree(s->f[k]);
+	cudaFree(s->Bc);
+	cudaFree(s->prod);
+	memset(s, 0, sizeof *s);
+}
+
+int swe_cuda_sub_store_new(const struct swe_backend_ctx *x, int row0, int rows,
+	struct swe_cuda_store *s)
+{
+	int lo, hi;
+	size_t n, nc;
+	room(x, row0, rows, &lo, &hi);
+	memset(s, 0, sizeof *s);
+	s->cap = lo + rows + hi;
+	s->off = lo;
+	n = (size_t)(s->cap + 2 * G) * x->kp.pitch * sizeof(real);
+	nc = (size_t)(s->cap + 2 * G + 1) * x->kp.cpitch * sizeof(real);
+	for (int k = 0; k < NF; k++) {
+		CUDA_CHECK(cudaMalloc((void **)&s->f[k], n));
+		CUDA_CHECK(cudaMemset(s->f[k], 0, n));
+	}
+	CUDA_CHECK(cudaMalloc((void **)&s->Bc, nc));
+	if (x->prod)
+		CUDA_CHECK(cudaMalloc((void **)&s->prod,
+			(size_t)s->cap * x->kp.nx * sizeof(struct swe_prod)));
+	return 0;
+}
+
+void swe_cuda_sub_store_use(struct swe_backend_ctx *x)
+{
+	real **f[NF];
+	size_t o = (size_t)x->st.off;
+	row_arrays(x, f);
+	for (int k = 0; k < NF; k++)
+		*f[k] = x->st.f[k] ? x->st.f[k] + o * x->kp.pitch : NULL;
+	x->Bc = x->st.Bc ? x->st.Bc + o * x->kp.cpitch : NULL;
+	x->prod = x->st.prod ? x->st.prod + o * x->kp.nx : NULL;
 }
 
 /* Those a message carries for n rows, in its order: U, the other copy of
@@ -260,40 +313,8 @@ int swe_cuda_sub_rows_pack(struct swe_backend_ctx *x, int side, int n, void *buf
 	return 0;
 }
 
-/* The device arrays of a subdomain of `rows` rows (zeroed, as at the
- * upload): those of row_arrays, the corners, the products. */
-struct sub_arrays {
-	real *f[NF];
-	real *Bc;
-	struct swe_prod *prod;
-};
-
-static void arrays_free(struct sub_arrays *s)
-{
-	for (int k = 0; k < NF; k++)
-		cudaFree(s->f[k]);
-	cudaFree(s->Bc);
-	cudaFree(s->prod);
-}
-
-static int arrays_alloc(const struct swe_backend_ctx *x, int rows, struct sub_arrays *s)
-{
-	size_t n = (size_t)(rows + 2 * G) * x->kp.pitch * sizeof(real);
-	size_t nc = (size_t)(rows + 2 * G + 1) * x->kp.cpitch * sizeof(real);
-	memset(s, 0, sizeof *s);
-	for (int k = 0; k < NF; k++) {
-		CUDA_CHECK(cudaMalloc((void **)&s->f[k], n));
-		CUDA_CHECK(cudaMemset(s->f[k], 0, n));
-	}
-	CUDA_CHECK(cudaMalloc((void **)&s->Bc, nc));
-	if (x->prod)
-		CUDA_CHECK(cudaMalloc((void **)&s->prod,
-			(size_t)rows * x->kp.nx * sizeof(struct swe_prod)));
-	return 0;
-}
-
-/* Rows [v0, v1) of the new layout (rows of `width` reals counted from -G)
- * from the old one, where row v was old row v - d. */
+/* Rows [v0, v1) of a layout at `to` (rows of `width` reals counted from
+ * -G) from the old one at `from`, where row v was old row v - d. */
 static int shift(real *to, const real *from, int v0, int v1, int d, size_t width)
 {
 	if (v1 > v0)
@@ -303,56 +324,85 @@ static int shift(real *to, const real *from, int v0, int v1, int d, size_t width
 	return 0;
 }
 
-/* What the old arrays of x keep, into s for `rows` rows shifted by d; the
- * streaks of the rows kept into st (rows x ntx). */
-static int keep_rows(struct swe_backend_ctx *x, struct sub_arrays *s, int rows, int d,
-	unsigned char *st)
+/* The rows x keeps when it gains gain_lo rows at the south and gain_hi at
+ * the north (< 0: loses them), row v of the new layout being old row
+ * v - gain_lo, into a new store s: every row array with its ghost rows,
+ * the products of the owned rows. */
+static int keep_rows(struct swe_backend_ctx *x, struct swe_cuda_store *s, int gain_lo,
+	int gain_hi)
 {
-	size_t P = (size_t)x->kp.pitch, C = (size_t)x->kp.cpitch;
+	size_t P = (size_t)x->kp.pitch, C = (size_t)x->kp.cpitch, o = (size_t)s->off;
+	int rows = x->rows + gain_lo + gain_hi, d = gain_lo, rc = 0;
+	int v0 = -G > d - G ? -G : d - G, v1 = rows < x->rows + d ? rows : x->rows + d;
 	real **f[NF];
-	/* rows v with v in [-G, rows + G) and v - d in [-G, x->rows + G) */
-	int v0 = -G > d - G ? -G : d - G, v1 = rows + G < x->rows + G + d ? rows + G :
-		x->rows + G + d;
-	int rc = 0;
 	row_arrays(x, f);
+	v1 += G;
 	for (int k = 0; k < NF && !rc; k++)
-		rc = shift(s->f[k], *f[k], v0, v1, d, P);
-	/* corner rows: one more */
-	if (!rc)
-		rc = shift(s->Bc, x->Bc, v0, v1 + 1, d, C);
-	/* owned rows */
-	v0 = 0 > d ? 0 : d;
-	v1 = rows < x->rows + d ? rows : x->rows + d;
+		rc = shift(s->f[k] + o * P, *f[k], v0, v1, d, P);
+	if (!rc) /* corner rows: one more */
+		rc = shift(s->Bc + o * C, x->Bc, v0, v1 + 1, d, C);
+	v0 = d > 0 ? d : 0;
+	v1 -= G;
 	if (!rc && s->prod && v1 > v0)
-		CUDA_CHECK(cudaMemcpy(s->prod + (size_t)v0 * x->kp.nx, x->prod + (size_t)(v0 - d) *
+		CUDA_CHECK(cudaMemcpy(s->prod + (o + v0) * x->kp.nx, x->prod + (size_t)(v0 - d) *
 			x->kp.nx, (size_t)(v1 - v0) * x->kp.nx * sizeof(struct swe_prod),
 			cudaMemcpyDeviceToDevice));
-	if (!rc && v1 > v0)
-		rc = row_streaks(x, v0 - d, v1 - v0, st + (size_t)v0 * x->kp.ntx);
 	return rc;
 }
 
-/* A message of n rows that become owned rows [j, j + n) of the new layout
- * s of `rows` rows, with the bed of G rows either side (those that fall in
+/* Room for x's rows after gaining gain_lo rows at the south and gain_hi at
+ * the north (< 0: losing them): in place while the store has it, else in a
+ * new store holding the rows kept; the streaks of the rows kept into st
+ * (new layout, rows x ntx).  x's array pointers then show the new layout
+ * (its rows, row0 and tiles are finish's to change). */
+static int make_room(struct swe_backend_ctx *x, int gain_lo, int gain_hi, unsigned char *st)
+{
+	int rows = x->rows + gain_lo + gain_hi, d = gain_lo, off = x->st.off - gain_lo, rc;
+	int v0 = d > 0 ? d : 0, v1 = rows < x->rows + d ? rows : x->rows + d;
+	struct swe_cuda_store s;
+	if (v1 > v0 && (rc = row_streaks(x, v0 - d, v1 - v0, st + (size_t)v0 * x->kp.ntx)))
+		return rc;
+	if (off >= 0 && off + rows <= x->st.cap) {
+		x->st.off = off;
+		swe_cuda_sub_store_use(x);
+		return 0;
+	}
+	rc = swe_cuda_sub_store_new(x, x->row0 - gain_lo, rows, &s);
+	if (!rc)
+		rc = keep_rows(x, &s, gain_lo, gain_hi);
+	if (rc) {
+		swe_cuda_sub_store_free(&s);
+		return rc;
+	}
+	swe_cuda_sub_store_free(&x->st);
+	x->st = s;
+	swe_cuda_sub_store_use(x);
+	return 0;
+}
+
+/* A message of n rows that become owned rows [j, j + n) of x's new layout
+ * of `rows` rows, with the bed of G rows either side (those that fall in
  * the layout); their streaks into st. */
-static int unpack(const struct swe_backend_ctx *x, struct sub_arrays *s, int rows,
-	const void *buf, int j, int n, unsigned char *st)
+static int unpack(struct swe_backend_ctx *x, int rows, const void *buf, int j, int n,
+	unsigned char *st)
 {
 	struct pack_layout l = layout(x, n);
 	const real *b = (const real *)buf;
 	size_t P = (size_t)x->kp.pitch, C = (size_t)x->kp.cpitch;
 	int r0 = j - G < -G ? -G : j - G, r1 = j + n + G > rows + G ? rows + G : j + n + G;
+	real **f[NF];
+	row_arrays(x, f);
 	for (int k = 0; k < 9; k++)
-		CUDA_CHECK(cudaMemcpy(s->f[msg_field(x, k)] + (size_t)(j + G) * P,
+		CUDA_CHECK(cudaMemcpy(swe_cuda_sub_row(*f[msg_field(x, k)], x, j),
 			b + (size_t)k * n * P, (size_t)n * P * sizeof(real), cudaMemcpyHostToDevice));
 	/* message bed row r is row j - G + r of the layout */
-	CUDA_CHECK(cudaMemcpy(s->f[9] + (size_t)(r0 + G) * P, b + l.bm + (size_t)(r0 - j + G) * P,
+	CUDA_CHECK(cudaMemcpy(swe_cuda_sub_row(x->Bm, x, r0), b + l.bm + (size_t)(r0 - j + G) * P,
 		(size_t)(r1 - r0) * P * sizeof(real), cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMemcpy(s->Bc + (size_t)(r0 + G) * C, b + l.bc + (size_t)(r0 - j + G) * C,
+	CUDA_CHECK(cudaMemcpy(crow(x, x->Bc, r0), b + l.bc + (size_t)(r0 - j + G) * C,
 		(size_t)(r1 - r0 + 1) * C * sizeof(real), cudaMemcpyHostToDevice));
 	memcpy(st + (size_t)j * x->kp.ntx, b + l.st, (size_t)n * x->kp.ntx);
-	if (s->prod)
-		CUDA_CHECK(cudaMemcpy(s->prod + (size_t)j * x->kp.nx, b + l.end,
+	if (x->prod)
+		CUDA_CHECK(cudaMemcpy(x->prod + (size_t)j * x->kp.nx, b + l.end,
 			(size_t)n * x->kp.nx * sizeof(struct swe_prod), cudaMemcpyHostToDevice));
 	return 0;
 }
@@ -408,10 +458,30 @@ static int map_from_rows(struct swe_backend_ctx *x, const unsigned char *st)
 	return rc;
 }
 
+/* x owns its new layout: row0, rows, the row ranges and the tile map. */
+static int finish(struct swe_backend_ctx *x, int gain_lo, int gain_hi, const unsigned char *st)
+{
+	int rc;
+	x->row0 -= gain_lo;
+	x->rows += gain_lo + gain_hi;
+	x->kp.ny = x->rows;
+	x->kp.ncell = (long)(x->rows + 2 * G) * x->kp.pitch;
+	rc = swe_cuda_sub_tiles(x);
+	if (!rc && x->kp.tiles)
+		rc = map_from_rows(x, st);
+	return rc;
+}
+
+static int move_failed(const struct swe_backend_ctx *x, int rc)
+{
+	spate_log_error("cuda", "cannot move rows: subdomain of rows %d-%d on device %d",
+		x->row0, x->row0 + x->rows - 1, x->device);
+	return rc;
+}
+
 int swe_cuda_sub_rows_resize(struct swe_backend_ctx *x, int gain_lo, int gain_hi,
 	const void *lo, const void *hi)
 {
-	struct sub_arrays s;
 	int rows = x->rows + gain_lo + gain_hi, rc;
 	unsigned char *st;
 	if (rows < G || (gain_lo > 0 && !lo) || (gain_hi > 0 && !hi) ||
@@ -423,40 +493,61 @@ int swe_cuda_sub_rows_resize(struct swe_backend_ctx *x, int gain_lo, int gain_hi
 		return rc;
 	if (!(st = (unsigned char *)calloc((size_t)rows * x->kp.ntx, 1)))
 		return -SPATE_ENOMEM;
-	rc = arrays_alloc(x, rows, &s);
-	if (!rc)
-		rc = keep_rows(x, &s, rows, gain_lo, st);
+	rc = make_room(x, gain_lo, gain_hi, st);
 	if (!rc && gain_lo > 0)
-		rc = unpack(x, &s, rows, lo, 0, gain_lo, st);
+		rc = unpack(x, rows, lo, 0, gain_lo, st);
 	if (!rc && gain_hi > 0)
-		rc = unpack(x, &s, rows, hi, rows - gain_hi, gain_hi, st);
-	if (rc) {
-		arrays_free(&s);
-		free(st);
-		spate_log_error("cuda", "cannot move rows: subdomain of rows %d-%d on device %d",
-			x->row0, x->row0 + x->rows - 1, x->device);
-		return rc;
-	}
-	/* the new arrays in, the old ones out */
-	{
-		real **f[NF];
-		row_arrays(x, f);
-		for (int k = 0; k < NF; k++) {
-			cudaFree(*f[k]);
-			*f[k] = s.f[k];
-		}
-		cudaFree(x->Bc);
-		x->Bc = s.Bc;
-		cudaFree(x->prod);
-		x->prod = s.prod;
-	}
-	x->row0 -= gain_lo;
-	x->rows = rows;
-	x->kp.ny = rows;
-	x->kp.ncell = (long)(rows + 2 * G) * x->kp.pitch;
-	rc = swe_cuda_sub_tiles(x);
-	if (!rc && x->kp.tiles)
-		rc = map_from_rows(x, st);
+		rc = unpack(x, rows, hi, rows - gain_hi, gain_hi, st);
+	if (!rc)
+		rc = finish(x, gain_lo, gain_hi, st);
 	free(st);
-	return rc;
+	return rc ? move_failed(x, rc) : 0;
+}
+
+/* Device to device, whichever devices (unified addresses). */
+static int dcopy(void *to, const void *from, size_t bytes)
+{
+	CUDA_CHECK(cudaMemcpy(to, from, bytes, cudaMemcpyDefault));
+	return 0;
+}
+
+int swe_cuda_sub_rows_take(struct swe_backend_ctx *x, int side, int n,
+	struct swe_backend_ctx *from)
+{
+	int rows = x->rows + n, j = side ? x->rows : 0, a = side ? 0 : from->rows - n, rc;
+	int gl = side ? 0 : n, gh = side ? n : 0;
+	int r0 = j - G < -G ? -G : j - G, r1 = j + n + G > rows + G ? rows + G : j + n + G;
+	size_t P = (size_t)x->kp.pitch * sizeof(real), C = (size_t)x->kp.cpitch * sizeof(real);
+	real **f[NF], **g[NF];
+	unsigned char *st;
+	if (n < 1 || n > from->rows || from->kp.pitch != x->kp.pitch ||
+		(x->kp.sides & 1u << (side ? SWE_NORTH : SWE_SOUTH)) ||
+		from->row0 != (side ? x->row0 + x->rows : x->row0 - from->rows))
+		return -SPATE_EINVAL;
+	if ((rc = swe_cuda_sub_sync(from)) || (rc = swe_cuda_sub_sync(x)))
+		return rc;
+	if (!(st = (unsigned char *)calloc((size_t)rows * x->kp.ntx, 1)))
+		return -SPATE_ENOMEM;
+	rc = make_room(x, gl, gh, st);
+	row_arrays(x, f);
+	row_arrays(from, g);
+	for (int k = 0; k < 9 && !rc; k++)
+		rc = dcopy(swe_cuda_sub_row(*f[msg_field(x, k)], x, j),
+			swe_cuda_sub_row(*g[msg_field(from, k)], from, a), (size_t)n * P);
+	/* the bed of the new rows and of G rows either side (in the layout) */
+	if (!rc)
+		rc = dcopy(swe_cuda_sub_row(x->Bm, x, r0), swe_cuda_sub_row(from->Bm, from,
+			a + r0 - j), (size_t)(r1 - r0) * P);
+	if (!rc)
+		rc = dcopy(crow(x, x->Bc, r0), crow(from, from->Bc, a + r0 - j),
+			(size_t)(r1 - r0 + 1) * C);
+	if (!rc)
+		rc = row_streaks(from, a, n, st + (size_t)j * x->kp.ntx);
+	if (!rc && x->prod && from->prod)
+		rc = dcopy(x->prod + (size_t)j * x->kp.nx, from->prod + (size_t)a * x->kp.nx,
+			(size_t)n * x->kp.nx * sizeof(struct swe_prod));
+	if (!rc)
+		rc = finish(x, gl, gh, st);
+	free(st);
+	return rc ? move_failed(x, rc) : 0;
 }

@@ -138,6 +138,8 @@ static int edge_message(struct decomp *d, const int *bnew, const struct balance_
 	size_t bytes;
 	if (!delta || (gr != me && tr != me))
 		return 0;
+	if (ops->take && gr == me && tr == me)
+		return 0; /* taken straight (balance_move) */
 	bytes = ops->bytes(ops->user, gr == me ? giver : taker, cnt);
 	if (bytes > INT_MAX) {
 		spate_log_error("balance", "moving %d planes takes %zu bytes: more than one MPI "
@@ -187,9 +189,21 @@ int balance_move(struct decomp *d, const int *bnew, const struct balance_ops *op
 	if (nreq && MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS && !rc)
 		rc = -SPATE_EDEVICE;
 #endif
+	/* edges within this rank: every taker copies before any giver drops */
+	for (int e = d->first + 1; e < d->last && ops->take && !rc; e++) {
+		int delta = bnew[e] - d->part[e].row0;
+		if (delta)
+			rc = ops->take(ops->user, delta > 0 ? e - 1 : e, delta > 0 ? 1 : 0,
+				delta > 0 ? delta : -delta, delta > 0 ? e : e - 1);
+	}
 	for (int k = d->first; k < d->last && !rc; k++) {
 		int lo = k > 0 ? d->part[k].row0 - bnew[k] : 0;
 		int hi = k < d->n - 1 ? bnew[k + 1] - (d->part[k].row0 + d->part[k].rows) : 0;
+		/* gains taken straight are done */
+		if (ops->take && lo > 0 && k > d->first)
+			lo = 0;
+		if (ops->take && hi > 0 && k + 1 < d->last)
+			hi = 0;
 		if (lo || hi)
 			rc = ops->resize(ops->user, k, lo, hi, lo > 0 ? buf[k] : NULL,
 				hi > 0 ? buf[k + 1] : NULL);

@@ -77,6 +77,11 @@ struct balance_ops {
 	int (*pack)(void *user, int sub, int side, int n, void *buf);
 	int (*resize)(void *user, int sub, int gain_lo, int gain_hi, const void *lo,
 		const void *hi);
+	/* NULL, or: subdomain `sub` takes n planes at edge `side` (0 low, 1
+	 * high) straight from subdomain `from` of this rank, whose planes stay
+	 * until its resize.  Used for the edges between subdomains of one rank
+	 * (every take before any resize); the others travel as messages. */
+	int (*take)(void *user, int sub, int side, int n, int from);
 };
 
 /* Move planes so that subdomain k owns [bnew[k], bnew[k + 1]) (a plan of

@@ -57,6 +57,7 @@ struct swe_balance {
 	double tc_prev[DECOMP_MAX];
 	double beta, c_cell;           /* c_cell: s per cell a move touches, < 0 unknown */
 	double *work;                  /* per global row */
+	int trace;                     /* SPATE_BALANCE_TRACE */
 	int *iwork;
 	struct balance_report rep;
 };
@@ -143,6 +144,10 @@ int swe_balance_new(struct swe_balance **out, const struct swe_params *p,
 		SWE_BALANCE_BETA;
 	b->c_cell = -1;
 	b->next_measure = p->balance_interval;
+	{
+		const char *e = getenv("SPATE_BALANCE_TRACE");
+		b->trace = e ? atoi(e) : 0;
+	}
 	report_names(b);
 	*pw = &b->pw;
 	*out = b;
@@ -318,6 +323,12 @@ static int mv_resize(void *u, int k, int lo, int hi, const void *blo, const void
 	return b->r.ops->rows_resize(b->r.sub[k], lo, hi, blo, bhi);
 }
 
+static int mv_take(void *u, int k, int side, int n, int from)
+{
+	struct swe_balance *b = u;
+	return b->r.ops->rows_take(b->r.sub[k], side, n, b->r.sub[from]);
+}
+
 /* For the test hook: per global row the sums of w, hu, hv (sums[f ny + j]). */
 static int row_sums(struct swe_balance *b, double *sums)
 {
@@ -354,10 +365,15 @@ static int move_rows(struct swe_balance *b, const int *bnew)
 	struct swe_balance_check c;
 	int r0[DECOMP_MAX], n0[DECOMP_MAX], r1[DECOMP_MAX], n1[DECOMP_MAX], rc;
 	double *sums = NULL;
+	const char *e;
 	o.user = b;
 	o.bytes = mv_bytes;
 	o.pack = mv_pack;
 	o.resize = mv_resize;
+	/* SPATE_MOVE_HOST=1: rows between subdomains of this process travel as
+	 * messages too (for comparison and the tests) */
+	e = getenv("SPATE_MOVE_HOST");
+	o.take = b->r.ops->rows_take && !(e && atoi(e)) ? mv_take : NULL;
 	if (swe_balance_hook) {
 		if (!(sums = malloc(6 * (size_t)b->ny * sizeof *sums)))
 			return -SPATE_ENOMEM;
@@ -430,9 +446,15 @@ static int measure_work(struct swe_balance *b, double *T)
 	return rc;
 }
 
-/* Seconds per unit of work of each subdomain; 0 where nothing was measured
- * (replaced by the mean of the others; all 0: returns 0, no plan). */
-static int speeds(struct swe_balance *b, const double *T, double *sec)
+/* Seconds per unit of work of each subdomain over an interval of isteps
+ * steps; 0 where nothing was measured (replaced by the mean of the others;
+ * all 0: returns 0, no plan).  Devices side by side (ops->concurrent) take
+ * the probe's speeds instead, or one speed without the probe (the mean
+ * measured): what the devices measure over an interval holds their waits
+ * for each other and for the host's launches, as long on a device with
+ * nothing to compute as on the busiest one, and would hide where the work
+ * is. */
+static int speeds(struct swe_balance *b, const double *T, long isteps, double *sec)
 {
 	const struct decomp *d = b->r.d;
 	double sum = 0;
@@ -448,7 +470,42 @@ static int speeds(struct swe_balance *b, const double *T, double *sec)
 	for (int k = 0; k < d->n && nv; k++)
 		if (!(sec[k] > 0))
 			sec[k] = sum / nv;
+	if (nv && b->r.ops->concurrent) {
+		int probed = 1;
+		double Ts = 0, Ws = 0;
+		for (int k = 0; k < d->n; k++) {
+			probed &= b->rep.speed[k] > 0;
+			Ts += T[k];
+			for (int j = d->part[k].row0; j < d->part[k].row0 + d->part[k].rows; j++)
+				Ws += b->work[j];
+		}
+		for (int k = 0; k < d->n; k++)
+			sec[k] = probed ? (double)isteps / b->rep.speed[k] : Ts / Ws;
+	}
 	return nv;
+}
+
+/* SPATE_BALANCE_TRACE=1: every plan on the log (rank 0). */
+static void trace(const struct swe_balance *b, long steps, const int *bold, const int *bnew,
+	const double *sec, double told, double tnew)
+{
+	const struct decomp *d = b->r.d;
+	char line[1024];
+	int o = 0;
+	if (d->rank != 0)
+		return;
+	for (int k = 0; k < d->n && o < (int)sizeof line - 80; k++) {
+		double w = 0;
+		for (int j = bold[k]; j < bold[k + 1]; j++)
+			w += b->work[j];
+		o += snprintf(line + o, sizeof line - o, " [%d: rows %d-%d -> %d-%d, work %.4g, %.3g s/unit]",
+			k, bold[k], bold[k + 1] - 1, bnew[k], bnew[k + 1] - 1, w, sec[k]);
+	}
+	spate_log_info("spate: balance at step %ld:%s; slowest %.4g -> %.4g s\n", steps, line,
+		told, tnew);
+	if (b->trace > 1)
+		for (int j = 0; j < b->ny; j += (b->ny + 31) / 32)
+			spate_log_info("spate:   row %d: work %.4g\n", j, b->work[j]);
 }
 
 /* Every balance_interval steps: measure, plan, and move when worth it. */
@@ -464,7 +521,7 @@ static int balance_now(struct swe_balance *b, long steps)
 	t1 = spate_now();
 	b->rep.bbox += t1 - t0;
 	b->last_measure = steps;
-	if (!speeds(b, T, sec) || isteps <= 0)
+	if (isteps <= 0 || !speeds(b, T, isteps, sec))
 		goto done;
 	for (int k = 0; k < d->n; k++)
 		bold[k] = d->part[k].row0;
@@ -478,6 +535,8 @@ static int balance_now(struct swe_balance *b, long steps)
 			same = 0;
 			cells += (double)(bold[k + 1] - bold[k] + bnew[k + 1] - bnew[k]) * b->r.nx;
 		}
+	if (b->trace)
+		trace(b, steps, bold, bnew, sec, told, tnew);
 	if (same)
 		goto done;
 	if (b->c_cell < 0) {

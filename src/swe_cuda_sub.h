@@ -28,6 +28,19 @@ struct swe_cuda_tpair {
 	int kind;
 };
 
+/* The row arrays of a subdomain, with room for more rows where dynamic
+ * balancing may move them: U (parity 0, 1), L and Bm (cap + 2 SWE_GHOST
+ * rows each), the corners (one row more) and the products (cap rows, once
+ * started); row 0 of the subdomain is row `off` of the store.  A subdomain
+ * grows or shrinks in place while the store has room (its array pointers
+ * move), else moves into a new store (cuda/swe_cuda_sub_rows.cu). */
+#define SWE_CUDA_NF 10
+struct swe_cuda_store {
+	real *f[SWE_CUDA_NF], *Bc;
+	struct swe_prod *prod;
+	int cap, off;
+};
+
 /* A subdomain of rows [row0, row0 + rows) on one GPU.
  *
  * With the tile map (kp.tiles: RK2 with early exit, as on one GPU) the
@@ -39,6 +52,9 @@ struct swe_cuda_tpair {
  * tile of a range is computed, numbered from its first row. */
 struct swe_backend_ctx {
 	int device, overlap, row0, rows;
+	int gny, room;               /* global rows; 1: keep room to grow (balance) */
+	struct swe_cuda_store st;    /* the row arrays' memory */
+	long tcap;                   /* tiles the tile arrays hold */
 	int lo, hi;                  /* interior rows [lo, hi); edge rows around */
 	int rj[4][2];                /* row ranges: all, south edge, interior, north
 	                                edge */
@@ -81,6 +97,7 @@ struct swe_backend_ctx {
 	 * spd[2 (steps & 1)], [+ 1]; k_dt_peers reads those of every linked
 	 * subdomain (dpeers: their spd, on this device) and sets dt here */
 	int devdt, npeer;
+	int halo_memcpy;             /* SPATE_CUDA_HALO_MEMCPY=1: halos as copies */
 	swe_rbits *spd, **dpeers;
 	unsigned long long *dacc;    /* interior tiles computed by real steps */
 	unsigned long long acc0;     /* its value at the last clock read */
@@ -143,8 +160,9 @@ int swe_cuda_sub_clock_get(struct swe_backend_ctx *x, double *t, long *steps, do
 	double *amax);
 
 /* cuda/swe_cuda_sub_mem.cu.  The row ranges and tile lists of x->rows rows
- * (device arrays allocated anew), the tile map reset: every tile computed
- * in the next three steps, as after the upload.  0 or -SPATE_E*. */
+ * (device arrays allocated anew when those held are too small), the tile map
+ * reset: every tile computed in the next three steps, as after the upload.
+ * 0 or -SPATE_E*. */
 int swe_cuda_sub_tiles(struct swe_backend_ctx *x);
 
 /* cuda/swe_cuda_sub_rows.cu: dynamic load balancing (swe_multi.h). */
@@ -153,5 +171,13 @@ size_t swe_cuda_sub_rows_bytes(struct swe_backend_ctx *x, int n);
 int swe_cuda_sub_rows_pack(struct swe_backend_ctx *x, int side, int n, void *buf);
 int swe_cuda_sub_rows_resize(struct swe_backend_ctx *x, int gain_lo, int gain_hi,
 	const void *lo, const void *hi);
+int swe_cuda_sub_rows_take(struct swe_backend_ctx *x, int side, int n,
+	struct swe_backend_ctx *from);
+/* A store for `rows` rows from global row row0 (zeroed; room at the internal
+ * edges when x->room), its memory freed, and x's array pointers into x->st. */
+int swe_cuda_sub_store_new(const struct swe_backend_ctx *x, int row0, int rows,
+	struct swe_cuda_store *s);
+void swe_cuda_sub_store_free(struct swe_cuda_store *s);
+void swe_cuda_sub_store_use(struct swe_backend_ctx *x);
 
 #endif

@@ -155,6 +155,14 @@ struct swe_sub_ops {
 	int (*rows_pack)(struct swe_backend_ctx *sub, int side, int n, void *buf);
 	int (*rows_resize)(struct swe_backend_ctx *sub, int gain_lo, int gain_hi, const void *lo,
 		const void *hi);
+	/* rows_take (NULL: not offered): subdomain `sub` owns n more rows at
+	 * edge `side` (0 south, 1 north), copied straight from `from`, its
+	 * neighbour there in this process (whose rows are not changed: a
+	 * rows_resize with a negative gain drops them after).  Between devices
+	 * that can read each other's memory, instead of a message through the
+	 * host. */
+	int (*rows_take)(struct swe_backend_ctx *sub, int side, int n,
+		struct swe_backend_ctx *from);
 	/* ---- The time step on the devices, for the subdomains of a run that
 	 * all live in this process (NULL: not offered).  dev_link(sub, n) joins
 	 * them: 0, and from then on stage 1 leaves its speeds on the device,

@@ -54,8 +54,9 @@ int swe_probe_speeds(const struct swe_sub_ops *ops, const struct swe_params *p,
 	double v[2 * DECOMP_MAX];
 	int rows, P = decomp_world_size(), r = decomp_world_rank(), rc = 0;
 	size_t ncell;
-	/* about 2^18 cells: long enough to time, short next to the run */
-	rows = 262144 / s->nx;
+	/* about 2^18 cells (devices: 2^22, enough to fill one): long enough to
+	 * time, short next to the run */
+	rows = (ops->concurrent ? 4194304 : 262144) / s->nx;
 	rows = rows < 8 ? 8 : rows > s->ny ? s->ny : rows;
 	if (!(q = malloc(sizeof *q)))
 		return -SPATE_ENOMEM;
