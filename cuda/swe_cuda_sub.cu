@@ -119,7 +119,14 @@ int swe_cuda_sub_fields(const struct swe_backend_ctx *x, int stage, real *f[3])
 static int tstart(struct swe_backend_ctx *x, cudaStream_t s, int kind)
 {
 	int i;
-	if (!x->timing || x->ntp >= SWE_CUDA_TIME_PAIRS)
+	if (x->timing && x->capturing && x->gntp < SWE_CUDA_TIME_PAIRS) {
+		/* an event node of the graph: SWE_CUDA_TIME_PAIRS + its pair */
+		i = x->gntp++;
+		x->gtp[i].kind = kind;
+		cudaEventRecordWithFlags(x->gtp[i].a, s, cudaEventRecordExternal);
+		return SWE_CUDA_TIME_PAIRS + i;
+	}
+	if (!x->timing || x->capturing || x->ntp >= SWE_CUDA_TIME_PAIRS)
 		return -1;
 	i = x->ntp++;
 	x->tp[i].kind = kind;
@@ -129,8 +136,25 @@ static int tstart(struct swe_backend_ctx *x, cudaStream_t s, int kind)
 
 static void tstop(struct swe_backend_ctx *x, int i, cudaStream_t s)
 {
-	if (i >= 0)
+	if (i >= SWE_CUDA_TIME_PAIRS)
+		cudaEventRecordWithFlags(x->gtp[i - SWE_CUDA_TIME_PAIRS].b, s,
+			cudaEventRecordExternal);
+	else if (i >= 0)
 		cudaEventRecord(x->tp[i].b, s);
+}
+
+void swe_cuda_sub_graph_times(struct swe_backend_ctx *x, int reset)
+{
+	long r = x->greplay - x->gmark;
+	for (int i = 0; i < x->gntp && r > 0; i++) {
+		float ms = 0;
+		if (cudaEventElapsedTime(&ms, x->gtp[i].a, x->gtp[i].b) == cudaSuccess)
+			*(x->gtp[i].kind ? &x->t_copy : &x->t_comp) += ms * 1e-3 * (double)r;
+		cudaGetLastError();
+	}
+	x->gmark = x->greplay;
+	if (reset)
+		x->gntp = 0;
 }
 
 /* Add the finished intervals to the totals (all: wait for every one). */
@@ -155,6 +179,8 @@ void swe_cuda_sub_harvest(struct swe_backend_ctx *x, int all)
 		cudaGetLastError();
 	}
 	x->ntp = keep;
+	if (all)
+		swe_cuda_sub_graph_times(x, 0);
 }
 
 /* ---- the pieces of a stage */
@@ -308,7 +334,7 @@ int swe_cuda_sub_sync(struct swe_backend_ctx *x)
 int swe_cuda_sub_stage1(struct swe_backend_ctx *x, double t, double *ax, double *ay)
 {
 	(void)t; /* the ghosts of U^n were written at t by the step that made it */
-	x->timing = x->steps % SWE_CUDA_TIME_EVERY == 0;
+	x->timing = x->steps % x->time_every == 0;
 	x->tsteps += x->timing;
 	*ax = *ay = 0;
 	return stage(x, 0);

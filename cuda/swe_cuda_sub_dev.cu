@@ -10,7 +10,7 @@
  * The host reads the clock once per batch of steps.
  *
  * Graphs (swe_cuda_sub_graph): the steps of a batch between two timed steps
- * (SWE_CUDA_TIME_EVERY; those run eagerly, with their events) are captured
+ * (x->time_every; those run eagerly, with their events) are captured
  * once from every subdomain's streams into one graph over all the devices,
  * then launched as one call.  Before the launch the first subdomain's main
  * stream waits for every stream of every subdomain, and after it every
@@ -122,7 +122,7 @@ int swe_cuda_sub_clock_get(struct swe_backend_ctx *x, double *t, long *steps, do
 	if (rc)
 		return rc;
 	CUDA_CHECK(cudaMemcpy(x->hout, x->dctl, sizeof *x->hout, cudaMemcpyDeviceToHost));
-	swe_cuda_sub_harvest(x, 0);
+	swe_cuda_sub_harvest(x, 1); /* idle: the graph's intervals too */
 	if (x->kp.tiles) {
 		/* the interior tiles skipped by the real steps since the last read */
 		unsigned long long acc;
@@ -213,6 +213,47 @@ static void graph_drop(struct swe_backend_ctx *x)
 	x->gexec = NULL;
 }
 
+/* What a recorded graph holds of subdomain x: its arrays (rows moved,
+ * products started), the parity of its state at the graph's first step
+ * (a restart), its rows, the products' threshold. */
+static void graph_sig(const struct swe_backend_ctx *x, const void *s[6])
+{
+	size_t thr = 0;
+	memcpy(&thr, &x->prod_thr, sizeof x->prod_thr < sizeof thr ? sizeof x->prod_thr :
+		sizeof thr);
+	s[0] = x->w[0];
+	s[1] = x->prod;
+	s[2] = x->tl[0];
+	s[3] = (const void *)(size_t)x->cur;
+	s[4] = (const void *)(size_t)x->rows;
+	s[5] = (const void *)thr;
+}
+
+static int graph_stale(struct swe_backend_ctx **sub, int n)
+{
+	for (int k = 0; k < n; k++) {
+		const void *s[6];
+		graph_sig(sub[k], s);
+		if (memcmp(s, sub[k]->gsig, sizeof s))
+			return 1;
+	}
+	return 0;
+}
+
+/* The graph gone, its intervals read first (after its last replay). */
+static int graph_forget(struct swe_backend_ctx **sub, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (sub[k]->gntp) {
+			int rc = swe_cuda_sub_sync(sub[k]);
+			if (rc)
+				return rc;
+			swe_cuda_sub_graph_times(sub[k], 1);
+		}
+	graph_drop(sub[0]);
+	return 0;
+}
+
 static int env_off(const char *name)
 {
 	const char *e = getenv(name);
@@ -226,20 +267,27 @@ long swe_cuda_sub_graph(struct swe_backend_ctx **sub, int n, int op, long steps)
 	cudaError_t e;
 	int rc;
 	switch (op) {
+	case SWE_GRAPH_PERIOD:
+		return x->nograph || env_off("SPATE_CUDA_GRAPHS") ? 0 : x->time_every;
+	case SWE_GRAPH_NEXT:
+		return (x->time_every - x->steps % x->time_every +
+			(env_off("SPATE_CUDA_GRAPH_TIMING") ? 1 : 0)) % x->time_every;
 	case SWE_GRAPH_LEN:
-		/* the steps up to the next timed one, when they are all untimed */
-		if (x->nograph || env_off("SPATE_CUDA_GRAPHS") ||
-			x->steps % SWE_CUDA_TIME_EVERY != 1)
+		/* a timed step and the untimed ones up to the next timed one (the
+		 * graph times its first step with event nodes) */
+		if (x->nograph || env_off("SPATE_CUDA_GRAPHS"))
 			return 0;
-		return SWE_CUDA_TIME_EVERY - 1;
+		if (env_off("SPATE_CUDA_GRAPH_TIMING")) /* the timed step eager */
+			return x->steps % x->time_every == 1 ? x->time_every - 1 : 0;
+		return x->steps % x->time_every == 0 ? x->time_every : 0;
 	case SWE_GRAPH_BEGIN:
-		if ((rc = graph_events(sub, n)))
+		if ((rc = graph_events(sub, n)) || (rc = graph_forget(sub, n)))
 			return rc;
-		graph_drop(x);
 		for (int k = 0; k < n; k++) {
 			sub[k]->gcur = sub[k]->cur;
 			sub[k]->gsteps = sub[k]->steps;
 			sub[k]->capturing = 1;
+			graph_sig(sub[k], sub[k]->gsig);
 		}
 		CUDA_CHECK(cudaSetDevice(x->device));
 		CUDA_CHECK(cudaStreamBeginCapture(x->main, cudaStreamCaptureModeRelaxed));
@@ -272,8 +320,10 @@ long swe_cuda_sub_graph(struct swe_backend_ctx **sub, int n, int op, long steps)
 			"steps are launched one by one\n", cudaGetErrorString(e));
 		return -SPATE_EUNSUPPORTED;
 	case SWE_GRAPH_LAUNCH:
-		if (!x->gexec || x->gsteps_n != steps)
+		if (x->gexec && x->gsteps_n != steps)
 			return -SPATE_EINVAL;
+		if (!x->gexec || graph_stale(sub, n))
+			return (rc = graph_forget(sub, n)) ? rc : 1; /* record again */
 		if ((rc = join(sub, n, 0)))
 			return rc;
 		CUDA_CHECK(cudaSetDevice(x->device));
@@ -281,13 +331,13 @@ long swe_cuda_sub_graph(struct swe_backend_ctx **sub, int n, int op, long steps)
 		if ((rc = join(sub, n, 1)))
 			return rc;
 		for (int k = 0; k < n; k++) {
+			sub[k]->greplay++;
 			sub[k]->cur ^= (int)(steps & 1);
 			sub[k]->steps += steps;
 		}
 		return 0;
 	case SWE_GRAPH_DROP:
-		graph_drop(x);
-		return 0;
+		return graph_forget(sub, n);
 	}
 	return -SPATE_EINVAL;
 }

@@ -125,10 +125,10 @@ static int sub_times(struct swe_backend_ctx *x, double *compute, double *exchang
 	if (rc)
 		return rc;
 	swe_cuda_sub_harvest(x, 1);
-	/* each timed step stands for the SWE_CUDA_TIME_EVERY steps it begins
+	/* each timed step stands for the time_every steps it begins
 	 * (the same steps on every subdomain): the growth of these totals over
 	 * an interval is that interval's (balancing), not the run's mean */
-	scale = SWE_CUDA_TIME_EVERY;
+	scale = x->time_every;
 	*compute = x->t_comp * scale;
 	*exchange = x->t_copy * scale;
 	return 0;
@@ -179,6 +179,11 @@ static void sub_fini(struct swe_backend_ctx *x)
 		if (x->tp[i].a) {
 			cudaEventDestroy(x->tp[i].a);
 			cudaEventDestroy(x->tp[i].b);
+		}
+	for (int i = 0; i < SWE_CUDA_TIME_PAIRS; i++)
+		if (x->gtp[i].a) {
+			cudaEventDestroy(x->gtp[i].a);
+			cudaEventDestroy(x->gtp[i].b);
 		}
 	if (x->ev_edge)
 		cudaEventDestroy(x->ev_edge);
@@ -360,6 +365,8 @@ static int upload(struct swe_backend_ctx *x, const struct swe_state *g,
 	for (int i = 0; i < SWE_CUDA_TIME_PAIRS; i++) {
 		CUDA_CHECK(cudaEventCreate(&x->tp[i].a));
 		CUDA_CHECK(cudaEventCreate(&x->tp[i].b));
+		CUDA_CHECK(cudaEventCreate(&x->gtp[i].a));
+		CUDA_CHECK(cudaEventCreate(&x->gtp[i].b));
 	}
 	return 0;
 }
@@ -396,6 +403,7 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	x->rows = rows;
 	x->gny = g->ny;
 	x->halo_memcpy = env_int("SPATE_CUDA_HALO_MEMCPY", 0, 0, 1);
+	x->time_every = env_int("SPATE_CUDA_TIME_EVERY", SWE_CUDA_TIME_EVERY, 2, 4096);
 	/* room to grow in place (SPATE_CUDA_ROOM=0: none, every gain a new store) */
 	x->room = p->balance != SWE_BALANCE_STATIC && env_int("SPATE_CUDA_ROOM", 1, 0, 1);
 	x->kp.integrator = p->integrator;

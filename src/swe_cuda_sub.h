@@ -17,8 +17,8 @@ struct CUgraphExec_st;
 
 
 /* Device times are measured on every SWE_CUDA_TIME_EVERY-th step (events cost
- * host time) and scaled to all steps; at most SWE_CUDA_TIME_PAIRS intervals
- * per step. */
+ * host time; SPATE_CUDA_TIME_EVERY overrides it) and scaled to all steps; at
+ * most SWE_CUDA_TIME_PAIRS intervals per step. */
 #define SWE_CUDA_TIME_EVERY 16
 #define SWE_CUDA_TIME_PAIRS 24
 
@@ -92,12 +92,19 @@ struct swe_backend_ctx {
 	struct swe_cuda_tpair tp[SWE_CUDA_TIME_PAIRS];
 	int tmark;                   /* interval begun by halo_mark (-1: untimed) */
 	long tsteps;                 /* steps timed */
+	/* the intervals a graph records (event nodes), recorded again by every
+	 * replay: read when the device is idle, each standing for the replays
+	 * since the last read */
+	struct swe_cuda_tpair gtp[SWE_CUDA_TIME_PAIRS];
+	int gntp;
+	long greplay, gmark;
 	double t_comp, t_copy;       /* their device seconds */
 	/* device-dt mode (swe_cuda_sub_link): stage 1 leaves its speeds in
 	 * spd[2 (steps & 1)], [+ 1]; k_dt_peers reads those of every linked
 	 * subdomain (dpeers: their spd, on this device) and sets dt here */
 	int devdt, npeer;
 	int halo_memcpy;             /* SPATE_CUDA_HALO_MEMCPY=1: halos as copies */
+	int time_every;              /* SWE_CUDA_TIME_EVERY, or SPATE_CUDA_TIME_EVERY */
 	swe_rbits *spd, **dpeers;
 	unsigned long long *dacc;    /* interior tiles computed by real steps */
 	unsigned long long acc0;     /* its value at the last clock read */
@@ -112,6 +119,7 @@ struct swe_backend_ctx {
 	struct CUevent_st *ev_fork, *ev_join[2 * DECOMP_MAX];
 	int capturing, gcur;
 	long gsteps;
+	const void *gsig[6];         /* what the graph was recorded with (graph_sig) */
 };
 
 /* Cells of one field in a halo (SWE_GHOST rows); row j (local, ghosts
@@ -134,6 +142,9 @@ struct swe_cuda_step swe_cuda_sub_arrays(const struct swe_backend_ctx *x, int p)
 int swe_cuda_sub_fields(const struct swe_backend_ctx *x, int stage, real *f[3]);
 int swe_cuda_sub_sync(struct swe_backend_ctx *x);
 void swe_cuda_sub_harvest(struct swe_backend_ctx *x, int all);
+/* The graph's intervals into the totals (the device idle); reset: forget
+ * them (the graph goes). */
+void swe_cuda_sub_graph_times(struct swe_backend_ctx *x, int reset);
 /* The phases of swe_cuda_sub_ops (swe_multi.h). */
 int swe_cuda_sub_stage1(struct swe_backend_ctx *x, double t, double *ax, double *ay);
 int swe_cuda_sub_speeds(struct swe_backend_ctx *x, double *ax, double *ay);

@@ -33,7 +33,10 @@ struct swe_prod;
 enum swe_stage { SWE_STAGE_U = 0, SWE_STAGE_USTAR = 1, SWE_STAGE_RATE = 2 };
 
 /* The operations of swe_sub_ops' dev_graph. */
-enum { SWE_GRAPH_LEN, SWE_GRAPH_BEGIN, SWE_GRAPH_END, SWE_GRAPH_LAUNCH, SWE_GRAPH_DROP };
+enum {
+	SWE_GRAPH_LEN, SWE_GRAPH_BEGIN, SWE_GRAPH_END, SWE_GRAPH_LAUNCH, SWE_GRAPH_DROP,
+	SWE_GRAPH_PERIOD, SWE_GRAPH_NEXT
+};
 
 /* [parallel] overlap: how halo exchange and computation overlap on
  * asynchronous devices (Jacobsen et al. 2010, strategies 1-3). */
@@ -187,8 +190,13 @@ struct swe_sub_ops {
 	 * run the next step by its phases); BEGIN: the phases of the next
 	 * `steps` steps are recorded from now on, not run; END: recorded (0), or
 	 * -SPATE_EUNSUPPORTED: no graph, and LEN is 0 from now on; LAUNCH: run
-	 * the recorded steps (the same count); DROP: forget them (rows moved,
-	 * products started: what they were recorded with changed). */
+	 * the recorded steps (the same count; 1: nothing ran, the graph no
+	 * longer fits the subdomains and is gone: record it again); DROP: forget them (rows moved,
+	 * products started: what they were recorded with changed); PERIOD: a
+	 * graph may begin every this many steps enqueued (0: none); NEXT: the
+	 * steps to enqueue before the next such step (0 .. PERIOD - 1; steps
+	 * enqueued past t_stop count), so that batches that end there leave no
+	 * step to run alone. */
 	long (*dev_graph)(struct swe_backend_ctx **sub, int n, int op, long steps);
 	/* Restart: replace the subdomain's products (NULL: not offered). */
 	int (*products_put)(struct swe_backend_ctx *sub, const struct swe_prod *in);

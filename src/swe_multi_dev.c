@@ -16,7 +16,7 @@
 #include "swe_multi_run.h"
 
 /* Steps enqueued before the host reads the clock. */
-#define DEV_BATCH 64
+#define DEV_BATCH 256
 
 /* Enqueue one step on every subdomain. */
 static int step_dev(struct multi *m)
@@ -82,6 +82,11 @@ static int steps_dev(struct multi *m, long n)
 			continue;
 		}
 		rc = (int)m->ops->dev_graph(sub, cnt, SWE_GRAPH_LAUNCH, g);
+		if (rc == 1) {
+			m->graph_steps = 0; /* stale (a restart, products begun) */
+			rc = 0;
+			continue;
+		}
 		n -= g;
 	}
 	return rc;
@@ -124,10 +129,13 @@ static int read_dev(struct multi *m, long *steps)
 int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps, struct swe_stats *st)
 {
 	double wall0 = spate_now();
-	long done = 0;
+	long done = 0, period = 0;
 	int rc = 0;
-	/* products may have started, a checkpoint restored: record again */
-	graph_drop(m);
+	/* a graph recorded before is replayed while it fits (the backend
+	 * checks: products begun, a checkpoint restored record it again) */
+	if (m->ops->dev_graph)
+		period = m->ops->dev_graph(m->sub + m->d.first, m->d.last - m->d.first,
+			SWE_GRAPH_PERIOD, 0);
 	for (int k = m->d.first; k < m->d.last && !rc; k++)
 		rc = m->ops->dev_clock(m->sub[k], m->t, m->steps, m->last_dt, t_stop);
 	while (!rc && m->t < t_stop && (max_steps <= 0 || done < max_steps)) {
@@ -141,10 +149,17 @@ int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps, struct
 		} else {
 			n = 1; /* no estimate yet */
 		}
-		if (max_steps > 0 && n > max_steps - done)
-			n = max_steps - done;
 		if (n > room)
 			n = room;
+		/* end where a graph may begin, unless single steps are asked for:
+		 * the balancing measures a few steps late then */
+		if (period > 1 && room > 1) {
+			long next = m->ops->dev_graph(m->sub + m->d.first, m->d.last - m->d.first,
+				SWE_GRAPH_NEXT, 0);
+			n += ((next - n) % period + period) % period;
+		}
+		if (max_steps > 0 && n > max_steps - done)
+			n = max_steps - done;
 		if ((rc = steps_dev(m, n)) || (rc = read_dev(m, &steps)))
 			break;
 		if (steps > m->steps) {
