@@ -221,6 +221,81 @@ static void launch(struct swe_backend_ctx *x, const step_t *a0, int s2, int r, c
 	tstop(x, i, s);
 }
 
+void swe_cuda_sub_valid(struct swe_backend_ctx *x, int stage, int side, int rows)
+{
+	(stage == SWE_STAGE_U ? x->mu : x->ms)[side] = rows;
+}
+
+/* Rows [0, e) beyond internal edge `side` (ghost cell expansion) of stage
+ * s2, or of the Euler update, on stream s: the arrays shifted to them, a
+ * grid of e rows without global edges south and north, every tile, the
+ * speeds into spdx (only the owned faces count). */
+static void launch_ext(struct swe_backend_ctx *x, const step_t *a0, int s2, int euler,
+	int side, int e, cudaStream_t s)
+{
+	step_t a = *a0;
+	struct swe_cuda_params k = x->kp;
+	long sh = side ? x->rows : -e;
+	size_t o = (size_t)(sh * x->kp.pitch), oc = (size_t)(sh * x->kp.cpitch);
+	int i;
+	if (e <= 0)
+		return;
+	a.w += o;
+	a.hu += o;
+	a.hv += o;
+	a.w1 += o;
+	a.hu1 += o;
+	a.hv1 += o;
+	a.Lw += o;
+	a.Lhu += o;
+	a.Lhv += o;
+	a.Bm += o;
+	a.Bc += oc;
+	a.spd = x->spdx;
+	a.list = x->list;
+	a.count = x->ecnt + e;
+	a.list1 = NULL;
+	a.count1 = NULL;
+	a.wet = NULL;
+	a.act = a.streak = NULL;
+	k.tiles = 0;
+	k.ny = e;
+	k.ncell = (long)(e + 2 * G) * x->kp.pitch;
+	k.sides &= ~(1u << SWE_SOUTH | 1u << SWE_NORTH);
+	i = tstart(x, s, 0);
+	if (euler)
+		swe_cuda_enqueue_euler(&k, &a, s);
+	else
+		swe_cuda_enqueue_stage(&k, &a, s2, 0, e, s);
+	tstop(x, i, s);
+}
+
+/* Ghost cell expansion: the rows beyond each internal edge where the input
+ * of stage s2 (U for stage 1, L and U for stage 2; L for the Euler update)
+ * holds the neighbour's values, less the stencil (the Euler update: all of
+ * them); then the output's valid rows.  With SWE_GHOST valid rows (no
+ * expansion) there are none. */
+static int extend(struct swe_backend_ctx *x, const step_t *a, int s2, int euler,
+	cudaStream_t s)
+{
+	int *in = s2 || euler ? x->ms : x->mu, *out = s2 || euler ? x->mu : x->ms;
+	for (int side = 0; side < 2; side++) {
+		int e;
+		if (x->kp.sides & 1u << (side ? SWE_NORTH : SWE_SOUTH))
+			continue; /* a global edge */
+		if (in[side] < (euler ? 0 : G)) {
+			spate_log_error("cuda", "rows %d-%d: a stage without valid ghost rows (%d "
+				"beyond the %s edge): the decomposition skipped a halo exchange", x->row0,
+				x->row0 + x->rows - 1, in[side], side ? "north" : "south");
+			return -SPATE_EINVAL;
+		}
+		e = euler ? in[side] : in[side] - G;
+		launch_ext(x, a, s2, euler, side, e, s);
+		out[side] = e;
+	}
+	return 0;
+}
+
 /* Before a stage: wait for the neighbours' copies into our ghost rows, and
  * let the edge stream follow what the main stream did (the ctl block). */
 static void begin_stage(struct swe_backend_ctx *x)
@@ -275,6 +350,8 @@ static int stage(struct swe_backend_ctx *x, int s2)
 	begin_stage(x);
 	x->last_s2 = s2;
 	x->spd_ready = 0;
+	if (extend(x, &a, s2, 0, x->edge))
+		return -SPATE_EINVAL;
 	if (x->overlap == SWE_OVERLAP_NONE) {
 		if (x->kp.tiles) {
 			launch(x, &a, s2, 4, x->main);
@@ -393,6 +470,8 @@ int swe_cuda_sub_predict(struct swe_backend_ctx *x, double dt, double t_new)
 		int i = tstart(x, x->main, 0);
 		swe_cuda_enqueue_euler(&x->kp, &a, x->main);
 		tstop(x, i, x->main);
+		if (extend(x, &a, 0, 1, x->main))
+			return -SPATE_EINVAL;
 		x->last_s2 = 0;
 		x->spd_ready = 0;
 		end_stage(x, &a, 1);
@@ -472,6 +551,7 @@ int swe_cuda_sub_halo_put(struct swe_backend_ctx *x, int st, int side, const voi
 	CUDA_CHECK(cudaSetDevice(x->device));
 	CUDA_CHECK(cudaEventSynchronize(x->ev_put[side])); /* hrecv free again */
 	memcpy(x->hrecv[side], buf, 3 * n * sizeof(real));
+	swe_cuda_sub_valid(x, st, side, G);
 	i = tstart(x, x->edge, 1);
 	for (int k = 0; k < 3; k++) {
 		real *dst = swe_cuda_sub_row(f[k], x, side ? x->rows : -G);
@@ -499,13 +579,16 @@ __global__ static void k_halo_push(struct halo_move h, size_t n)
 }
 
 int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int st, int side,
-	struct swe_backend_ctx *y)
+	struct swe_backend_ctx *y, int rows)
 {
 	real *f[3], *g[3];
-	size_t n = swe_cuda_sub_halo(x);
+	size_t n = (size_t)rows * x->kp.pitch;
 	int rc = swe_cuda_sub_fields(x, st, f), i;
 	if (rc || (rc = swe_cuda_sub_fields(y, st, g)))
 		return rc;
+	if (rows < G || rows > y->halo || rows > x->rows)
+		return -SPATE_EINVAL;
+	swe_cuda_sub_valid(y, st, 1 - side, rows);
 	swe_cuda_sub_enable_peer(x->device, y->device);
 	CUDA_CHECK(cudaSetDevice(x->device));
 	i = tstart(x, x->edge, 1);
@@ -515,15 +598,15 @@ int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int st, int side,
 		 * copies, each a copy engine's round trip, cost more per step) */
 		struct halo_move h;
 		for (int k = 0; k < 3; k++) {
-			h.dst[k] = swe_cuda_sub_row(g[k], y, side ? -G : y->rows);
-			h.src[k] = swe_cuda_sub_row(f[k], x, side ? x->rows - G : 0);
+			h.dst[k] = swe_cuda_sub_row(g[k], y, side ? -rows : y->rows);
+			h.src[k] = swe_cuda_sub_row(f[k], x, side ? x->rows - rows : 0);
 		}
 		k_halo_push<<<dim3((unsigned)((n + 255) / 256), 3), 256, 0, x->edge>>>(h, n);
 		CUDA_CHECK(cudaGetLastError());
 	}
 	for (int k = 0; k < 3 && !(x->devdt && !x->halo_memcpy); k++) {
-		real *dst = swe_cuda_sub_row(g[k], y, side ? -G : y->rows);
-		const real *src = swe_cuda_sub_row(f[k], x, side ? x->rows - G : 0);
+		real *dst = swe_cuda_sub_row(g[k], y, side ? -rows : y->rows);
+		const real *src = swe_cuda_sub_row(f[k], x, side ? x->rows - rows : 0);
 		/* a plain copy between unified addresses in device-dt mode, which
 		 * a graph can record */
 		if (x->devdt)
@@ -552,6 +635,8 @@ int swe_cuda_sub_halo_dev(struct swe_backend_ctx *x, int st, int side, int ghost
 	int j = ghost ? (side ? x->rows : -G) : (side ? x->rows - G : 0);
 	if (rc)
 		return rc;
+	if (ghost) /* NCCL receives into them */
+		swe_cuda_sub_valid(x, st, side, G);
 	for (int k = 0; k < 3; k++)
 		ptr[k] = swe_cuda_sub_row(f[k], x, j);
 	*stream = x->edge;

@@ -269,6 +269,8 @@ long swe_cuda_sub_graph(struct swe_backend_ctx **sub, int n, int op, long steps)
 	switch (op) {
 	case SWE_GRAPH_PERIOD:
 		return x->nograph || env_off("SPATE_CUDA_GRAPHS") ? 0 : x->time_every;
+	case SWE_GRAPH_COUNT:
+		return x->steps;
 	case SWE_GRAPH_NEXT:
 		return (x->time_every - x->steps % x->time_every +
 			(env_off("SPATE_CUDA_GRAPH_TIMING") ? 1 : 0)) % x->time_every;

@@ -38,10 +38,17 @@ static int rows_copy(struct swe_backend_ctx *x, int st, int j0, int j1, real *w,
 	real *f[3], *h[3] = { w, hu, hv };
 	size_t n = (size_t)(j1 - j0) * x->kp.pitch * sizeof(real);
 	int rc;
-	if (j0 < -G || j1 > x->rows + G || j0 > j1)
+	int lo = x->kp.sides & 1u << SWE_SOUTH ? G : x->halo;
+	int hi = x->kp.sides & 1u << SWE_NORTH ? G : x->halo;
+	if (j0 < -lo || j1 > x->rows + hi || j0 > j1)
 		return -SPATE_EINVAL;
 	if ((rc = swe_cuda_sub_fields(x, st, f)) || (rc = swe_cuda_sub_sync(x)))
 		return rc;
+	/* rows put beyond an internal edge: the neighbour's, valid */
+	if (put && j1 == 0 && lo == x->halo)
+		swe_cuda_sub_valid(x, st, 0, -j0);
+	if (put && j0 == x->rows && hi == x->halo)
+		swe_cuda_sub_valid(x, st, 1, j1 - x->rows);
 	for (int k = 0; k < 3; k++) {
 		real *d = swe_cuda_sub_row(f[k], x, j0);
 		CUDA_CHECK(cudaMemcpy(put ? d : h[k], put ? h[k] : d, n,
@@ -152,6 +159,8 @@ static void sub_fini(struct swe_backend_ctx *x)
 			cudaEventDestroy(x->ev_put[p]);
 	}
 	cudaFree(x->bc);
+	cudaFree(x->ecnt);
+	cudaFree(x->spdx);
 	cudaFree(x->list);
 	cudaFree(x->count);
 	for (int p = 0; p < 2; p++)
@@ -339,12 +348,40 @@ static int upload(struct swe_backend_ctx *x, const struct swe_state *g,
 		CUDA_CHECK(cudaEventCreateWithFlags(&x->ev_out[s], sync));
 		CUDA_CHECK(cudaEventCreateWithFlags(&x->ev_put[s], sync));
 	}
-	CUDA_CHECK(cudaMemcpy(x->w[0], g->w + off, n, cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMemcpy(x->hu[0], g->hu + off, n, cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMemcpy(x->hv[0], g->hv + off, n, cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMemcpy(x->Bm, g->Bm + off, n, cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMemcpy(x->Bc, g->Bc + (size_t)row0 * g->cpitch, nc,
-		cudaMemcpyHostToDevice));
+	{
+		/* with ghost cell expansion the rows beyond internal edges too:
+		 * their state and bed are valid from the start */
+		int el = row0 > 0 ? x->halo - G : 0, eh = row0 + x->rows < g->ny ? x->halo - G : 0;
+		size_t P = (size_t)g->pitch, C = (size_t)g->cpitch, oe = (size_t)el * P;
+		n += (size_t)(el + eh) * P * sizeof(real);
+		nc += (size_t)(el + eh) * C * sizeof(real);
+		off -= oe;
+		CUDA_CHECK(cudaMemcpy(x->w[0] - oe, g->w + off, n, cudaMemcpyHostToDevice));
+		CUDA_CHECK(cudaMemcpy(x->hu[0] - oe, g->hu + off, n, cudaMemcpyHostToDevice));
+		CUDA_CHECK(cudaMemcpy(x->hv[0] - oe, g->hv + off, n, cudaMemcpyHostToDevice));
+		CUDA_CHECK(cudaMemcpy(x->Bm - oe, g->Bm + off, n, cudaMemcpyHostToDevice));
+		CUDA_CHECK(cudaMemcpy(x->Bc - (size_t)el * C, g->Bc + (size_t)(row0 - el) * C, nc,
+			cudaMemcpyHostToDevice));
+		x->mu[0] = el + G;
+		x->mu[1] = eh + G;
+		x->ms[0] = x->ms[1] = 0;
+	}
+	{
+		/* tiles of e rows, e = 0 .. halo (launch_ext's counts) */
+		unsigned int *c = (unsigned int *)malloc(((size_t)x->halo + 1) * sizeof *c);
+		cudaError_t e;
+		if (!c)
+			return -SPATE_ENOMEM;
+		for (int r = 0; r <= x->halo; r++)
+			c[r] = (unsigned int)(x->kp.ntx * ((r + x->kp.rows - 1) / x->kp.rows));
+		e = cudaMalloc((void **)&x->ecnt, ((size_t)x->halo + 1) * sizeof *c);
+		if (e == cudaSuccess)
+			e = cudaMemcpy(x->ecnt, c, ((size_t)x->halo + 1) * sizeof *c,
+				cudaMemcpyHostToDevice);
+		free(c);
+		CUDA_CHECK(e);
+		CUDA_CHECK(cudaMalloc((void **)&x->spdx, 2 * sizeof *x->spdx));
+	}
 	CUDA_CHECK(cudaMemcpy(x->bc, p->bc, sizeof p->bc, cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMallocHost((void **)&x->hcnt, sizeof *x->hcnt));
 	if ((rc = swe_cuda_sub_tiles(x)))
@@ -402,6 +439,14 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	x->row0 = row0;
 	x->rows = rows;
 	x->gny = g->ny;
+	x->halo = swe_halo_rows(p);
+	if (x->halo > G && p->balance != SWE_BALANCE_STATIC) {
+		spate_log_error("cuda", "[parallel] ghost_expansion with balance = %s on GPU "
+			"subdomains is not built yet: use one of them (or CPU subdomains)",
+			p->balance == SWE_BALANCE_BBOX ? "bbox" : "rows");
+		free(x);
+		return -SPATE_EUNSUPPORTED;
+	}
 	x->halo_memcpy = env_int("SPATE_CUDA_HALO_MEMCPY", 0, 0, 1);
 	x->time_every = env_int("SPATE_CUDA_TIME_EVERY", SWE_CUDA_TIME_EVERY, 2, 4096);
 	/* room to grow in place (SPATE_CUDA_ROOM=0: none, every gain a new store) */
@@ -504,6 +549,7 @@ static struct swe_sub_ops cuda_sub_ops(void)
 	o.rows_pack = swe_cuda_sub_rows_pack;
 	o.rows_resize = swe_cuda_sub_rows_resize;
 	o.rows_take = swe_cuda_sub_rows_take;
+	o.expand = 1;
 	o.products_put = sub_products_put;
 	o.dev_link = swe_cuda_sub_link;
 	o.dev_dt = swe_cuda_sub_dt;

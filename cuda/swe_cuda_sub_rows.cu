@@ -178,12 +178,14 @@ static void row_arrays(struct swe_backend_ctx *x, real **f[NF])
 
 /* Rows of room either side of `rows` rows from global row row0: half as
  * many again at each internal edge (no more than the rows beyond it), none
- * without balancing. */
+ * without balancing; at least the ghost rows of ghost cell expansion beyond
+ * SWE_GHOST. */
 static void room(const struct swe_backend_ctx *x, int row0, int rows, int *lo, int *hi)
 {
-	int h = x->room ? rows / 2 + 1 : 0;
-	*lo = h < row0 ? h : row0;
-	*hi = h < x->gny - row0 - rows ? h : x->gny - row0 - rows;
+	int h = x->room ? rows / 2 + 1 : 0, e = x->halo - G;
+	int hl = row0 > 0 && e > h ? e : h, hh = row0 + rows < x->gny && e > h ? e : h;
+	*lo = hl < row0 ? hl : row0;
+	*hi = hh < x->gny - row0 - rows ? hh : x->gny - row0 - rows;
 }
 
 void swe_cuda_sub_store_free(struct swe_cuda_store *s)
@@ -462,6 +464,9 @@ static int map_from_rows(struct swe_backend_ctx *x, const unsigned char *st)
 static int finish(struct swe_backend_ctx *x, int gain_lo, int gain_hi, const unsigned char *st)
 {
 	int rc;
+	/* the ghost rows at internal edges hold nothing valid until the
+	 * exchange that follows every move */
+	x->mu[0] = x->mu[1] = x->ms[0] = x->ms[1] = 0;
 	x->row0 -= gain_lo;
 	x->rows += gain_lo + gain_hi;
 	x->kp.ny = x->rows;

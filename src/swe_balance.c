@@ -42,7 +42,7 @@ struct swe_balance {
 	struct swe_balance_run r;
 	int ny, halo_alloc;
 	/* exchange schedule */
-	int k, cycle, due;             /* k: ghost expansion in use (1: classic) */
+	int k, due;                    /* k: ghost expansion in use (1: classic) */
 	/* ghost_expansion = auto */
 	int kcand[4], nk, ktry, ksteps; /* ktry: candidate on trial, -1: done */
 	double ktime[4];
@@ -179,8 +179,7 @@ void swe_balance_attach(struct swe_balance *b, const struct swe_balance_run *r)
 
 long swe_balance_steps_free(const struct swe_balance *b, long steps)
 {
-	if (b->ktry >= 0 || b->k > 1 ||
-		(b->p->early_exit == SWE_EARLY_AUTO && b->r.ops->set_early))
+	if (b->ktry >= 0 || (b->p->early_exit == SWE_EARLY_AUTO && b->r.ops->set_early))
 		return 1;
 	if (b->p->balance != SWE_BALANCE_STATIC && b->r.d->n > 1)
 		return b->next_measure > steps ? b->next_measure - steps : 1;
@@ -217,14 +216,21 @@ int swe_balance_exchange_ustar(const struct swe_balance *b)
 	return b->k == 1 && b->pw.integrator != 1;
 }
 
-int swe_balance_exchange_due(struct swe_balance *b)
+int swe_balance_exchange_due(struct swe_balance *b, long steps, int after_step)
 {
-	int due = b->k == 1 || b->due || b->cycle == 0;
-	if (due) {
-		b->due = 0;
-		b->cycle = 0;
-	}
+	int due = b->due || (b->k == 1 ? !after_step : steps % b->k == 0);
+	b->due = 0;
 	return due;
+}
+
+void swe_balance_exchange_soon(struct swe_balance *b)
+{
+	b->due = 1;
+}
+
+int swe_balance_k(const struct swe_balance *b)
+{
+	return b->k;
 }
 
 /* Exchange every k steps from now on: the halo plan for the new depth. */
@@ -576,8 +582,6 @@ done:
 int swe_balance_step(struct swe_balance *b, long steps, double step_s)
 {
 	int rc = 0;
-	if (b->k > 1)
-		b->cycle = (b->cycle + 1) % b->k;
 	if (b->ktry >= 0)
 		rc = ghost_trial(b, step_s);
 	else if (b->p->early_exit == SWE_EARLY_AUTO && b->r.ops->set_early)

@@ -54,12 +54,18 @@ int swe_probe_speeds(const struct swe_sub_ops *ops, const struct swe_params *p,
 /* The fewest rows a subdomain may own: the ghost rows it holds. */
 int swe_balance_min_rows(const struct swe_balance *b);
 void swe_balance_attach(struct swe_balance *b, const struct swe_balance_run *r);
-/* Whether the step about to start exchanges U first (every step, or every
- * k steps with ghost cell expansion, and after rows moved); how many rows
- * an exchange moves; whether U* is exchanged too (k = 1). */
-int swe_balance_exchange_due(struct swe_balance *b);
+/* Whether the step about to start, step `steps` of the run counted from
+ * 0, exchanges U first: with ghost cell expansion k when steps is a
+ * multiple of k; at k = 1 every step, or never where U is exchanged after
+ * each step (after_step 1: backends with mid_stage SWE_STAGE_RATE); and
+ * once after k changed or the run restarted (swe_balance_exchange_soon).
+ * How many rows an exchange moves; whether U* (or L) is exchanged in the
+ * step and, after_step, U after it (k = 1); the k in use. */
+int swe_balance_exchange_due(struct swe_balance *b, long steps, int after_step);
+void swe_balance_exchange_soon(struct swe_balance *b);
 int swe_balance_halo(const struct swe_balance *b);
 int swe_balance_exchange_ustar(const struct swe_balance *b);
+int swe_balance_k(const struct swe_balance *b);
 /* After step `steps` (counted from the start of the run) that took step_s
  * seconds on this rank: the trials of early_exit = auto and ghost_expansion
  * = auto, and every balance_interval steps a measure of the work and maybe

@@ -55,6 +55,15 @@ struct swe_backend_ctx {
 	int gny, room;               /* global rows; 1: keep room to grow (balance) */
 	struct swe_cuda_store st;    /* the row arrays' memory */
 	long tcap;                   /* tiles the tile arrays hold */
+	/* ghost cell expansion: ghost rows held at internal edges (swe_halo_rows
+	 * of the run's parameters), and those of U (mu) and of L (ms) that hold
+	 * the neighbours' values now, beyond the south and north edges; a stage
+	 * computes the rows beyond an internal edge where its input is valid
+	 * less the stencil (extension launches: every tile, their speeds into
+	 * spdx, not counted) */
+	int halo, mu[2], ms[2];
+	unsigned int *ecnt;          /* [halo + 1]: tiles of e rows */
+	swe_rbits *spdx;
 	int lo, hi;                  /* interior rows [lo, hi); edge rows around */
 	int rj[4][2];                /* row ranges: all, south edge, interior, north
 	                                edge */
@@ -155,10 +164,13 @@ int swe_cuda_sub_interior(struct swe_backend_ctx *x);
 int swe_cuda_sub_halo_get(struct swe_backend_ctx *x, int stage, int side, void *buf);
 int swe_cuda_sub_halo_put(struct swe_backend_ctx *x, int stage, int side, const void *buf);
 int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int stage, int side,
-	struct swe_backend_ctx *y);
+	struct swe_backend_ctx *y, int rows);
 int swe_cuda_sub_halo_dev(struct swe_backend_ctx *x, int stage, int side, int ghost,
 	void *ptr[3], void **stream);
 int swe_cuda_sub_halo_mark(struct swe_backend_ctx *x, int end);
+/* The ghost rows of U (stage SWE_STAGE_U) or L (SWE_STAGE_RATE) beyond edge
+ * `side` that hold the neighbour's values from now on. */
+void swe_cuda_sub_valid(struct swe_backend_ctx *x, int stage, int side, int rows);
 /* Peer access between devices a and b, both ways, where they offer it. */
 void swe_cuda_sub_enable_peer(int a, int b);
 /* cuda/swe_cuda_sub_dev.cu: device-dt mode and graphs (swe_multi.h). */

@@ -138,7 +138,8 @@ static int halo_put(void *user, int k, int side, const void *buf)
 static int halo_copy(void *user, int from, int side_from, int to)
 {
 	struct multi *m = user;
-	return m->ops->halo_copy(m->sub[from], m->stage, side_from, m->sub[to]);
+	return m->ops->halo_copy(m->sub[from], m->stage, side_from, m->sub[to],
+		swe_balance_halo(m->bal));
 }
 
 static int halo_dev(void *user, int k, int side, int ghost, void *ptr[3], void **stream)
@@ -307,8 +308,9 @@ static int stage1_all(struct multi *m, double *ax, double *ay)
 		v[1] = b > v[1] ? b : v[1];
 		m->t_compute[k] += spate_now() - t0;
 	}
-	/* asynchronous devices: L travels while the speeds are reduced */
-	if (!rc && m->ops->mid_stage == SWE_STAGE_RATE && m->p->integrator != 1)
+	/* asynchronous devices: L travels while the speeds are reduced (not
+	 * with ghost cell expansion, which computes it beyond the edges) */
+	if (!rc && m->ops->mid_stage == SWE_STAGE_RATE && swe_balance_exchange_ustar(m->bal))
 		rc = exchange(m, SWE_STAGE_RATE);
 	if (rc)
 		return rc; /* the others wait for this rank's halos: the end aborts them */
@@ -359,7 +361,7 @@ static int finish_all(struct multi *m, double dt, double t_new, double amax1)
 		rc = m->ops->commit(m->sub[k], t_new, dt);
 		m->t_compute[k] += spate_now() - t0;
 	}
-	if (!rc && rate)
+	if (!rc && rate && swe_balance_k(m->bal) == 1)
 		rc = exchange(m, SWE_STAGE_U);
 	m->amax = rk2 ? amax : amax1;
 	return rc;
@@ -383,7 +385,7 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 		return swe_multi_advance_dev(m, t_stop, max_steps, st);
 	for (n = 0; (max_steps <= 0 || n < max_steps) && m->t < t_stop; n++) {
 		double ax, ay, dt, cap = t_stop - m->t, t_new, t0 = spate_now();
-		if (m->ops->mid_stage != SWE_STAGE_RATE && swe_balance_exchange_due(m->bal) &&
+		if (swe_balance_exchange_due(m->bal, m->steps, m->ops->mid_stage == SWE_STAGE_RATE) &&
 			(rc = exchange(m, SWE_STAGE_U)))
 			return rc;
 		if ((rc = stage1_all(m, &ax, &ay)))
@@ -460,6 +462,8 @@ static int multi_set_time(struct swe_backend_ctx *ctx, double t, long steps, dou
 	m->t = t;
 	m->steps = steps;
 	m->last_dt = last_dt;
+	/* the ghost rows as restored may not be the neighbours' */
+	swe_balance_exchange_soon(m->bal);
 	return 0;
 }
 

@@ -35,7 +35,7 @@ enum swe_stage { SWE_STAGE_U = 0, SWE_STAGE_USTAR = 1, SWE_STAGE_RATE = 2 };
 /* The operations of swe_sub_ops' dev_graph. */
 enum {
 	SWE_GRAPH_LEN, SWE_GRAPH_BEGIN, SWE_GRAPH_END, SWE_GRAPH_LAUNCH, SWE_GRAPH_DROP,
-	SWE_GRAPH_PERIOD, SWE_GRAPH_NEXT
+	SWE_GRAPH_PERIOD, SWE_GRAPH_NEXT, SWE_GRAPH_COUNT
 };
 
 /* [parallel] overlap: how halo exchange and computation overlap on
@@ -92,12 +92,13 @@ struct swe_sub_ops {
 	/* The halo of stage `stage` at edge `side` (0 south, 1 north): the G
 	 * rows next to it into buf (three blocks w, hu, hv), waiting for those
 	 * rows only; buf into the ghost rows there (buf may be reused on
-	 * return); the edge rows of `from` straight into the ghost rows of
-	 * `to`, a subdomain of this process.  NULL: rows_get and rows_put. */
+	 * return); the `rows` edge rows of `from` (G, or more with ghost cell
+	 * expansion) straight into the ghost rows of `to`, a subdomain of this
+	 * process.  NULL: rows_get and rows_put. */
 	int (*halo_get)(struct swe_backend_ctx *sub, int stage, int side, void *buf);
 	int (*halo_put)(struct swe_backend_ctx *sub, int stage, int side, const void *buf);
 	int (*halo_copy)(struct swe_backend_ctx *from, int stage, int side_from,
-		struct swe_backend_ctx *to);
+		struct swe_backend_ctx *to, int rows);
 	/* Remote halos GPU to GPU ([parallel] transport = nccl; halo_nccl.c):
 	 * the device addresses of the three blocks (w, hu, hv) of the halo of
 	 * `stage` at edge `side`: the G rows next to it (ghost 0, sent) or the G
@@ -196,7 +197,7 @@ struct swe_sub_ops {
 	 * graph may begin every this many steps enqueued (0: none); NEXT: the
 	 * steps to enqueue before the next such step (0 .. PERIOD - 1; steps
 	 * enqueued past t_stop count), so that batches that end there leave no
-	 * step to run alone. */
+	 * step to run alone; COUNT: the steps enqueued so far. */
 	long (*dev_graph)(struct swe_backend_ctx **sub, int n, int op, long steps);
 	/* Restart: replace the subdomain's products (NULL: not offered). */
 	int (*products_put)(struct swe_backend_ctx *sub, const struct swe_prod *in);

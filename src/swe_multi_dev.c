@@ -18,16 +18,20 @@
 /* Steps enqueued before the host reads the clock. */
 #define DEV_BATCH 256
 
-/* Enqueue one step on every subdomain. */
+/* Enqueue one step on every subdomain: U exchanged before it when due (ghost
+ * cell expansion) or after it (k = 1). */
 static int step_dev(struct multi *m)
 {
 	int rk2 = m->p->integrator != 1, rc = 0;
+	if (swe_balance_exchange_due(m->bal, m->enq, 1))
+		rc = swe_multi_exchange(m, SWE_STAGE_U);
+	m->enq++;
 	for (int k = m->d.first; k < m->d.last && !rc; k++) {
 		double a, b, t0 = spate_now();
 		rc = m->ops->stage1(m->sub[k], m->t, &a, &b);
 		m->t_compute[k] += spate_now() - t0;
 	}
-	if (!rc && rk2)
+	if (!rc && swe_balance_exchange_ustar(m->bal))
 		rc = swe_multi_exchange(m, SWE_STAGE_RATE);
 	/* every stage 1 whole before any dt reads their speeds */
 	for (int k = m->d.first; k < m->d.last && !rc && m->ops->interior; k++)
@@ -46,7 +50,17 @@ static int step_dev(struct multi *m)
 	}
 	for (int k = m->d.first; k < m->d.last && !rc; k++)
 		rc = m->ops->commit(m->sub[k], m->t, 0);
-	return rc ? rc : swe_multi_exchange(m, SWE_STAGE_U);
+	if (!rc && swe_balance_k(m->bal) == 1)
+		rc = swe_multi_exchange(m, SWE_STAGE_U);
+	return rc;
+}
+
+/* Forget the recorded graph (what it was recorded with changed). */
+static void graph_drop(struct multi *m)
+{
+	if (m->devdt && m->ops->dev_graph)
+		m->ops->dev_graph(m->sub + m->d.first, m->d.last - m->d.first, SWE_GRAPH_DROP, 0);
+	m->graph_steps = 0;
 }
 
 /* Enqueue n steps: through a graph of the subdomains' phases where the
@@ -57,6 +71,14 @@ static int steps_dev(struct multi *m, long n)
 	int cnt = m->d.last - m->d.first, rc = 0;
 	while (n > 0 && !rc) {
 		long g = m->ops->dev_graph ? m->ops->dev_graph(sub, cnt, SWE_GRAPH_LEN, 0) : 0;
+		int k = swe_balance_k(m->bal);
+		/* a graph replays whole exchange cycles of ghost cell expansion */
+		if (g > 0 && g % k)
+			g = 0;
+		if (m->graph_steps && m->graph_k != k) {
+			graph_drop(m);
+			continue;
+		}
 		if (g <= 0 || g > n) {
 			rc = step_dev(m);
 			n--;
@@ -64,10 +86,12 @@ static int steps_dev(struct multi *m, long n)
 		}
 		if (!m->graph_steps) {
 			int rc2;
+			long enq = m->enq;
 			rc = (int)m->ops->dev_graph(sub, cnt, SWE_GRAPH_BEGIN, g);
 			for (long i = 0; i < g && !rc; i++)
 				rc = step_dev(m);
 			rc2 = (int)m->ops->dev_graph(sub, cnt, SWE_GRAPH_END, g);
+			m->enq = enq; /* recorded, not run */
 			if (rc2 == -SPATE_EUNSUPPORTED) {
 				rc = 0; /* nothing ran: these steps one by one */
 				continue;
@@ -75,6 +99,7 @@ static int steps_dev(struct multi *m, long n)
 			if (rc || (rc = rc2))
 				break;
 			m->graph_steps = g;
+			m->graph_k = k;
 		}
 		if (g != m->graph_steps) {
 			rc = step_dev(m);
@@ -87,17 +112,10 @@ static int steps_dev(struct multi *m, long n)
 			rc = 0;
 			continue;
 		}
+		m->enq += g;
 		n -= g;
 	}
 	return rc;
-}
-
-/* Forget the recorded graph (what it was recorded with changed). */
-static void graph_drop(struct multi *m)
-{
-	if (m->devdt && m->ops->dev_graph)
-		m->ops->dev_graph(m->sub + m->d.first, m->d.last - m->d.first, SWE_GRAPH_DROP, 0);
-	m->graph_steps = 0;
 }
 
 /* The clock after a batch: every subdomain reached the same t and steps. */
@@ -133,9 +151,13 @@ int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps, struct
 	int rc = 0;
 	/* a graph recorded before is replayed while it fits (the backend
 	 * checks: products begun, a checkpoint restored record it again) */
-	if (m->ops->dev_graph)
+	m->enq = m->steps;
+	if (m->ops->dev_graph) {
 		period = m->ops->dev_graph(m->sub + m->d.first, m->d.last - m->d.first,
 			SWE_GRAPH_PERIOD, 0);
+		m->enq = m->ops->dev_graph(m->sub + m->d.first, m->d.last - m->d.first,
+			SWE_GRAPH_COUNT, 0);
+	}
 	for (int k = m->d.first; k < m->d.last && !rc; k++)
 		rc = m->ops->dev_clock(m->sub[k], m->t, m->steps, m->last_dt, t_stop);
 	while (!rc && m->t < t_stop && (max_steps <= 0 || done < max_steps)) {

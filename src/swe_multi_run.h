@@ -35,6 +35,8 @@ struct multi {
 	int devdt;               /* dt on the devices (dev_link): steps in batches */
 	double last_dt;          /* device-dt mode: the last real step's dt */
 	long graph_steps;        /* steps of the recorded graph (0: none) */
+	int graph_k;             /* the ghost expansion it was recorded with */
+	long enq;                /* steps enqueued (device-dt mode; SWE_GRAPH_COUNT) */
 };
 
 /* swe_multi.c: the halos of `stage` (U, L) of every internal edge. */

@@ -24,7 +24,8 @@
  * (rows copied between devices, in place where the arrays have room) and
  * none with rows through host messages into new arrays (SPATE_MOVE_HOST=1,
  * SPATE_CUDA_ROOM=0): the final state and products bitwise equal to one GPU, rows moved, and
- * every move kept each row and its state (swe_balance_hook). */
+ * every move kept each row and its state (swe_balance_hook).  Ghost cell
+ * expansion k = 2, 3, 4, 8 and auto: bitwise equal to one GPU. */
 #include "simtest.h"
 #include "products_kern.h"
 #include "balance.h"
@@ -211,6 +212,42 @@ static void check_balance(const char *name, const struct swe_params *p, int ngpu
 }
 #endif
 
+/* Ghost cell expansion on GPU subdomains against one GPU: k = 2, 3, 4, 8
+ * and auto, on 2 subdomains of one GPU and 3 on two GPUs, overlap none and
+ * streams with the time step on the devices (k = 2, 4, 8: steps in CUDA
+ * graphs; 3: one by one) and streams with it on the host. */
+static void check_ghost(const char *name, const struct swe_params *p, int ngpu)
+{
+	static const char *const ks[] = { "2", "3", "4", "8", "auto" };
+	static const struct { const char *sub; int gpus; } dec[] = { { "2", 1 }, { "3", 2 } };
+	static const char *const overlap[] = { "none", "streams", "streams, host dt" };
+	struct outcome ref, o;
+	size_t np = (size_t)p->nx * p->ny * sizeof(struct swe_prod);
+	run(p, "", "", 0, "none", &ref);
+	for (size_t q = 0; q < sizeof ks / sizeof ks[0]; q++)
+		for (size_t d = 0; d < sizeof dec / sizeof dec[0]; d++)
+			for (int v = 0; v < 3; v++) {
+				struct swe_params r = *p;
+				int gpus = dec[d].gpus > ngpu ? ngpu : dec[d].gpus, same;
+				double diff;
+				sim_set(&r, "parallel", "ghost_expansion", "%s", ks[q]);
+				if (v == 2)
+					setenv("SPATE_HOST_DT", "1", 1);
+				run(&r, dec[d].sub, "", gpus, v ? "streams" : "none", &o);
+				unsetenv("SPATE_HOST_DT");
+				diff = max_diff(&ref.s, &o.s, &same);
+				sim_check(!strcmp(o.backend, "cuda") && o.steps == ref.steps && same &&
+					ref.prod && o.prod && !memcmp(ref.prod, o.prod, np), "%s: ghost "
+					"expansion %s, %s subdomains on %d GPU%s, overlap %s: w hu hv and "
+					"products bitwise equal to 1 GPU (max |diff| %.3g)", name, ks[q],
+					dec[d].sub, gpus, gpus > 1 ? "s" : "", overlap[v], diff);
+				swe_state_free(&o.s);
+				free(o.prod);
+			}
+	swe_state_free(&ref.s);
+	free(ref.prod);
+}
+
 int main(void)
 {
 #ifndef HAVE_CUDA
@@ -236,6 +273,7 @@ int main(void)
 	sim_set(&p, "run", "end_time", "1e9");
 	sim_set(&p, "run", "max_steps", "100");
 	check_case("circular dam break", &p, ngpu);
+	check_ghost("circular dam break", &p, ngpu);
 
 	sim_params(&p, "bumps_dambreak", 200, 150, 5, 5);
 	sim_set(&p, "initial", "radius", "150");
@@ -270,12 +308,14 @@ int main(void)
 	check_case("small flood, dry domain (tile map)", &p, ngpu);
 	want_skipped = 0;
 	check_balance("small flood, dry domain (tile map)", &p, ngpu);
+	check_ghost("small flood, dry domain (tile map)", &p, ngpu);
 	/* Euler has no tile map: balance = rows sees every row alike (every
 	 * cell is computed) and keeps the rows; bbox moves them */
 	sim_set(&p, "physics", "integrator", "euler");
 	sim_set(&p, "physics", "cfl", "0.4");
 	sim_set(&p, "run", "max_steps", "200");
 	check_balance("small flood, dry domain, Euler", &p, ngpu);
+	check_ghost("small flood, dry domain, Euler", &p, ngpu);
 
 	return sim_done("t_cuda_multi");
 #endif
