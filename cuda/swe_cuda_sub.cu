@@ -588,6 +588,17 @@ int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int st, int side,
 		return rc;
 	if (rows < G || rows > y->halo || rows > x->rows)
 		return -SPATE_EINVAL;
+	if (rows > G) {
+		/* more than the edge rows (ghost cell expansion): the interior's
+		 * rows too, written on the main stream, maybe not yet enqueued */
+		if ((rc = swe_cuda_sub_interior(x)))
+			return rc;
+		if (x->edge != x->main) {
+			CUDA_CHECK(cudaSetDevice(x->device));
+			CUDA_CHECK(cudaEventRecord(x->ev_main, x->main));
+			CUDA_CHECK(cudaStreamWaitEvent(x->edge, x->ev_main, 0));
+		}
+	}
 	swe_cuda_sub_valid(y, st, 1 - side, rows);
 	swe_cuda_sub_enable_peer(x->device, y->device);
 	CUDA_CHECK(cudaSetDevice(x->device));
