@@ -6,7 +6,8 @@
 # CUDA_HEADER_DEPS.
 
 CUDA_SRCS = cuda/swe_cuda.cu cuda/swe_cuda_kern.cu cuda/swe_cuda_sub.cu \
-	cuda/swe_cuda_sub_mem.cu cuda/swe_cuda_sub_rows.cu cuda/swe_cuda_sub_dev.cu
+	cuda/swe_cuda_sub_mem.cu cuda/swe_cuda_sub_rows.cu cuda/swe_cuda_sub_dev.cu \
+	cuda/swe_cuda_sub_halo.cu
 CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/hostdevice.h \
 	$(top_srcdir)/src/spate.h \

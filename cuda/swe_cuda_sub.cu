@@ -56,7 +56,6 @@ extern "C" {
 
 #define G SWE_GHOST
 typedef struct swe_cuda_step step_t;
-#define MAX_PEER 64
 
 struct swe_cuda_step swe_cuda_sub_arrays(const struct swe_backend_ctx *x, int p)
 {
@@ -116,7 +115,7 @@ int swe_cuda_sub_fields(const struct swe_backend_ctx *x, int stage, real *f[3])
 
 /* ---- device timing */
 
-static int tstart(struct swe_backend_ctx *x, cudaStream_t s, int kind)
+int swe_cuda_sub_tstart(struct swe_backend_ctx *x, cudaStream_t s, int kind)
 {
 	int i;
 	if (x->timing && x->capturing && x->gntp < SWE_CUDA_TIME_PAIRS) {
@@ -134,7 +133,7 @@ static int tstart(struct swe_backend_ctx *x, cudaStream_t s, int kind)
 	return i;
 }
 
-static void tstop(struct swe_backend_ctx *x, int i, cudaStream_t s)
+void swe_cuda_sub_tstop(struct swe_backend_ctx *x, int i, cudaStream_t s)
 {
 	if (i >= SWE_CUDA_TIME_PAIRS)
 		cudaEventRecordWithFlags(x->gtp[i - SWE_CUDA_TIME_PAIRS].b, s,
@@ -196,17 +195,17 @@ static void launch(struct swe_backend_ctx *x, const step_t *a0, int s2, int r, c
 		n = x->kp.ntx * ((x->rj[1][1] + R - 1) / R + (x->rows - x->rj[3][0] + R - 1) / R);
 		if (x->rj[1][1] <= 0 && x->rj[3][0] >= x->rows)
 			return;
-		i = tstart(x, s, 0);
+		i = swe_cuda_sub_tstart(x, s, 0);
 		a.list = x->list + (size_t)x->kp.ntx * x->kp.nty;
 		a.count = x->count + 4;
 		swe_cuda_enqueue_list(&x->kp, &a, s2, n, s);
-		tstop(x, i, s);
+		swe_cuda_sub_tstop(x, i, s);
 		return;
 	}
 	n = x->kp.ntx * ((x->rj[r][1] - x->rj[r][0] + R - 1) / R);
 	if (x->rj[r][1] <= x->rj[r][0])
 		return;
-	i = tstart(x, s, 0);
+	i = swe_cuda_sub_tstart(x, s, 0);
 	if (!x->kp.tiles) {
 		a.count = x->count + r;
 		swe_cuda_enqueue_stage(&x->kp, &a, s2, x->rj[r][0], x->rj[r][1], s);
@@ -218,7 +217,7 @@ static void launch(struct swe_backend_ctx *x, const step_t *a0, int s2, int r, c
 		}
 		swe_cuda_enqueue_list(&x->kp, &a, s2, n, s);
 	}
-	tstop(x, i, s);
+	swe_cuda_sub_tstop(x, i, s);
 }
 
 void swe_cuda_sub_valid(struct swe_backend_ctx *x, int stage, int side, int rows)
@@ -262,12 +261,12 @@ static void launch_ext(struct swe_backend_ctx *x, const step_t *a0, int s2, int 
 	k.ny = e;
 	k.ncell = (long)(e + 2 * G) * x->kp.pitch;
 	k.sides &= ~(1u << SWE_SOUTH | 1u << SWE_NORTH);
-	i = tstart(x, s, 0);
+	i = swe_cuda_sub_tstart(x, s, 0);
 	if (euler)
 		swe_cuda_enqueue_euler(&k, &a, s);
 	else
 		swe_cuda_enqueue_stage(&k, &a, s2, 0, e, s);
-	tstop(x, i, s);
+	swe_cuda_sub_tstop(x, i, s);
 }
 
 /* Ghost cell expansion: the rows beyond each internal edge where the input
@@ -332,9 +331,9 @@ static void end_stage(struct swe_backend_ctx *x, const step_t *a, int s2)
 		return;
 	}
 	if (x->prod) {
-		int i = tstart(x, x->main, 0);
+		int i = swe_cuda_sub_tstart(x, x->main, 0);
 		swe_cuda_enqueue_products(&x->kp, a, x->prod, x->prod_thr, 0, x->main);
-		tstop(x, i, x->main);
+		swe_cuda_sub_tstop(x, i, x->main);
 	}
 	/* after the products, which read which tiles this step computed */
 	swe_cuda_enqueue_tiles(&x->kp, a, x->main);
@@ -467,9 +466,9 @@ int swe_cuda_sub_predict(struct swe_backend_ctx *x, double dt, double t_new)
 	}
 	if (x->kp.integrator == 1) {
 		step_t a = swe_cuda_sub_arrays(x, x->cur);
-		int i = tstart(x, x->main, 0);
+		int i = swe_cuda_sub_tstart(x, x->main, 0);
 		swe_cuda_enqueue_euler(&x->kp, &a, x->main);
-		tstop(x, i, x->main);
+		swe_cuda_sub_tstop(x, i, x->main);
 		if (extend(x, &a, 0, 1, x->main))
 			return -SPATE_EINVAL;
 		x->last_s2 = 0;
@@ -497,172 +496,5 @@ int swe_cuda_sub_commit(struct swe_backend_ctx *x, double t, double dt)
 	x->cur ^= 1;
 	x->t = t;
 	x->steps++;
-	return 0;
-}
-
-/* ---- halos */
-
-void swe_cuda_sub_enable_peer(int a, int b)
-{
-	static unsigned char done[MAX_PEER][MAX_PEER];
-	int can = 0, cur = 0;
-	if (a == b || a >= MAX_PEER || b >= MAX_PEER || done[a][b])
-		return;
-	done[a][b] = done[b][a] = 1;
-	cudaGetDevice(&cur);
-	for (int k = 0; k < 2; k++) {
-		int from = k ? b : a, to = k ? a : b;
-		if (cudaDeviceCanAccessPeer(&can, from, to) == cudaSuccess && can) {
-			cudaSetDevice(from);
-			cudaDeviceEnablePeerAccess(to, 0);
-		}
-	}
-	cudaGetLastError(); /* "already enabled", or none: copies are staged */
-	cudaSetDevice(cur);
-}
-
-int swe_cuda_sub_halo_get(struct swe_backend_ctx *x, int st, int side, void *buf)
-{
-	real *f[3];
-	size_t n = swe_cuda_sub_halo(x);
-	int rc = swe_cuda_sub_fields(x, st, f), i;
-	if (rc)
-		return rc;
-	CUDA_CHECK(cudaSetDevice(x->device));
-	i = tstart(x, x->edge, 1);
-	for (int k = 0; k < 3; k++) {
-		const real *src = swe_cuda_sub_row(f[k], x, side ? x->rows - G : 0);
-		CUDA_CHECK(cudaMemcpyAsync(x->hsend[side] + k * n, src, n * sizeof(real),
-			cudaMemcpyDeviceToHost, x->edge));
-	}
-	tstop(x, i, x->edge);
-	CUDA_CHECK(cudaStreamSynchronize(x->edge));
-	memcpy(buf, x->hsend[side], 3 * n * sizeof(real));
-	return 0;
-}
-
-int swe_cuda_sub_halo_put(struct swe_backend_ctx *x, int st, int side, const void *buf)
-{
-	real *f[3];
-	size_t n = swe_cuda_sub_halo(x);
-	int rc = swe_cuda_sub_fields(x, st, f), i;
-	if (rc)
-		return rc;
-	CUDA_CHECK(cudaSetDevice(x->device));
-	CUDA_CHECK(cudaEventSynchronize(x->ev_put[side])); /* hrecv free again */
-	memcpy(x->hrecv[side], buf, 3 * n * sizeof(real));
-	swe_cuda_sub_valid(x, st, side, G);
-	i = tstart(x, x->edge, 1);
-	for (int k = 0; k < 3; k++) {
-		real *dst = swe_cuda_sub_row(f[k], x, side ? x->rows : -G);
-		CUDA_CHECK(cudaMemcpyAsync(dst, x->hrecv[side] + k * n, n * sizeof(real),
-			cudaMemcpyHostToDevice, x->edge));
-	}
-	tstop(x, i, x->edge);
-	CUDA_CHECK(cudaEventRecord(x->ev_put[side], x->edge));
-	return 0;
-}
-
-/* The three fields of a halo, n reals each, from one subdomain to another
- * (device-dt mode: the neighbour's memory is addressable from here). */
-struct halo_move {
-	const real *src[3];
-	real *dst[3];
-};
-
-__global__ static void k_halo_push(struct halo_move h, size_t n)
-{
-	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	int k = blockIdx.y;
-	if (i < n)
-		h.dst[k][i] = h.src[k][i];
-}
-
-int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int st, int side,
-	struct swe_backend_ctx *y, int rows)
-{
-	real *f[3], *g[3];
-	size_t n = (size_t)rows * x->kp.pitch;
-	int rc = swe_cuda_sub_fields(x, st, f), i;
-	if (rc || (rc = swe_cuda_sub_fields(y, st, g)))
-		return rc;
-	if (rows < G || rows > y->halo || rows > x->rows)
-		return -SPATE_EINVAL;
-	if (rows > G) {
-		/* more than the edge rows (ghost cell expansion): the interior's
-		 * rows too, written on the main stream, maybe not yet enqueued */
-		if ((rc = swe_cuda_sub_interior(x)))
-			return rc;
-		if (x->edge != x->main) {
-			CUDA_CHECK(cudaSetDevice(x->device));
-			CUDA_CHECK(cudaEventRecord(x->ev_main, x->main));
-			CUDA_CHECK(cudaStreamWaitEvent(x->edge, x->ev_main, 0));
-		}
-	}
-	swe_cuda_sub_valid(y, st, 1 - side, rows);
-	swe_cuda_sub_enable_peer(x->device, y->device);
-	CUDA_CHECK(cudaSetDevice(x->device));
-	i = tstart(x, x->edge, 1);
-	if (x->devdt && !x->halo_memcpy) {
-		/* device-dt mode has peer access (or one device): one kernel
-		 * stores the three fields into the neighbour's ghost rows (three
-		 * copies, each a copy engine's round trip, cost more per step) */
-		struct halo_move h;
-		for (int k = 0; k < 3; k++) {
-			h.dst[k] = swe_cuda_sub_row(g[k], y, side ? -rows : y->rows);
-			h.src[k] = swe_cuda_sub_row(f[k], x, side ? x->rows - rows : 0);
-		}
-		k_halo_push<<<dim3((unsigned)((n + 255) / 256), 3), 256, 0, x->edge>>>(h, n);
-		CUDA_CHECK(cudaGetLastError());
-	}
-	for (int k = 0; k < 3 && !(x->devdt && !x->halo_memcpy); k++) {
-		real *dst = swe_cuda_sub_row(g[k], y, side ? -rows : y->rows);
-		const real *src = swe_cuda_sub_row(f[k], x, side ? x->rows - rows : 0);
-		/* a plain copy between unified addresses in device-dt mode, which
-		 * a graph can record */
-		if (x->devdt)
-			CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(real), cudaMemcpyDefault,
-				x->edge));
-		else
-			CUDA_CHECK(cudaMemcpyPeerAsync(dst, y->device, src, x->device,
-				n * sizeof(real), x->edge));
-	}
-	tstop(x, i, x->edge);
-	CUDA_CHECK(cudaEventRecord(x->ev_out[side], x->edge));
-	y->wait_in[1 - side] = &x->ev_out[side];
-	return 0;
-}
-
-
-/* The edge stream carries the halo copies: the receiver's edge rows of the
- * next stage follow its NCCL receives there, and the sender's edge rows are
- * written there only after its sends (the interior rows, on the main
- * stream, neither read ghost rows nor write edge rows). */
-int swe_cuda_sub_halo_dev(struct swe_backend_ctx *x, int st, int side, int ghost,
-	void *ptr[3], void **stream)
-{
-	real *f[3];
-	int rc = swe_cuda_sub_fields(x, st, f);
-	int j = ghost ? (side ? x->rows : -G) : (side ? x->rows - G : 0);
-	if (rc)
-		return rc;
-	if (ghost) /* NCCL receives into them */
-		swe_cuda_sub_valid(x, st, side, G);
-	for (int k = 0; k < 3; k++)
-		ptr[k] = swe_cuda_sub_row(f[k], x, j);
-	*stream = x->edge;
-	return 0;
-}
-
-int swe_cuda_sub_halo_mark(struct swe_backend_ctx *x, int end)
-{
-	CUDA_CHECK(cudaSetDevice(x->device));
-	if (!end) {
-		x->tmark = tstart(x, x->edge, 1);
-	} else {
-		tstop(x, x->tmark, x->edge);
-		x->tmark = -1;
-	}
-	CUDA_CHECK(cudaGetLastError());
 	return 0;
 }

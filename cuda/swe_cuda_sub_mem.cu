@@ -143,6 +143,8 @@ static int sub_times(struct swe_backend_ctx *x, double *compute, double *exchang
 
 /* ---- set-up */
 
+static void tiles_free(struct swe_backend_ctx *x);
+
 static void sub_fini(struct swe_backend_ctx *x)
 {
 	if (!x)
@@ -161,14 +163,7 @@ static void sub_fini(struct swe_backend_ctx *x)
 	cudaFree(x->bc);
 	cudaFree(x->ecnt);
 	cudaFree(x->spdx);
-	cudaFree(x->list);
-	cudaFree(x->count);
-	for (int p = 0; p < 2; p++)
-		cudaFree(x->tl[p]);
-	cudaFree(x->tcnt);
-	cudaFree(x->wet);
-	cudaFree(x->act);
-	cudaFree(x->streak);
+	tiles_free(x);
 	if (x->hcnt)
 		cudaFreeHost(x->hcnt);
 	cudaFree(x->dctl);

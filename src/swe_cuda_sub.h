@@ -151,10 +151,15 @@ struct swe_cuda_step swe_cuda_sub_arrays(const struct swe_backend_ctx *x, int p)
 int swe_cuda_sub_fields(const struct swe_backend_ctx *x, int stage, real *f[3]);
 int swe_cuda_sub_sync(struct swe_backend_ctx *x);
 void swe_cuda_sub_harvest(struct swe_backend_ctx *x, int all);
+/* A timed interval on stream s begins (its index, -1: this step is not
+ * timed) and ends; kind 0 computing, 1 copying halos. */
+int swe_cuda_sub_tstart(struct swe_backend_ctx *x, struct CUstream_st *s, int kind);
+void swe_cuda_sub_tstop(struct swe_backend_ctx *x, int i, struct CUstream_st *s);
 /* The graph's intervals into the totals (the device idle); reset: forget
  * them (the graph goes). */
 void swe_cuda_sub_graph_times(struct swe_backend_ctx *x, int reset);
-/* The phases of swe_cuda_sub_ops (swe_multi.h). */
+/* The phases of swe_cuda_sub_ops (swe_multi.h); the halos are
+ * cuda/swe_cuda_sub_halo.cu's. */
 int swe_cuda_sub_stage1(struct swe_backend_ctx *x, double t, double *ax, double *ay);
 int swe_cuda_sub_speeds(struct swe_backend_ctx *x, double *ax, double *ay);
 int swe_cuda_sub_predict(struct swe_backend_ctx *x, double dt, double t_new);

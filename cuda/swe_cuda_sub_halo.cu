@@ -1,0 +1,188 @@
+/* swe_cuda_sub_halo.cu: the halos of a GPU subdomain (swe_cuda_sub.cu):
+ * through pinned host buffers (halo_get, halo_put; MPI in halo.c), straight
+ * into a neighbour of this process (halo_copy: one kernel storing into its
+ * memory in device-dt mode, else peer copies), or GPU to GPU through NCCL
+ * (halo_dev, halo_mark; halo_nccl.c).  Every transfer is ordered on the
+ * edge stream; the receiver's next stage waits for its event, and the rows
+ * it fills become valid ghost rows (swe_cuda_sub_valid). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+extern "C" {
+#include "spate.h"
+#include "swe.h"
+#include "swe_cuda_sub.h"
+}
+
+#include <cuda_runtime.h>
+#include <string.h>
+
+#define G SWE_GHOST
+#define MAX_PEER 64
+
+/* ---- halos */
+
+void swe_cuda_sub_enable_peer(int a, int b)
+{
+	static unsigned char done[MAX_PEER][MAX_PEER];
+	int can = 0, cur = 0;
+	if (a == b || a >= MAX_PEER || b >= MAX_PEER || done[a][b])
+		return;
+	done[a][b] = done[b][a] = 1;
+	cudaGetDevice(&cur);
+	for (int k = 0; k < 2; k++) {
+		int from = k ? b : a, to = k ? a : b;
+		if (cudaDeviceCanAccessPeer(&can, from, to) == cudaSuccess && can) {
+			cudaSetDevice(from);
+			cudaDeviceEnablePeerAccess(to, 0);
+		}
+	}
+	cudaGetLastError(); /* "already enabled", or none: copies are staged */
+	cudaSetDevice(cur);
+}
+
+int swe_cuda_sub_halo_get(struct swe_backend_ctx *x, int st, int side, void *buf)
+{
+	real *f[3];
+	size_t n = swe_cuda_sub_halo(x);
+	int rc = swe_cuda_sub_fields(x, st, f), i;
+	if (rc)
+		return rc;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	i = swe_cuda_sub_tstart(x, x->edge, 1);
+	for (int k = 0; k < 3; k++) {
+		const real *src = swe_cuda_sub_row(f[k], x, side ? x->rows - G : 0);
+		CUDA_CHECK(cudaMemcpyAsync(x->hsend[side] + k * n, src, n * sizeof(real),
+			cudaMemcpyDeviceToHost, x->edge));
+	}
+	swe_cuda_sub_tstop(x, i, x->edge);
+	CUDA_CHECK(cudaStreamSynchronize(x->edge));
+	memcpy(buf, x->hsend[side], 3 * n * sizeof(real));
+	return 0;
+}
+
+int swe_cuda_sub_halo_put(struct swe_backend_ctx *x, int st, int side, const void *buf)
+{
+	real *f[3];
+	size_t n = swe_cuda_sub_halo(x);
+	int rc = swe_cuda_sub_fields(x, st, f), i;
+	if (rc)
+		return rc;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	CUDA_CHECK(cudaEventSynchronize(x->ev_put[side])); /* hrecv free again */
+	memcpy(x->hrecv[side], buf, 3 * n * sizeof(real));
+	swe_cuda_sub_valid(x, st, side, G);
+	i = swe_cuda_sub_tstart(x, x->edge, 1);
+	for (int k = 0; k < 3; k++) {
+		real *dst = swe_cuda_sub_row(f[k], x, side ? x->rows : -G);
+		CUDA_CHECK(cudaMemcpyAsync(dst, x->hrecv[side] + k * n, n * sizeof(real),
+			cudaMemcpyHostToDevice, x->edge));
+	}
+	swe_cuda_sub_tstop(x, i, x->edge);
+	CUDA_CHECK(cudaEventRecord(x->ev_put[side], x->edge));
+	return 0;
+}
+
+/* The three fields of a halo, n reals each, from one subdomain to another
+ * (device-dt mode: the neighbour's memory is addressable from here). */
+struct halo_move {
+	const real *src[3];
+	real *dst[3];
+};
+
+__global__ static void k_halo_push(struct halo_move h, size_t n)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	int k = blockIdx.y;
+	if (i < n)
+		h.dst[k][i] = h.src[k][i];
+}
+
+int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int st, int side,
+	struct swe_backend_ctx *y, int rows)
+{
+	real *f[3], *g[3];
+	size_t n = (size_t)rows * x->kp.pitch;
+	int rc = swe_cuda_sub_fields(x, st, f), i;
+	if (rc || (rc = swe_cuda_sub_fields(y, st, g)))
+		return rc;
+	if (rows < G || rows > y->halo || rows > x->rows)
+		return -SPATE_EINVAL;
+	if (rows > G) {
+		/* more than the edge rows (ghost cell expansion): the interior's
+		 * rows too, written on the main stream, maybe not yet enqueued */
+		if ((rc = swe_cuda_sub_interior(x)))
+			return rc;
+		if (x->edge != x->main) {
+			CUDA_CHECK(cudaSetDevice(x->device));
+			CUDA_CHECK(cudaEventRecord(x->ev_main, x->main));
+			CUDA_CHECK(cudaStreamWaitEvent(x->edge, x->ev_main, 0));
+		}
+	}
+	swe_cuda_sub_valid(y, st, 1 - side, rows);
+	swe_cuda_sub_enable_peer(x->device, y->device);
+	CUDA_CHECK(cudaSetDevice(x->device));
+	i = swe_cuda_sub_tstart(x, x->edge, 1);
+	if (x->devdt && !x->halo_memcpy) {
+		/* device-dt mode has peer access (or one device): one kernel
+		 * stores the three fields into the neighbour's ghost rows (three
+		 * copies, each a copy engine's round trip, cost more per step) */
+		struct halo_move h;
+		for (int k = 0; k < 3; k++) {
+			h.dst[k] = swe_cuda_sub_row(g[k], y, side ? -rows : y->rows);
+			h.src[k] = swe_cuda_sub_row(f[k], x, side ? x->rows - rows : 0);
+		}
+		k_halo_push<<<dim3((unsigned)((n + 255) / 256), 3), 256, 0, x->edge>>>(h, n);
+		CUDA_CHECK(cudaGetLastError());
+	}
+	for (int k = 0; k < 3 && !(x->devdt && !x->halo_memcpy); k++) {
+		real *dst = swe_cuda_sub_row(g[k], y, side ? -rows : y->rows);
+		const real *src = swe_cuda_sub_row(f[k], x, side ? x->rows - rows : 0);
+		/* a plain copy between unified addresses in device-dt mode, which
+		 * a graph can record */
+		if (x->devdt)
+			CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(real), cudaMemcpyDefault,
+				x->edge));
+		else
+			CUDA_CHECK(cudaMemcpyPeerAsync(dst, y->device, src, x->device,
+				n * sizeof(real), x->edge));
+	}
+	swe_cuda_sub_tstop(x, i, x->edge);
+	CUDA_CHECK(cudaEventRecord(x->ev_out[side], x->edge));
+	y->wait_in[1 - side] = &x->ev_out[side];
+	return 0;
+}
+
+
+/* The edge stream carries the halo copies: the receiver's edge rows of the
+ * next stage follow its NCCL receives there, and the sender's edge rows are
+ * written there only after its sends (the interior rows, on the main
+ * stream, neither read ghost rows nor write edge rows). */
+int swe_cuda_sub_halo_dev(struct swe_backend_ctx *x, int st, int side, int ghost,
+	void *ptr[3], void **stream)
+{
+	real *f[3];
+	int rc = swe_cuda_sub_fields(x, st, f);
+	int j = ghost ? (side ? x->rows : -G) : (side ? x->rows - G : 0);
+	if (rc)
+		return rc;
+	if (ghost) /* NCCL receives into them */
+		swe_cuda_sub_valid(x, st, side, G);
+	for (int k = 0; k < 3; k++)
+		ptr[k] = swe_cuda_sub_row(f[k], x, j);
+	*stream = x->edge;
+	return 0;
+}
+
+int swe_cuda_sub_halo_mark(struct swe_backend_ctx *x, int end)
+{
+	CUDA_CHECK(cudaSetDevice(x->device));
+	if (!end) {
+		x->tmark = swe_cuda_sub_tstart(x, x->edge, 1);
+	} else {
+		swe_cuda_sub_tstop(x, x->tmark, x->edge);
+		x->tmark = -1;
+	}
+	CUDA_CHECK(cudaGetLastError());
+	return 0;
+}
