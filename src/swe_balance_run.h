@@ -1,0 +1,53 @@
+/* swe_balance_run.h: the state of the [parallel] tuning of a decomposed
+ * shallow-water run, shared by swe_balance.c (options, exchanges, trials,
+ * probe, report) and swe_balance_move.c (measuring the work, planning and
+ * moving rows).  Private to those two files. */
+#ifndef SPATE_SWE_BALANCE_RUN_H
+#define SPATE_SWE_BALANCE_RUN_H
+
+#include "swe_balance.h"
+#include "balance.h"
+
+struct swe_balance {
+	struct swe_params pw;          /* what the subdomains keep */
+	const struct swe_params *p;    /* as given */
+	const struct swe_sub_ops *ops;
+	struct swe_balance_run r;
+	int ny, halo_alloc;
+	/* exchange schedule */
+	int k, due;                    /* k: ghost expansion in use (1: classic) */
+	/* ghost_expansion = auto */
+	int kcand[4], nk, ktry, ksteps; /* ktry: candidate on trial, -1: done */
+	double ktime[4];
+	/* early_exit = auto */
+	int ephase, esteps;            /* 0: running, 1: trying on, 2: trying off */
+	int moved;                     /* rows moved since swe_balance_moved */
+	long enext;
+	double e0[DECOMP_MAX], eon[DECOMP_MAX];
+	int early_on[DECOMP_MAX];
+	/* load balancing */
+	long next_measure, last_measure;
+	double tc_prev[DECOMP_MAX];
+	double beta, c_cell;           /* c_cell: s per cell a move touches, < 0 unknown */
+	double *work;                  /* per global row */
+	int trace;                     /* SPATE_BALANCE_TRACE */
+	int *iwork;
+	struct balance_report rep;
+};
+
+/* Seconds subdomain k of this rank has computed so far: the device's own
+ * count where the phases only enqueue work (ops->times; it waits for the
+ * device), else the driver's clock. */
+static inline double swe_balance_compute_s(const struct swe_balance *b, int k)
+{
+	double c, x;
+	if (b->r.ops->times && b->r.ops->times(b->r.sub[k], &c, &x) == 0)
+		return c;
+	return b->r.t_compute[k];
+}
+
+/* Every balance_interval steps: measure, plan, and move when worth it
+ * (swe_balance_move.c).  Collective. */
+int swe_balance_now(struct swe_balance *b, long steps);
+
+#endif
