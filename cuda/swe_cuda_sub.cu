@@ -33,8 +33,13 @@
  * A tile skipped holds what a step would write (k_tiles), so the bits stay
  * those of one GPU.
  *
- * Local links are device-to-device copies (cudaMemcpyPeerAsync; peer access
- * is enabled where the devices offer it, else the driver stages the copy);
+ * Ghost cell expansion (k > 1): the subdomain holds swe_halo_rows ghost rows
+ * at internal edges; each stage also computes the rows beyond them where its
+ * input holds the neighbour's values, less the stencil (extend), and U is
+ * exchanged every k steps instead of L and U every step.
+ *
+ * The halos (cuda/swe_cuda_sub_halo.cu): local links go device to device
+ * (a kernel storing into the neighbour in device-dt mode, else peer copies);
  * the receiving subdomain's next stage waits for the copy's event.  Remote
  * links go through pinned host buffers (halo_get, halo_put) and MPI
  * (halo.c), or GPU to GPU through NCCL on the edge stream (halo_dev,
