@@ -93,7 +93,10 @@ static int steps_dev(struct multi *m, long n)
 			rc2 = (int)m->ops->dev_graph(sub, cnt, SWE_GRAPH_END, g);
 			m->enq = enq; /* recorded, not run */
 			if (rc2 == -SPATE_EUNSUPPORTED) {
-				rc = 0; /* nothing ran: these steps one by one */
+				/* nothing ran: these steps one by one, with the exchange
+				 * the recording may have taken as done */
+				swe_balance_exchange_soon(m->bal);
+				rc = 0;
 				continue;
 			}
 			if (rc || (rc = rc2))
