@@ -372,8 +372,11 @@ static int loop(struct run *u)
 			last_print = spate_now();
 			printed = 1;
 		}
+		/* the run still stops at the output times (dt is clipped there, so
+		 * the steps are those of a run that writes); without outputs the
+		 * state stays on the device (finish checks the final one) */
 		if (st->t >= u->clk.next_out && u->clk.next_out < p->end_time) {
-			if ((rc = snapshot(u, 1)))
+			if (!u->o->no_output && (rc = snapshot(u, 1)))
 				return rc;
 			u->clk.next_out += p->out_interval;
 		}
