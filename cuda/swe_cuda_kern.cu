@@ -267,15 +267,6 @@ __device__ static inline void block_speeds(const kparams_t &kp, ctl_t *q, swe_rb
 	}
 }
 
-/* Whether a cell of depth 0 on these beds reconstructs to depth 0 at all its
- * faces (see the early exit in swe_cpu.c): always, but where the centre bed
- * rounds to the highest face bed while the face beds differ. */
-__device__ static inline bool bed_safe(real bw, real be, real bs, real bn, real bm)
-{
-	real top = swe_max(swe_max(bw, be), swe_max(bs, bn));
-	return bm < top || (bw == bm && be == bm && bs == bm && bn == bm);
-}
-
 /* The tile map's flags of a tile (k_tiles): which parts of it hold a cell
  * that is not dry, from the ballots of its lanes over all its rows (m), its
  * two southern rows (ms) and its two northern rows (mn).  Lanes HALO and
@@ -374,13 +365,13 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 		bs1 = bn0;
 		bn1 = swe_bed_face(cb0, cb1);
 		/* Early exit: where rows j-1, j and j+1 are dry (depth exactly
-		 * 0 on a safe bed) in all 32 lanes, every face of row j and
+		 * 0, on any bed: kp07_reconstruct_wd) in all 32 lanes, every face of row j and
 		 * the faces between rows has depth 0: the fluxes are (0, 0, 0),
 		 * the bed sources 0, and L of row j is (-0, +0, +0), the bits
 		 * swe_rhs gives.  The y-faces of row j+1 are left stale and
 		 * rebuilt (same code, same values) when a row is computed again;
 		 * the flux below it is the zero flux. */
-		bool dry1 = kp.early && w1 <= bm1 && bed_safe(bw1, be1, bs1, bn1, bm1);
+		bool dry1 = kp.early && w1 <= bm1;
 		bool skip = kp.early && j >= j0 && __all_sync(FULL_MASK, drym && dry0 && dry1);
 		if (skip) {
 			fs1.w = fs1.h = fs1.eta = fs1.hn = fs1.ht = 0;
@@ -460,7 +451,7 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 					a.hv1[k] = nv;
 					/* not dry: the tile map keeps the tile and its
 					 * neighbours computed */
-					if (!(nw <= bm0 && bed_safe(bw0, be0, bs0, bn0, bm0))) {
+					if (!(nw <= bm0)) {
 						wet = true;
 						wet_s = wet_s || j < j0 + 2;
 						wet_n = wet_n || j >= jend - 2;

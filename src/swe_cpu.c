@@ -84,11 +84,9 @@ int swe_cpu_alloc_work(struct swe_backend_ctx *x)
 	x->Lhv = swe_cpu_alloc_like(&x->s);
 	if (!x->rowbuf)
 		x->rowbuf = spate_alloc((size_t)x->nthreads * swe_cpu_rowbuf_bytes(x->s.nx));
-	x->blksafe = malloc(((size_t)x->s.ny + 2) * (size_t)x->nb);
 	if (!x->w1 || !x->hu1 || !x->hv1 || !x->ws || !x->hus || !x->hvs || !x->Lw ||
-		!x->Lhu || !x->Lhv || !x->rowbuf || !x->blksafe)
+		!x->Lhu || !x->Lhv || !x->rowbuf)
 		return -SPATE_ENOMEM;
-	swe_cpu_mark_safe(x);
 	return 0;
 }
 
@@ -436,10 +434,8 @@ void swe_cpu_free_work(struct swe_backend_ctx *x)
 	free(x->Lw);
 	free(x->Lhu);
 	free(x->Lhv);
-	free(x->blksafe);
 	free(x->n2);
 	x->w1 = x->hu1 = x->hv1 = x->ws = x->hus = x->hvs = x->Lw = x->Lhu = x->Lhv = NULL;
-	x->blksafe = NULL;
 	x->n2 = NULL;
 }
 

@@ -47,10 +47,6 @@ struct swe_backend_ctx {
 	real *n2;                  /* Manning n^2 per cell from a raster, laid out as
 	                              the cell arrays (view rows), or NULL */
 	int nb;                    /* blocks of CPU_BLOCK columns per row */
-	unsigned char *blksafe;    /* view rows -1..ny, nb each: 1 where every cell of
-	                              the block and the columns either side has a bed
-	                              on which depth 0 reconstructs to depth 0 at all
-	                              faces (swe_cpu_mark_safe) */
 };
 
 /* swe_cpu.c: a state's arrays as the step functions see them. */
@@ -75,8 +71,6 @@ int swe_cpu_rows_resize(struct swe_backend_ctx *x, int gain_lo, int gain_hi, con
 
 /* swe_cpu_rhs.c: bytes of one thread's row buffers for rows of nx cells. */
 size_t swe_cpu_rowbuf_bytes(int nx);
-/* Mark the safe blocks of every view row -1..ny (x->blksafe, allocated). */
-void swe_cpu_mark_safe(struct swe_backend_ctx *x);
 /* L = L(U of view v) on view rows [j0, j1) into x->Lw, Lhu, Lhv; the largest
  * speeds of the x faces of rows [o0, o1) and of the y faces between rows
  * o0 - 1 and o1 (the owned faces), in *ax, *ay. */

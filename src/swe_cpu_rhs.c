@@ -13,13 +13,13 @@
  * central-upwind flux between two faces of depth 0 is exactly (0, 0, 0) and
  * so is the bed source: a cell whose own depth and its four neighbours' are
  * 0 has L = (-0, +0, +0) exactly, the bits swe_rhs gives from those fluxes.
- * The one bed that breaks this is one whose centre bed Bm rounds to its
- * highest face bed while its face beds differ (full reconstruction over a
- * sloping bed): blocks holding such a cell are never skipped.
+ * A centre bed that rounds up to the highest face bed while the face beds
+ * differ (a flat bed only in exact arithmetic) is reconstructed as partially
+ * flooded when dry (kp07_reconstruct_wd), so this holds on every bed.
  *
  * The dry map: block b of a row is columns [b B, (b + 1) B) (B = CPU_BLOCK);
- * it is dry when the cells of columns b B - 1 .. (b + 1) B of the row are dry
- * on safe beds.  A block is skipped in row j when it is dry in rows j - 1, j
+ * it is dry when the cells of columns b B - 1 .. (b + 1) B of the row are
+ * dry.  A block is skipped in row j when it is dry in rows j - 1, j
  * and j + 1; the other (active) blocks are computed in spans of consecutive
  * blocks, the y faces of a block rebuilt when the row below skipped it. */
 #ifdef HAVE_CONFIG_H
@@ -91,36 +91,12 @@ static void block_cols(int b, int nx, int *i0, int *i1)
 	*i1 = e < nx ? e : nx;
 }
 
-static int bed_cell_safe(const struct swe_view *v, int i, int j)
-{
-	real Bw, Be, Bs, Bn, B = v->Bm[swe_vidx(v, i, j)], top;
-	swe_face_beds(v, i, j, &Bw, &Be, &Bs, &Bn);
-	top = swe_max(swe_max(Bw, Be), swe_max(Bs, Bn));
-	return B < top || (Bw == B && Be == B && Bs == B && Bn == B);
-}
-
-void swe_cpu_mark_safe(struct swe_backend_ctx *x)
-{
-	struct swe_view v = swe_cpu_view(x, x->s.w, x->s.hu, x->s.hv);
-	int nb = x->nb, j;
-#pragma omp parallel for schedule(static)
-	for (j = -1; j <= v.ny; j++)
-		for (int b = 0; b < nb; b++) {
-			int i0, i1, ok = 1;
-			block_cols(b, v.nx, &i0, &i1);
-			for (int i = i0; ok && i <= i1; i++)
-				ok = bed_cell_safe(&v, i, j);
-			x->blksafe[(size_t)(j + 1) * nb + b] = (unsigned char)ok;
-		}
-}
-
 /* The dry map of view row j (-1..ny) into d[0..nb). */
 static void dry_blocks(const struct swe_backend_ctx *x, const struct swe_view *v, int j,
 	unsigned char *d)
 {
-	const unsigned char *safe = x->blksafe + (size_t)(j + 1) * x->nb;
 	for (int b = 0; b < x->nb; b++) {
-		int i0, i1, dry = safe[b];
+		int i0, i1, dry = 1;
 		long k;
 		block_cols(b, v->nx, &i0, &i1);
 		k = swe_vidx(v, i0, j);

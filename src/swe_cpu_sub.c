@@ -183,7 +183,6 @@ int swe_cpu_rows_resize(struct swe_backend_ctx *x, int gain_lo, int gain_hi, con
 	memset(&y.s, 0, sizeof y.s);
 	y.w1 = y.hu1 = y.hv1 = y.ws = y.hus = y.hvs = y.Lw = y.Lhu = y.Lhv = NULL;
 	y.prod = NULL;
-	y.blksafe = NULL;
 	y.n2 = NULL;
 	if (swe_state_alloc(&y.s, x->s.nx, rows + x->xlo + x->xhi, x->s.dx, x->s.dy))
 		return -SPATE_ENOMEM;
