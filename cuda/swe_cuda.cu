@@ -110,7 +110,7 @@ static struct swe_cuda_step step_arrays(const struct swe_backend_ctx *x, int p)
  * warps, down to tiles of 4 rows, so that a flood covering a quarter of the
  * domain still fills the device (Malpasset at 10 m, H100: 4.7 s with tiles
  * of 4 rows, 5.5 s with 8, 8.6 s with 16). */
-static int strip_rows(int nx, int ny, int sms, int tiles)
+int swe_cuda_strip_rows(int nx, int ny, int sms, int tiles)
 {
 	long sx = (nx + SWE_CUDA_STRIP_COLS - 1) / SWE_CUDA_STRIP_COLS;
 	long want = (long)sms * STRIP_WARPS_PER_SM * (tiles ? 2 : 1);
@@ -300,7 +300,7 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 		x->kp.c.n2 = 0;
 	x->kp.tiles = x->kp.early && x->kp.integrator == 2 && !x->kp.src &&
 		env_int("SPATE_CUDA_TILES", 1, 0, 1);
-	x->kp.rows = env_int("SPATE_CUDA_ROWS", strip_rows(s0->nx, s0->ny, sms, x->kp.tiles), 1,
+	x->kp.rows = env_int("SPATE_CUDA_ROWS", swe_cuda_strip_rows(s0->nx, s0->ny, sms, x->kp.tiles), 1,
 		1 << 20);
 	if (x->kp.rows < 2)
 		x->kp.tiles = 0;

@@ -21,13 +21,8 @@ extern "C" {
 #define G SWE_GHOST
 typedef struct swe_cuda_step step_t;
 
-/* Strip heights as on one GPU (swe_cuda.cu): 64 rows, halved down to 8
- * until the grid has 64 warps per multiprocessor; with the tile map down to
- * 4 rows and twice the warps (tiles are also the unit of skipping). */
-#define STRIP_ROWS 64
-#define STRIP_ROWS_MIN 8
-#define STRIP_ROWS_MIN_TILES 4
-#define STRIP_WARPS_PER_SM 64
+/* Warps per block of the stage kernels, as on one GPU (swe_cuda.cu); the
+ * strip heights come from swe_cuda_strip_rows. */
 #define STRIP_WARPS 4
 
 /* ---- whole-subdomain access (synchronous) */
@@ -414,7 +409,7 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	const struct swe_params *p, int row0, int rows, int device)
 {
 	struct swe_backend_ctx *x = (struct swe_backend_ctx *)calloc(1, sizeof *x);
-	int rc, sms = 1, srows = STRIP_ROWS;
+	int rc, sms = 1;
 	long sx = (g->nx + SWE_CUDA_STRIP_COLS - 1) / SWE_CUDA_STRIP_COLS;
 	step_t a;
 	if (!x)
@@ -479,11 +474,8 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	}
 	if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
 		sms = 1;
-	while (srows > (x->kp.tiles ? STRIP_ROWS_MIN_TILES : STRIP_ROWS_MIN) &&
-		sx * ((rows + srows - 1) / srows) <
-		(long)sms * STRIP_WARPS_PER_SM * (x->kp.tiles ? 2 : 1))
-		srows /= 2;
-	x->kp.rows = env_int("SPATE_CUDA_ROWS", srows, 1, 1 << 20);
+	x->kp.rows = env_int("SPATE_CUDA_ROWS", swe_cuda_strip_rows(g->nx, rows, sms,
+		x->kp.tiles), 1, 1 << 20);
 	if (x->kp.rows < 2)
 		x->kp.tiles = 0; /* the map's bands are two rows */
 	x->kp.ntx = (int)sx;

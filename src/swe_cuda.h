@@ -162,6 +162,11 @@ void swe_cuda_enqueue_dt_peers(const struct swe_cuda_params *kp, struct swe_cuda
 	swe_rbits *const *peers, int n, int slot, swe_rbits *own, const unsigned int *cnt,
 	unsigned long long *acc, void *stream);
 
+/* Rows per strip (tile height) of the stage kernels for an nx x ny grid (or
+ * subdomain) on a device with sms multiprocessors, with the tile map or not:
+ * swe_cuda.cu, where the measurements behind it are. */
+int swe_cuda_strip_rows(int nx, int ny, int sms, int tiles);
+
 /* Blocks of the stage kernels for kp on device dev: one warp per tile, or
  * at most cap_waves times the blocks resident at once (cap_waves > 0: the
  * warps then walk several tiles each). */
