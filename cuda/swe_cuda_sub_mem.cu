@@ -439,10 +439,8 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	}
 	x->halo_memcpy = env_int("SPATE_CUDA_HALO_MEMCPY", 0, 0, 1);
 	x->time_every = env_int("SPATE_CUDA_TIME_EVERY", SWE_CUDA_TIME_EVERY, 2, 4096);
-	/* room to grow in place (SPATE_CUDA_ROOM=0: none, every gain a new store;
-	 * 2: also under static balance, for timing) */
-	x->room = env_int("SPATE_CUDA_ROOM", 1, 0, 2);
-	x->room = x->room == 2 || (x->room && p->balance != SWE_BALANCE_STATIC);
+	/* room to grow in place (SPATE_CUDA_ROOM=0: none, every gain a new store) */
+	x->room = p->balance != SWE_BALANCE_STATIC && env_int("SPATE_CUDA_ROOM", 1, 0, 1);
 	x->kp.integrator = p->integrator;
 	x->kp.warps = env_int("SPATE_CUDA_WARPS", STRIP_WARPS, 1, 8);
 	x->kp.c = swe_coef_of(p);

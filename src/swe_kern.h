@@ -226,14 +226,14 @@ HOSTDEVICE static inline void kp07_reconstruct_wd(real wm, real w0, real wp,
 	struct kp07_face *fm, struct kp07_face *fp)
 {
 	real top = swe_max(swe_max(Bm, Bp), swe_max(Bo1, Bo2));
-	real low = swe_min(swe_min(Bm, Bp), swe_min(Bo1, Bo2));
 	real L, r = r0;
 	/* A dry cell (w0 <= Bc) at or above all its face beds has a flat bed in
 	 * exact arithmetic (the centre bed is their mean); where the mean only
 	 * rounds up to the highest face bed it is treated as partially flooded,
 	 * so that a cell of depth 0 reconstructs to depth 0 at every face on
 	 * every bed (the early exit relies on it). */
-	if (w0 >= top && (w0 > Bc || top == low)) {
+	if (w0 >= top &&
+		(w0 > Bc || top == swe_min(swe_min(Bm, Bp), swe_min(Bo1, Bo2)))) {
 		kp07_reconstruct(wm, w0, wp, nm, n0, np, tm, t0, tp, Bm, Bp, rm, r0, rp, theta,
 			fm, fp);
 		return;

@@ -228,12 +228,15 @@ static void attach_balance(struct multi *m)
  * the host's (to compare the two). */
 static int link_devices(struct multi *m)
 {
-	const char *e = getenv("SPATE_HOST_DT");
+	const char *e = getenv("SPATE_HOST_DT"), *b = getenv("SPATE_DEV_BATCH");
 	int rc;
 	if (!m->ops->dev_link || m->d.nranks > 1 || (e && atoi(e)))
 		return 0;
 	rc = m->ops->dev_link(m->sub + m->d.first, m->d.last - m->d.first);
 	m->devdt = rc == 0;
+	m->dev_batch = b ? atol(b) : 0;
+	if (m->dev_batch < 1 || m->dev_batch > 65536)
+		m->dev_batch = SWE_DEV_BATCH;
 	return rc == -SPATE_EUNSUPPORTED ? 0 : rc;
 }
 

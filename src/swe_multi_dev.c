@@ -7,7 +7,6 @@
 #include "config.h"
 #endif
 #include <math.h>
-#include <stdlib.h>
 
 #include "spate.h"
 #include "swe.h"
@@ -15,11 +14,6 @@
 #include "swe_balance.h"
 
 #include "swe_multi_run.h"
-
-/* Steps enqueued before the host reads the clock (SPATE_DEV_BATCH).  Two
- * H200s, 4000^2 dam break over bumps: 0.82 s with 64 or 32, 0.97 s with 256
- * (Malpasset at 10 m: the same with 64 and 256). */
-#define DEV_BATCH 64
 
 /* Enqueue one step on every subdomain: U exchanged before it when due (ghost
  * cell expansion) or after it (k = 1). */
@@ -152,7 +146,6 @@ static int read_dev(struct multi *m, long *steps)
 
 int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps, struct swe_stats *st)
 {
-	static long batch; /* DEV_BATCH, or SPATE_DEV_BATCH */
 	double wall0 = spate_now();
 	long done = 0, period = 0;
 	int rc = 0;
@@ -167,12 +160,8 @@ int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps, struct
 	}
 	for (int k = m->d.first; k < m->d.last && !rc; k++)
 		rc = m->ops->dev_clock(m->sub[k], m->t, m->steps, m->last_dt, t_stop);
-	if (!batch) {
-		const char *e = getenv("SPATE_DEV_BATCH");
-		batch = e && atol(e) > 0 && atol(e) <= 65536 ? atol(e) : DEV_BATCH;
-	}
 	while (!rc && m->t < t_stop && (max_steps <= 0 || done < max_steps)) {
-		long n = batch, steps = m->steps;
+		long n = m->dev_batch, steps = m->steps;
 		long room = swe_balance_steps_free(m->bal, m->steps);
 		double t0 = spate_now();
 		if (m->last_dt > 0) {

@@ -13,6 +13,11 @@ struct swe_balance;
 struct halo_nccl;
 
 /* The decomposed run; the backend table's context (cast at the entry points). */
+/* Steps enqueued before the host reads the clock in device-dt mode, unless
+ * SPATE_DEV_BATCH says otherwise.  Two H200s, 4000^2 dam break over bumps:
+ * 0.82 s with 64 or 32, 0.97 s with 256 (Malpasset at 10 m: the same). */
+#define SWE_DEV_BATCH 64
+
 struct multi {
 	const struct swe_sub_ops *ops;
 	const struct swe_params *p;
@@ -33,6 +38,7 @@ struct multi {
 	struct halo_nccl *nccl;  /* remote halos GPU to GPU (NULL: MPI) */
 	int failed;              /* a step failed: no collective report */
 	int devdt;               /* dt on the devices (dev_link): steps in batches */
+	long dev_batch;          /* steps per batch (swe_multi_dev.c; SPATE_DEV_BATCH) */
 	double last_dt;          /* device-dt mode: the last real step's dt */
 	long graph_steps;        /* steps of the recorded graph (0: none) */
 	int graph_k;             /* the ghost expansion it was recorded with */
