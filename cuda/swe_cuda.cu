@@ -40,6 +40,9 @@ extern "C" {
 #define STRIP_ROWS_MIN_TILES 4
 #define STRIP_WARPS_PER_SM 64
 #define STRIP_WARPS 4
+/* Most blocks of a stage kernel, in waves of resident blocks
+ * (SPATE_CUDA_WAVES; 0: one warp per tile, however few are active). */
+#define STRIP_WAVES 2
 
 typedef struct swe_cuda_ctl ctl_t;
 
@@ -129,6 +132,12 @@ static int env_int(const char *name, int def, int lo, int hi)
 		return def;
 	v = atoi(e);
 	return v >= lo && v <= hi ? v : def;
+}
+
+int swe_cuda_strip_cap(const struct swe_cuda_params *kp, int dev)
+{
+	int waves = env_int("SPATE_CUDA_WAVES", STRIP_WAVES, 0, 1 << 16);
+	return waves > 0 ? waves * swe_cuda_strip_resident(kp, dev) : 0;
 }
 
 static int cuda_count(void)
@@ -310,8 +319,7 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	if (rc == 0)
 		rc = swe_cuda_kernels_init();
 	if (rc == 0)
-		x->kp.blocks = swe_cuda_strip_blocks(&x->kp, device,
-			env_int("SPATE_CUDA_WAVES", 0, 0, 1 << 20));
+		x->kp.maxblocks = swe_cuda_strip_cap(&x->kp, device);
 	if (rc == 0 && cudaStreamCreateWithFlags(&x->stream, cudaStreamNonBlocking) != cudaSuccess)
 		rc = -SPATE_EDEVICE;
 	if (rc) {

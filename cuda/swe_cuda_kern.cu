@@ -17,8 +17,8 @@
  *
  * Tiles.  The grid is cut into tiles of SWE_CUDA_STRIP_COLS columns and
  * kp.rows rows.  Each warp of the stage kernels takes a tile of the step's
- * list (several one after the other when the grid is capped, see
- * swe_cuda_strip_blocks); warps past the list's end return at once.  With
+ * list (several one after the other when the grid is capped at
+ * kp.maxblocks); blocks past the list's end return at once.  With
  * early exit (RK2), the list
  * holds only the tiles that are not dry among dry neighbours (k_tiles), so
  * a mostly dry domain costs little; otherwise it holds every tile.
@@ -227,10 +227,11 @@ __device__ static inline void copy_all(const kparams_t &kp, const step_t &a)
 }
 
 /* The largest x- and y-face speeds of the block into *ax, *ay (atomicMax on
- * the bits).  Stage 1: the last block to arrive then sets dt. */
+ * the bits).  Stage 1: the last of the parts blocks that take part (blocks
+ * 0 to parts - 1) to arrive then sets dt. */
 template <bool S2>
 __device__ static inline void block_speeds(const kparams_t &kp, ctl_t *q, swe_rbits *spd,
-	swe_rbits bx, swe_rbits by, int run)
+	swe_rbits bx, swe_rbits by, int run, unsigned int parts)
 {
 	__shared__ swe_rbits red[2][MAX_WARPS];
 	int lane = threadIdx.x & (WARP - 1), warp = threadIdx.x / WARP, nw = blockDim.x / WARP;
@@ -261,7 +262,7 @@ __device__ static inline void block_speeds(const kparams_t &kp, ctl_t *q, swe_rb
 	if (kp.host_dt)
 		return; /* the host reads the speeds and sets dt */
 	__threadfence();
-	if (atomicAdd(&q->done, 1u) == gridDim.x * gridDim.y - 1) {
+	if (atomicAdd(&q->done, 1u) == parts - 1) {
 		__threadfence();
 		set_dt(kp, q);
 	}
@@ -525,17 +526,23 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 		if (kp.tiles && blockIdx.x == 0 && threadIdx.x == 0)
 			*a.count1 = 0;
 	}
-	if (run) {
-		const unsigned int n = *a.count;
-		for (unsigned int e = blockIdx.x * nw + warp; e < n; e += gridDim.x * nw) {
-			const int t = a.list[e];
-			const int c0 = (t % kp.ntx) * STRIP_OUT, j0 = kp.jlo + (t / kp.ntx) * kp.rows;
-			const unsigned short wet = walk<S2>(kp, q, a, u, dt, c0, j0, bx, by);
-			if (S2 && kp.tiles && lane == 0)
-				a.wet[t] = wet;
-		}
+	/* Blocks with no tile of the list leave at once: the grid covers every
+	 * tile of the range, the list often a few of them.  The others (at
+	 * least block 0) take part in the speeds' reduction and count
+	 * themselves for the last-block rule of stage 1. */
+	const unsigned int n = run ? *a.count : 0;
+	const unsigned int parts = n == 0 ? 1 :
+		min(gridDim.x, (n + (unsigned int)nw - 1) / (unsigned int)nw);
+	if (blockIdx.x >= parts)
+		return;
+	for (unsigned int e = blockIdx.x * nw + warp; e < n; e += gridDim.x * nw) {
+		const int t = a.list[e];
+		const int c0 = (t % kp.ntx) * STRIP_OUT, j0 = kp.jlo + (t / kp.ntx) * kp.rows;
+		const unsigned short wet = walk<S2>(kp, q, a, u, dt, c0, j0, bx, by);
+		if (S2 && kp.tiles && lane == 0)
+			a.wet[t] = wet;
 	}
-	block_speeds<S2>(kp, q, a.spd, bx, by, run);
+	block_speeds<S2>(kp, q, a.spd, bx, by, run, parts);
 }
 
 /* Forward Euler: U^{n+1} = swe_euler_cell(U^n, L, dt) on the interior, and
@@ -708,20 +715,21 @@ void swe_cuda_enqueue_tiles(const kparams_t *kp, const step_t *a, void *stream)
 		k_tiles<<<(n + 255) / 256, 256, 0, (cudaStream_t)stream>>>(*kp, *a);
 }
 
-int swe_cuda_strip_blocks(const kparams_t *kp, int dev, int cap_waves)
+int swe_cuda_strip_resident(const kparams_t *kp, int dev)
 {
-	int sms = 1, b1 = 1, b2 = 1, per, need;
-	long tiles = (long)kp->ntx * kp->nty;
+	int sms = 1, b1 = 1, b2 = 1, per;
 	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
 	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b1, k_strip<false>, WARP * kp->warps, 0);
 	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b2, k_strip<true>, WARP * kp->warps, 0);
 	per = b1 < b2 ? b1 : b2;
-	if (per < 1)
-		per = 1;
-	need = (int)((tiles + kp->warps - 1) / kp->warps);
-	/* one tile per warp unless a cap in resident waves is asked for: the
-	 * warps past the list's end return at once */
-	return cap_waves > 0 && need > cap_waves * sms * per ? cap_waves * sms * per : need;
+	return sms * (per < 1 ? 1 : per);
+}
+
+/* Blocks for ntiles tiles: one warp each, at most kp->maxblocks (> 0). */
+static int strip_grid(const kparams_t *kp, long ntiles)
+{
+	long need = (ntiles + kp->warps - 1) / kp->warps;
+	return (int)(kp->maxblocks > 0 && need > kp->maxblocks ? kp->maxblocks : need);
 }
 
 int swe_cuda_kernels_init(void)
@@ -749,7 +757,7 @@ void swe_cuda_enqueue_step(const kparams_t *kp0, const step_t *a, void *stream)
 {
 	cudaStream_t st = (cudaStream_t)stream;
 	kparams_t k = *kp0, *kp = &k;
-	int grid = kp->blocks;
+	int grid = strip_grid(kp, (long)kp->ntx * kp->nty);
 
 	k.jlo = 0; /* every row */
 	k.jhi = kp->ny;
@@ -766,8 +774,7 @@ void swe_cuda_enqueue_stage(const kparams_t *kp, const step_t *a, int s2, int jl
 	void *stream)
 {
 	kparams_t k = *kp;
-	long tiles = (long)kp->ntx * ((jhi - jlo + kp->rows - 1) / kp->rows);
-	int grid = (int)((tiles + kp->warps - 1) / kp->warps);
+	int grid = strip_grid(kp, (long)kp->ntx * ((jhi - jlo + kp->rows - 1) / kp->rows));
 	if (jhi <= jlo)
 		return;
 	k.jlo = jlo;
@@ -782,7 +789,7 @@ void swe_cuda_enqueue_list(const kparams_t *kp, const step_t *a, int s2, int nti
 	void *stream)
 {
 	kparams_t k = *kp;
-	int grid = (ntiles + kp->warps - 1) / kp->warps;
+	int grid = strip_grid(kp, ntiles);
 	if (ntiles <= 0)
 		return;
 	k.jlo = 0;

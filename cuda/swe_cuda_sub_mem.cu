@@ -480,6 +480,8 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	rc = upload(x, g, p, row0);
 	if (!rc)
 		rc = swe_cuda_kernels_init();
+	if (!rc)
+		x->kp.maxblocks = swe_cuda_strip_cap(&x->kp, device);
 	if (rc) {
 		spate_log_error("cuda", "cannot set up rows %d-%d (%d x %d cells) on device %d",
 			row0, row0 + rows - 1, g->nx, rows, device);

@@ -73,8 +73,9 @@ struct swe_cuda_params {
 	int early;           /* skip rows dry across a warp ([parallel] early_exit) */
 	int rows;            /* rows of a strip: each warp walks a strip of 32 columns */
 	int warps;           /* warps per block, side by side in x */
-	int blocks;          /* blocks of the stage kernels (their warps take the
-	                        tiles of the active list) */
+	int maxblocks;       /* most blocks of a stage kernel (0: one warp per tile
+	                        of the range); a capped grid's warps take several
+	                        tiles of the list each */
 	int ntx, nty;        /* tiles: strips of SWE_CUDA_STRIP_COLS x rows cells */
 	int tiles;           /* keep the per-tile dry map and launch active tiles
 	                        only (early exit, RK2); in a subdomain, the tiles
@@ -167,10 +168,11 @@ void swe_cuda_enqueue_dt_peers(const struct swe_cuda_params *kp, struct swe_cuda
  * swe_cuda.cu, where the measurements behind it are. */
 int swe_cuda_strip_rows(int nx, int ny, int sms, int tiles);
 
-/* Blocks of the stage kernels for kp on device dev: one warp per tile, or
- * at most cap_waves times the blocks resident at once (cap_waves > 0: the
- * warps then walk several tiles each). */
-int swe_cuda_strip_blocks(const struct swe_cuda_params *kp, int dev, int cap_waves);
+/* Blocks of the stage kernels resident at once on device dev (one wave). */
+int swe_cuda_strip_resident(const struct swe_cuda_params *kp, int dev);
+/* kp->maxblocks for device dev: STRIP_WAVES waves (SPATE_CUDA_WAVES; 0: no
+ * cap), swe_cuda.cu. */
+int swe_cuda_strip_cap(const struct swe_cuda_params *kp, int dev);
 
 /* Enqueue the tile map's update after a step (the next step's active list,
  * a->list1: the tiles to compute but those next to an internal edge of a
