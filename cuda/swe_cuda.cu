@@ -33,11 +33,13 @@ extern "C" {
 /* Strip height (rows) and warps per block of the stage kernels (measured on
  * an H200, single precision): strips of STRIP_ROWS rows, halved down to
  * STRIP_ROWS_MIN until the grid has STRIP_WARPS_PER_SM warps per
- * multiprocessor (small grids); SPATE_CUDA_ROWS and SPATE_CUDA_WARPS
- * override them. */
+ * multiprocessor (small grids); with the tile map from STRIP_ROWS_TILES down
+ * to STRIP_ROWS_MIN_TILES (swe_cuda_strip_rows); SPATE_CUDA_ROWS and
+ * SPATE_CUDA_WARPS override them. */
 #define STRIP_ROWS 64
 #define STRIP_ROWS_MIN 8
 #define STRIP_ROWS_MIN_TILES 4
+#define STRIP_ROWS_TILES 16
 #define STRIP_WARPS_PER_SM 64
 #define STRIP_WARPS 4
 /* Most blocks of a stage kernel, in waves of resident blocks
@@ -109,15 +111,20 @@ static struct swe_cuda_step step_arrays(const struct swe_backend_ctx *x, int p)
 }
 
 /* Rows per strip for an nx x ny grid on a device with sms multiprocessors.
- * With the tile map, tiles are also the unit of skipping: aim at twice the
- * warps, down to tiles of 4 rows, so that a flood covering a quarter of the
- * domain still fills the device (Malpasset at 10 m, H100: 4.7 s with tiles
- * of 4 rows, 5.5 s with 8, 8.6 s with 16). */
+ * With the tile map, tiles are also the unit of skipping: at most
+ * STRIP_ROWS_TILES rows, and aim at twice the warps, down to tiles of 4
+ * rows, so that a flood covering a quarter of the domain still fills the
+ * device (Malpasset at 10 m, H100: 4.7 s with tiles of 4 rows, 5.5 s with
+ * 8, 8.6 s with 16).  Two H200s, sixth session, one GPU, single precision:
+ * the 4000^2 dam break over bumps 0.90 s with tiles of 32 rows, 0.68 s with
+ * 16, 0.63 s with 8; a fully wet 4096^2 grid 1.12e10 cell updates/s with
+ * 32, 1.11e10 with 16, 1.03e10 with 8. */
 int swe_cuda_strip_rows(int nx, int ny, int sms, int tiles)
 {
 	long sx = (nx + SWE_CUDA_STRIP_COLS - 1) / SWE_CUDA_STRIP_COLS;
 	long want = (long)sms * STRIP_WARPS_PER_SM * (tiles ? 2 : 1);
-	int rows = STRIP_ROWS, rmin = tiles ? STRIP_ROWS_MIN_TILES : STRIP_ROWS_MIN;
+	int rows = tiles ? STRIP_ROWS_TILES : STRIP_ROWS;
+	int rmin = tiles ? STRIP_ROWS_MIN_TILES : STRIP_ROWS_MIN;
 	while (rows > rmin && sx * ((ny + rows - 1) / rows) < want)
 		rows /= 2;
 	return rows;

@@ -222,11 +222,37 @@ static void trace(const struct swe_balance *b, long steps, const int *bold, cons
 			spate_log_info("spate:   row %d: work %.4g\n", j, b->work[j]);
 }
 
+void swe_balance_cost_fit(double mv[5], double cells, double s, double *c_fix, double *c_cell)
+{
+	double n, den;
+	mv[0] += 1;
+	mv[1] += cells;
+	mv[2] += s;
+	mv[3] += cells * cells;
+	mv[4] += cells * s;
+	n = mv[0];
+	den = n * mv[3] - mv[1] * mv[1];
+	*c_fix = 0;
+	*c_cell = mv[3] > 0 ? mv[4] / mv[3] : 0; /* through the origin */
+	if (n >= 2 && den > 1e-9 * n * mv[3]) {
+		double slope = (n * mv[4] - mv[1] * mv[2]) / den;
+		double icpt = (mv[2] - slope * mv[1]) / n;
+		if (slope < 0) {
+			*c_fix = mv[2] / n;
+			*c_cell = 0;
+		} else if (icpt >= 0) {
+			*c_fix = icpt;
+			*c_cell = slope;
+		}
+	}
+}
+
 /* Every balance_interval steps: measure, plan, and move when worth it. */
 int swe_balance_now(struct swe_balance *b, long steps)
 {
 	struct decomp *d = b->r.d;
 	double T[DECOMP_MAX], sec[DECOMP_MAX], t0 = spate_now(), t1, told, tnew, cells = 0;
+	double touched = 0, cost;
 	int bold[DECOMP_MAX + 1], bnew[DECOMP_MAX + 1], group[DECOMP_MAX], rc, same = 1;
 	long isteps = steps - b->last_measure;
 	if ((rc = measure_work(b, T)))
@@ -247,24 +273,29 @@ int swe_balance_now(struct swe_balance *b, long steps)
 	for (int k = 0; k < d->n; k++)
 		if (bnew[k] != bold[k] || bnew[k + 1] != bold[k + 1]) {
 			same = 0;
-			cells += (double)(bold[k + 1] - bold[k] + bnew[k + 1] - bnew[k]) * b->r.nx;
+			touched += (double)(bold[k + 1] - bold[k] + bnew[k + 1] - bnew[k]) * b->r.nx;
 		}
+	for (int k = 1; k < d->n; k++)
+		cells += (double)abs(bnew[k] - bold[k]) * b->r.nx;
 	if (b->trace)
 		trace(b, steps, bold, bnew, sec, told, tnew);
 	if (same)
 		goto done;
+	/* the saving of the next interval (as long as this one) against the
+	 * cost; balance_gain = 0 follows every plan.  Before the first move: a
+	 * move touches every cell of the subdomains it changes about as much
+	 * as half a step does, a step's seconds spread over every cell of the
+	 * grid (dry ones cost little to step, as much to move); then the fit
+	 * to the moves made */
 	if (b->c_cell < 0) {
-		/* before the first move: a move touches a cell about as much as
-		 * half a step does, a step's seconds spread over every cell of the
-		 * grid (dry ones cost little to step, as much to move) */
 		double s = 0;
 		for (int k = 0; k < d->n; k++)
 			s += T[k];
-		b->c_cell = 0.5 * s / ((double)b->ny * b->r.nx) / (double)isteps;
+		cost = 0.5 * s / ((double)b->ny * b->r.nx) / (double)isteps * touched;
+	} else {
+		cost = b->c_fix + b->c_cell * cells;
 	}
-	/* the saving of the next interval (as long as this one) against the
-	 * cost; balance_gain = 0 follows every plan */
-	if (b->p->balance_gain > 0 && !(told - tnew > b->p->balance_gain * b->c_cell * cells)) {
+	if (b->p->balance_gain > 0 && !(told - tnew > b->p->balance_gain * cost)) {
 		b->rep.skipped++;
 		goto done;
 	}
@@ -275,7 +306,7 @@ int swe_balance_now(struct swe_balance *b, long steps)
 		dt = spate_now() - t2;
 		if ((rc = decomp_max(&dt, 1, NULL)))
 			return rc;
-		b->c_cell = dt / cells;
+		swe_balance_cost_fit(b->mv, cells, dt, &b->c_fix, &b->c_cell);
 		b->rep.moves++;
 		b->due = 1;
 		b->moved = 1;

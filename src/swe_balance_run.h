@@ -28,7 +28,11 @@ struct swe_balance {
 	/* load balancing */
 	long next_measure, last_measure;
 	double tc_prev[DECOMP_MAX];
-	double beta, c_cell;           /* c_cell: s per cell a move touches, < 0 unknown */
+	double beta;
+	/* the cost of a move, s: c_fix + c_cell * cells that change subdomain,
+	 * fitted to the moves made (mv: their count and sums of cells, s,
+	 * cells^2, cells * s); c_cell < 0 before the first */
+	double c_fix, c_cell, mv[5];
 	double *work;                  /* per global row */
 	int trace;                     /* SPATE_BALANCE_TRACE */
 	int *iwork;
@@ -49,5 +53,10 @@ static inline double swe_balance_compute_s(const struct swe_balance *b, int k)
 /* Every balance_interval steps: measure, plan, and move when worth it
  * (swe_balance_move.c).  Collective. */
 int swe_balance_now(struct swe_balance *b, long steps);
+/* Add a move of cells cells that took s seconds to the sums mv (zeroed at
+ * first) and fit the cost of a move to them: *c_fix + *c_cell * cells,
+ * least squares with both terms >= 0 (through the origin until two moves
+ * of different sizes are known). */
+void swe_balance_cost_fit(double mv[5], double cells, double s, double *c_fix, double *c_cell);
 
 #endif

@@ -11,13 +11,15 @@
  *     row lost, duplicated or moved without its state; volume unchanged);
  *   - ghost_expansion = 1, 2, 4, 8 and auto, alone and with balancing;
  *   - a DEM with a Manning raster (a per-cell field that moves with the rows);
- *   - probe = on.
+ *   - probe = on;
+ *   - the fit of a move's cost (fixed part + part per cell moved).
  * How fast any of it is, is a benchmark, not a test. */
 #include "simtest.h"
 #include "decomp.h"
 #include "balance.h"
 #include "swe_balance.h"
 #include "products_kern.h"
+#include "swe_balance_run.h"
 
 static long hook_calls, hook_bad;
 
@@ -273,8 +275,35 @@ static void check_probe(void)
 		r->rows[0], r->rows[1]);
 }
 
+/* The move-cost fit: through the origin after one move; a fixed part and a
+ * part per cell from moves of two sizes; neither term below zero. */
+static void check_cost_fit(void)
+{
+	double mv[5] = { 0 }, f, c;
+	swe_balance_cost_fit(mv, 1e6, 2e-3, &f, &c);
+	sim_check(f == 0 && fabs(c - 2e-9) < 1e-15, "cost fit, one move: %g s + %g s/cell "
+		"(0 + 2e-9)", f, c);
+	swe_balance_cost_fit(mv, 1e4, 1.01e-3, &f, &c);
+	sim_check(fabs(f - 1e-3) < 1e-9 && fabs(c - 1e-9) < 1e-15, "cost fit, two moves: %g s + "
+		"%g s/cell (1e-3 + 1e-9)", f, c);
+	swe_balance_cost_fit(mv, 5e5, 1.5e-3, &f, &c);
+	sim_check(fabs(f - 1e-3) < 1e-9 && fabs(c - 1e-9) < 1e-15, "cost fit, a third move on "
+		"the line: %g s + %g s/cell", f, c);
+	memset(mv, 0, sizeof mv);
+	swe_balance_cost_fit(mv, 1e6, 1e-3, &f, &c);
+	swe_balance_cost_fit(mv, 2e6, 0.5e-3, &f, &c);
+	sim_check(c == 0 && fabs(f - 0.75e-3) < 1e-12, "cost fit, bigger moves cheaper: no "
+		"negative slope (%g s + %g s/cell)", f, c);
+	memset(mv, 0, sizeof mv);
+	swe_balance_cost_fit(mv, 1e4, 1e-6, &f, &c);
+	swe_balance_cost_fit(mv, 2e4, 1e-3, &f, &c);
+	sim_check(f >= 0 && c > 0 && fabs(c - (1e-6 * 1e4 + 1e-3 * 2e4) / (1e8 + 4e8)) < 1e-15,
+		"cost fit, negative intercept: through the origin (%g s + %g s/cell)", f, c);
+}
+
 int main(void)
 {
+	check_cost_fit();
 	swe_balance_hook = check_move;
 	check_early();
 	check_balance();
