@@ -6,8 +6,9 @@
  * t_stop given to the backend (dt is capped to reach t_stop exactly): the
  * output times k * [output] interval, the times the rain changes, and the
  * end time.  Chunks of steps end
- * anywhere between steps (after a number of steps, for the progress line and
- * the gauges), and checkpoints are taken at such chunk ends, never at a stop
+ * anywhere between steps (after a number of steps, for the progress line,
+ * the gauges and the checkpoints: a chunk ends about a step after each
+ * checkpoint time), and checkpoints are taken at such chunk ends, never at a stop
  * time of their own; a restart restores the output clock (next output time,
  * as accumulated) from the checkpoint.  So a run stopped and continued takes
  * exactly the steps of a run never stopped, and ends with the same bits. */
@@ -353,6 +354,14 @@ static int loop(struct run *u)
 		long done = st->steps, limit = u->gs.n ? 1 : chunk;
 		if (p->max_steps > 0 && p->max_steps - st->steps < limit)
 			limit = p->max_steps - st->steps;
+		/* end the chunk a step or so after the next checkpoint time
+		 * (by the last dt): where chunks end changes no step */
+		if (u->ckpt && p->checkpoint_every > 0 && u->clk.next_ckpt < t_stop &&
+			st->last_dt > 0) {
+			double k = ceil((u->clk.next_ckpt - st->t) / st->last_dt);
+			if (k < (double)limit)
+				limit = k < 1 ? 1 : (long)k;
+		}
 		if ((rc = u->be->advance(u->ctx, t_stop, limit, st)))
 			return rc;
 		if (u->gs.n && (rc = sample_gauges(u->be, u->ctx, &u->gs, &u->s, p, st->t,

@@ -138,6 +138,27 @@ head -c 2000 "$tmp/T/checkpoint.bin" >"$tmp/cut.bin"
 refused "a truncated checkpoint" "truncated" --restart "$tmp/cut.bin"
 refused "a missing checkpoint" "cannot open" --restart "$tmp/nothing.nc"
 
+# ------------------------------------------------------------ checkpoint_every
+# A run that writes no output before its end still takes its checkpoints
+# (a chunk ends about a step after each checkpoint time), and a restart
+# from the last one (after t = 20 s) ends with the bits of the uninterrupted run.
+cke=(run "$scen/circular_dambreak.conf" --domain.nx=60 --domain.ny=60 --domain.dx=8
+	--domain.dy=8 --initial.h_out=0.01 --run.end_time=30 --output.interval=1000
+	--device=cpu --output.format=ascii --output.grids=no -q)
+"$SPATE" "${cke[@]}" "--output.dir=$tmp/C" --checkpoint-every=10 2>"$tmp/C.err"
+rc=$?
+ck=$(ls "$tmp/C"/checkpoint.* 2>/dev/null | head -n 1)
+result $(( rc != 0 || ${#ck} == 0 )) "checkpoint_every 10 s in a run of 30 s with no output \
+before its end: $( [ -n "$ck" ] && echo "a checkpoint, ${ck##*/}" || echo "no checkpoint") (exit $rc)"
+if [ -n "$ck" ]; then
+	"$SPATE" "${cke[@]}" "--output.dir=$tmp/C2" --summary "$tmp/C2.json" 2>/dev/null
+	result $? "checkpoint_every: uninterrupted run"
+	mkdir -p "$tmp/C3"
+	"$SPATE" "${cke[@]}" "--output.dir=$tmp/C3" --restart "$ck" --summary "$tmp/C3.json" 		2>"$tmp/C3.err"
+	result $? "checkpoint_every: --restart ${ck##*/} runs to the end"
+	same "checkpoint_every, restarted" "$tmp/C2" "$tmp/C3"
+fi
+
 # ------------------------------------------------------------ SIGTERM
 # A long run (end 1e6 s) is stopped by SIGTERM; continued to the next
 # output time after it, it must equal a run to that time.
