@@ -5,7 +5,8 @@
 # header dependencies for nvcc: list the headers a .cu includes in
 # CUDA_HEADER_DEPS.
 
-CUDA_SRCS = cuda/swe_cuda.cu cuda/swe_cuda_kern.cu cuda/swe_cuda_sub.cu \
+CUDA_SRCS = cuda/swe_cuda.cu cuda/swe_cuda_kern.cu cuda/swe_cuda_cells.cu \
+	cuda/swe_cuda_state.cu cuda/swe_cuda_sub.cu \
 	cuda/swe_cuda_sub_mem.cu cuda/swe_cuda_sub_rows.cu cuda/swe_cuda_sub_dev.cu \
 	cuda/swe_cuda_sub_halo.cu
 CUDA_HEADER_DEPS = \
@@ -13,6 +14,8 @@ CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/spate.h \
 	$(top_srcdir)/src/swe.h \
 	$(top_srcdir)/src/swe_cuda.h \
+	$(top_srcdir)/src/swe_cuda_dev.h \
+	$(top_srcdir)/src/swe_cuda_one.h \
 	$(top_srcdir)/src/swe_kern.h \
 	$(top_srcdir)/src/swe_step.h \
 	$(top_srcdir)/src/swe_multi.h \

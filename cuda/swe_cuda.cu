@@ -1,6 +1,8 @@
 /* swe_cuda.cu: the CUDA backend of the shallow-water module, host side:
  * devices, memory, CUDA graphs and the time loop.  The kernels and their
- * launch functions are in swe_cuda_kern.cu (declared in swe_cuda.h).
+ * launch functions are in swe_cuda_kern.cu and swe_cuda_cells.cu (declared in
+ * swe_cuda.h); the state's way in and out (download, gauge samples, flood
+ * products, rain, restart) in swe_cuda_state.cu.
  *
  * A step is two kernels (see swe_cuda_kern.cu): stage 1 computes L(U^n), the
  * largest face speeds and, in its last block, the time step; the second
@@ -18,6 +20,7 @@ extern "C" {
 #include "swe.h"
 #include "swe_cuda.h"
 #include "products_kern.h"
+#include "swe_cuda_one.h"
 }
 
 #include <cuda_runtime.h>
@@ -46,43 +49,14 @@ extern "C" {
  * (SPATE_CUDA_WAVES; 0: one warp per tile, however few are active). */
 #define STRIP_WAVES 2
 
-typedef struct swe_cuda_ctl ctl_t;
 
 extern "C" {
 long swe_cuda_tiles_skipped;
 }
 
-struct swe_backend_ctx {
-	int device;
-	struct swe_cuda_params kp;
-	real *w[2], *hu[2], *hv[2];   /* ping-pong states */
-	real *Lw, *Lhu, *Lhv;         /* right-hand side */
-	real *Bc, *Bm;
-	struct swe_bc *bc;
-	int *list[2];                 /* active tiles of a step from parity p */
-	unsigned int *count;          /* [2]: their numbers */
-	unsigned short *wet;          /* the tile map (swe_cuda.h) */
-	unsigned char *act, *streak;
-	real *n2;                     /* Manning n^2 per cell, or NULL */
-	float *rain;                  /* rain rates per cell (m/s), or NULL */
-	int have_rain;                /* the rain array holds the rates in force */
-	real *hstage;                 /* pinned staging of downloads (w, hu, hv), or NULL */
-	ctl_t *dctl, *hctl;           /* device control block and its pinned copy */
-	int cur;                      /* parity of the current state */
-	cudaStream_t stream;
-	cudaGraphExec_t graph[2];     /* GRAPH_STEPS steps from parity 0 / 1 */
-	int have_graph[2];
-	double t_stop_dev;            /* t_stop last written to the device */
-	struct swe_prod *prod;        /* flood products (device), or NULL */
-	real prod_thr;
-	long *didx;                   /* gauge sampling: device indices */
-	real *dsamp, *hsamp;          /* gathered values (device, pinned host) */
-	int nsamp;
-	const long *sampled;          /* the host index array last uploaded */
-};
 
 /* The arrays of a step from parity p (state p -> state 1-p). */
-static struct swe_cuda_step step_arrays(const struct swe_backend_ctx *x, int p)
+struct swe_cuda_step swe_cuda_one_arrays(const struct swe_backend_ctx *x, int p)
 {
 	struct swe_cuda_step a;
 	a.w = x->w[p];
@@ -338,7 +312,7 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	x->kp.bc = x->bc;
 	/* the ghosts of U^0; every step then writes those of the state it makes */
 	{
-		struct swe_cuda_step a = step_arrays(x, 0);
+		struct swe_cuda_step a = swe_cuda_one_arrays(x, 0);
 		swe_cuda_enqueue_bc(&x->kp, &a, x->stream);
 	}
 	if (cudaGetLastError() != cudaSuccess) {
@@ -353,7 +327,7 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 /* Enqueue one step from parity p (state p -> state 1-p). */
 static void enqueue_step(struct swe_backend_ctx *x, int p)
 {
-	struct swe_cuda_step a = step_arrays(x, p);
+	struct swe_cuda_step a = swe_cuda_one_arrays(x, p);
 	swe_cuda_enqueue_step(&x->kp, &a, x->stream);
 	swe_cuda_enqueue_sources(&x->kp, &a, x->stream);
 	if (x->prod)
@@ -459,155 +433,18 @@ static int cuda_advance(struct swe_backend_ctx *x, double t_stop, long max_steps
 	return 0;
 }
 
-/* The state to the host: the three fields into a pinned staging buffer at
- * full DMA speed (allocated at the first download), then into s; the
- * writer thread (swe_out.c) writes from there while the next steps run. */
-static int cuda_download(struct swe_backend_ctx *x, struct swe_state *s)
-{
-	size_t n = (size_t)x->kp.ncell * sizeof(real);
-	real *f[3] = { s->w, s->hu, s->hv }, *d[3] = { x->w[x->cur], x->hu[x->cur], x->hv[x->cur] };
-	CUDA_CHECK(cudaSetDevice(x->device));
-	if (!x->hstage && cudaMallocHost((void **)&x->hstage, 3 * n) != cudaSuccess) {
-		cudaGetLastError();
-		x->hstage = NULL; /* no pinned memory to spare: copy straight */
-	}
-	for (int k = 0; k < 3; k++)
-		CUDA_CHECK(cudaMemcpyAsync(x->hstage ? (char *)x->hstage + k * n : (char *)f[k], d[k], n,
-			cudaMemcpyDeviceToHost, x->stream));
-	CUDA_CHECK(cudaStreamSynchronize(x->stream));
-	if (x->hstage)
-		for (int k = 0; k < 3; k++)
-			memcpy(f[k], (char *)x->hstage + k * n, n);
-	return 0;
-}
-
-static int cuda_products_start(struct swe_backend_ctx *x, real thr)
-{
-	struct swe_cuda_step a = step_arrays(x, x->cur);
-	size_t n = (size_t)x->kp.nx * x->kp.ny * sizeof(struct swe_prod);
-	CUDA_CHECK(cudaSetDevice(x->device));
-	if (!x->prod)
-		CUDA_CHECK(cudaMalloc((void **)&x->prod, n));
-	x->prod_thr = thr;
-	/* the state is in parity cur: present it as the output of a step */
-	a.w1 = a.w;
-	a.hu1 = a.hu;
-	a.hv1 = a.hv;
-	swe_cuda_enqueue_products(&x->kp, &a, x->prod, thr, 1, x->stream);
-	CUDA_CHECK(cudaGetLastError());
-	/* graphs captured before hold no product updates */
-	for (int p = 0; p < 2; p++)
-		if (x->have_graph[p]) {
-			cudaGraphExecDestroy(x->graph[p]);
-			x->have_graph[p] = 0;
-		}
-	return 0;
-}
-
 /* Graphs hold the kernels' arguments: drop them when those change. */
-static void drop_graphs(struct swe_backend_ctx *x)
+void swe_cuda_one_drop_graphs(struct swe_backend_ctx *x)
 {
 	for (int p = 0; p < 2; p++)
 		if (x->have_graph[p]) {
 			cudaGraphExecDestroy(x->graph[p]);
 			x->have_graph[p] = 0;
 		}
-}
-
-static int cuda_set_rain(struct swe_backend_ctx *x, const float *rate, double uniform)
-{
-	size_t n = (size_t)x->kp.nx * x->kp.ny * sizeof(float);
-	CUDA_CHECK(cudaSetDevice(x->device));
-	CUDA_CHECK(cudaStreamSynchronize(x->stream));
-	if (rate) {
-		if (!x->rain)
-			CUDA_CHECK(cudaMalloc((void **)&x->rain, n));
-		CUDA_CHECK(cudaMemcpy(x->rain, rate, n, cudaMemcpyHostToDevice));
-	}
-	x->have_rain = rate != NULL;
-	x->kp.rain_u = (real)uniform;
-	drop_graphs(x);
-	return 0;
-}
-
-static int cuda_products_get(struct swe_backend_ctx *x, struct swe_prod *out)
-{
-	if (!x->prod)
-		return -SPATE_EINVAL;
-	CUDA_CHECK(cudaSetDevice(x->device));
-	CUDA_CHECK(cudaStreamSynchronize(x->stream));
-	CUDA_CHECK(cudaMemcpy(out, x->prod, (size_t)x->kp.nx * x->kp.ny * sizeof *out,
-		cudaMemcpyDeviceToHost));
-	return 0;
-}
-
-static int cuda_products_put(struct swe_backend_ctx *x, const struct swe_prod *in)
-{
-	if (!x->prod)
-		return -SPATE_EINVAL;
-	CUDA_CHECK(cudaSetDevice(x->device));
-	CUDA_CHECK(cudaStreamSynchronize(x->stream));
-	CUDA_CHECK(cudaMemcpy(x->prod, in, (size_t)x->kp.nx * x->kp.ny * sizeof *in,
-		cudaMemcpyHostToDevice));
-	return 0;
-}
-
-/* Restart: the control block at time t after steps steps, and the ghosts of
- * the uploaded state at t (as the step that made it wrote them). */
-static int cuda_set_time(struct swe_backend_ctx *x, double t, long steps, double last_dt)
-{
-	struct swe_cuda_step a = step_arrays(x, x->cur);
-	CUDA_CHECK(cudaSetDevice(x->device));
-	CUDA_CHECK(cudaStreamSynchronize(x->stream));
-	memset(x->hctl, 0, sizeof *x->hctl);
-	x->hctl->t = t;
-	x->hctl->t_stop = t;
-	x->hctl->steps = steps;
-	x->hctl->last_dt = last_dt;
-	x->t_stop_dev = -1;
-	CUDA_CHECK(cudaMemcpy(x->dctl, x->hctl, sizeof *x->dctl, cudaMemcpyHostToDevice));
-	swe_cuda_enqueue_bc(&x->kp, &a, x->stream);
-	CUDA_CHECK(cudaGetLastError());
-	CUDA_CHECK(cudaStreamSynchronize(x->stream));
-	return 0;
-}
-
-static int cuda_sample(struct swe_backend_ctx *x, const long *idx, int n, real *w, real *hu,
-	real *hv)
-{
-	CUDA_CHECK(cudaSetDevice(x->device));
-	if (n > x->nsamp) {
-		cudaFree(x->didx);
-		cudaFree(x->dsamp);
-		if (x->hsamp)
-			cudaFreeHost(x->hsamp);
-		x->didx = NULL;
-		x->dsamp = x->hsamp = NULL;
-		x->nsamp = 0;
-		CUDA_CHECK(cudaMalloc((void **)&x->didx, (size_t)n * sizeof(long)));
-		CUDA_CHECK(cudaMalloc((void **)&x->dsamp, 3 * (size_t)n * sizeof(real)));
-		CUDA_CHECK(cudaMallocHost((void **)&x->hsamp, 3 * (size_t)n * sizeof(real)));
-		x->nsamp = n;
-		x->sampled = NULL;
-	}
-	if (x->sampled != idx) {
-		CUDA_CHECK(cudaMemcpy(x->didx, idx, (size_t)n * sizeof(long), cudaMemcpyHostToDevice));
-		x->sampled = idx;
-	}
-	swe_cuda_enqueue_gather(x->didx, n, x->w[x->cur], x->hu[x->cur], x->hv[x->cur], x->dsamp,
-		x->stream);
-	CUDA_CHECK(cudaGetLastError());
-	CUDA_CHECK(cudaMemcpyAsync(x->hsamp, x->dsamp, 3 * (size_t)n * sizeof(real),
-		cudaMemcpyDeviceToHost, x->stream));
-	CUDA_CHECK(cudaStreamSynchronize(x->stream));
-	memcpy(w, x->hsamp, (size_t)n * sizeof(real));
-	memcpy(hu, x->hsamp + n, (size_t)n * sizeof(real));
-	memcpy(hv, x->hsamp + 2 * n, (size_t)n * sizeof(real));
-	return 0;
 }
 
 extern "C" const struct spate_backend spate_backend_cuda = {
-	"cuda", cuda_count, cuda_describe, cuda_init, cuda_advance, cuda_download, cuda_fini,
-	cuda_sample, cuda_products_start, cuda_products_get, cuda_set_time, cuda_products_put,
-	cuda_set_rain
+	"cuda", cuda_count, cuda_describe, cuda_init, cuda_advance, swe_cuda_one_download,
+	cuda_fini, swe_cuda_one_sample, swe_cuda_one_products_start, swe_cuda_one_products_get,
+	swe_cuda_one_set_time, swe_cuda_one_products_put, swe_cuda_one_set_rain
 };

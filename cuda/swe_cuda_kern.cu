@@ -1,4 +1,4 @@
-/* swe_cuda_kern.cu: the kernels of the CUDA backend and their launch
+/* swe_cuda_kern.cu: the stage kernels of the CUDA backend and their launch
  * functions (declared in swe_cuda.h; the host side is swe_cuda.cu).
  *
  * Loops, indexing, memory movement and reductions only: every formula comes
@@ -11,9 +11,11 @@
  *   k_strip<true>   RK2 second stage: U* = swe_euler_vals(U^n, L) where the
  *                   stencil needs it, L(U*), U^{n+1} = swe_rk2_vals(...), and
  *                   the ghosts of U^{n+1} (swe_bc_put) at the new time
- *   k_euler         forward Euler instead of the second stage
- *   k_tiles         the tile map: which tiles the next step computes
- *   k_bc            ghosts of an uploaded state (once, before the first step)
+ *   k_dt_peers      the time step of GPU subdomains of one process
+ *
+ * The passes over cells around a step (forward Euler, sources, flood
+ * products, the tile map, ghosts of an uploaded state) are in
+ * swe_cuda_cells.cu; what both files share is in swe_cuda_dev.h.
  *
  * Tiles.  The grid is cut into tiles of SWE_CUDA_STRIP_COLS columns and
  * kp.rows rows.  Each warp of the stage kernels takes a tile of the step's
@@ -39,122 +41,13 @@
  * round-off.  To keep it so, every state, reconstruction and flux comes out
  * of the one loop body (the first rows of a strip run it with the x part
  * switched off), never out of a separate prologue. */
-#ifdef HAVE_CONFIG_H
-#include "config.h"
+#include "swe_cuda_dev.h"
+
+/* Blocks of MAX_WARPS warps that the stage kernels must fit per
+ * multiprocessor (their register budget; an experiment knob). */
+#ifndef KSTRIP_MINB
+#define KSTRIP_MINB 1
 #endif
-extern "C" {
-#include "spate.h"
-#include "swe.h"
-#include "swe_step.h"
-#include "swe_cuda.h"
-#include "products_kern.h"
-}
-
-#include <cuda_runtime.h>
-
-#define WARP 32
-#define FULL_MASK 0xffffffffu
-/* Columns a strip borrows on each side, and the columns it updates. */
-#define HALO SWE_GHOST
-#define STRIP_OUT SWE_CUDA_STRIP_COLS
-/* Most warps per block (the block reduction's shared array). */
-#define MAX_WARPS 8
-
-typedef struct swe_cuda_ctl ctl_t;
-typedef struct swe_cuda_params kparams_t;
-typedef struct swe_cuda_step step_t;
-
-/* A speed's bits for an unsigned maximum: -0 becomes +0 (adding zero), NaN
- * keeps its pattern, larger than infinity's, which the time step catches. */
-__device__ static inline swe_rbits speed_bits(real a)
-{
-#ifdef SPATE_DOUBLE
-	return (swe_rbits)__double_as_longlong(a + (real)0);
-#else
-	return (swe_rbits)__float_as_uint(a + (real)0);
-#endif
-}
-
-__device__ static inline real bits_speed(swe_rbits b)
-{
-#ifdef SPATE_DOUBLE
-	return __longlong_as_double((long long)b);
-#else
-	return __uint_as_float(b);
-#endif
-}
-
-__device__ static inline swe_rbits bits_max(swe_rbits a, swe_rbits b)
-{
-	return a > b ? a : b;
-}
-
-/* The global arrays as a view (the stencil layer's indexing). */
-__device__ static inline struct swe_view gview(const kparams_t &kp, real *w, real *hu, real *hv,
-	const real *Bc, const real *Bm)
-{
-	struct swe_view v;
-	v.w = w;
-	v.hu = hu;
-	v.hv = hv;
-	v.Bc = Bc;
-	v.Bm = Bm;
-	v.nx = kp.nx;
-	v.ny = kp.ny;
-	v.pitch = kp.pitch;
-	v.cpitch = kp.cpitch;
-	v.inv_dx = kp.inv_dx;
-	v.inv_dy = kp.inv_dy;
-	return v;
-}
-
-__device__ static inline int halted(const ctl_t *q)
-{
-	return q->t >= q->t_stop || q->err;
-}
-
-/* Boundary value of one side at time t: level, or inflow per unit width. */
-__device__ static inline real side_value_dev(const kparams_t &kp, int side, double t)
-{
-	const struct swe_bc *b = kp.bc + side;
-	if (kp.bcd.kind[side] != SWE_BC_INFLOW)
-		return kp.bcd.value[side];
-	return (real)(swe_hydrograph(b->t, b->q, kp.bcd.n[side], t) * kp.bcd.scale[side]);
-}
-
-/* Call put(side, layer, m) for each ghost cell whose source (swe_bc_cells)
- * is interior cell (i, j): at most a few, and none away from the edges. */
-template <class Put>
-__device__ static inline void each_ghost_of(const struct swe_view &v, const kparams_t &kp, int i,
-	int j, Put put)
-{
-	long k;
-	if (i >= SWE_GHOST && i < v.nx - SWE_GHOST && j >= SWE_GHOST && j < v.ny - SWE_GHOST)
-		return;
-	k = swe_vidx(&v, i, j);
-	for (int side = 0; side < 4; side++) {
-		int m = side < 2 ? j : i;
-		if (!(kp.sides >> side & 1u))
-			continue; /* halo of a subdomain */
-		for (int layer = 0; layer < SWE_GHOST; layer++) {
-			long g, s;
-			swe_bc_cells(&v, side, kp.bcd.kind[side], layer, m, &g, &s);
-			if (s == k)
-				put(side, layer, m);
-		}
-	}
-}
-
-/* Ghost cells of U: grid (ceil(max(nx,ny)/256), 4 sides, SWE_GHOST layers). */
-__global__ static void k_bc(kparams_t kp, const ctl_t *q, step_t a)
-{
-	int m = blockIdx.x * blockDim.x + threadIdx.x, side = blockIdx.y, layer = blockIdx.z;
-	struct swe_view v;
-	if (m >= (side < 2 ? kp.ny : kp.nx) || !(kp.sides >> side & 1u))
-		return;
-	v = gview(kp, a.w, a.hu, a.hv, a.Bc, a.Bm);
-	swe_bc_cell(&v, side, kp.bcd.kind[side], side_value_dev(kp, side, q->t), kp.c.g, layer, m);
-}
 
 /* The step's dt from the stage-1 speeds (swe_cfl_dt), capped at t_stop;
  * dt = 0 marks a no-op step.  One thread, after every stage-1 block. */
@@ -213,19 +106,6 @@ __global__ static void k_dt_peers(kparams_t kp, ctl_t *q, swe_rbits *const *peer
 		*acc += *cnt;
 }
 
-/* A no-op step: U^{n+1} = U^n on every cell, ghosts included. */
-__device__ static inline void copy_all(const kparams_t &kp, const step_t &a)
-{
-	long n = (long)gridDim.x * gridDim.y * blockDim.x * blockDim.y;
-	long k = ((long)blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x * blockDim.y +
-		(long)threadIdx.y * blockDim.x + threadIdx.x;
-	for (; k < kp.ncell; k += n) {
-		a.w1[k] = a.w[k];
-		a.hu1[k] = a.hu[k];
-		a.hv1[k] = a.hv[k];
-	}
-}
-
 /* The largest x- and y-face speeds of the block into *ax, *ay (atomicMax on
  * the bits).  Stage 1: the last of the parts blocks that take part (blocks
  * 0 to parts - 1) to arrive then sets dt. */
@@ -267,16 +147,6 @@ __device__ static inline void block_speeds(const kparams_t &kp, ctl_t *q, swe_rb
 		set_dt(kp, q);
 	}
 }
-
-/* The tile map's flags of a tile (k_tiles): which parts of it hold a cell
- * that is not dry, from the ballots of its lanes over all its rows (m), its
- * two southern rows (ms) and its two northern rows (mn).  Lanes HALO and
- * HALO+1 hold its two western columns, lanes WARP-HALO-2 and WARP-HALO-1 its
- * two eastern ones. */
-enum {
-	TILE_ANY = 1, TILE_W = 2, TILE_E = 4, TILE_S = 8, TILE_N = 16,
-	TILE_SW = 32, TILE_SE = 64, TILE_NW = 128, TILE_NE = 256
-};
 
 __device__ static inline unsigned short tile_bands(unsigned m, unsigned ms, unsigned mn)
 {
@@ -504,7 +374,7 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
  * (when the grid is capped).  Without the tile map the list holds every
  * tile. */
 template <bool S2>
-__global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp, ctl_t *q, step_t a)
+__global__ static void __launch_bounds__(WARP * MAX_WARPS, KSTRIP_MINB) k_strip(kparams_t kp, ctl_t *q, step_t a)
 {
 	const int lane = threadIdx.x & (WARP - 1), warp = threadIdx.x / WARP;
 	const int nw = blockDim.x / WARP;
@@ -545,175 +415,7 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 	block_speeds<S2>(kp, q, a.spd, bx, by, run, parts);
 }
 
-/* Forward Euler: U^{n+1} = swe_euler_cell(U^n, L, dt) on the interior, and
- * the ghosts of U^{n+1}.  Blocks of 32 x 8 cells. */
-__global__ static void k_euler(kparams_t kp, const ctl_t *q, step_t a)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
-	struct swe_view u, o;
-	real nw, nu, nv;
-	long k;
-	if (q->dt == 0) {
-		copy_all(kp, a);
-		return;
-	}
-	if (i >= kp.nx || j >= kp.ny)
-		return;
-	u = gview(kp, a.w, a.hu, a.hv, a.Bc, a.Bm);
-	o = gview(kp, a.w1, a.hu1, a.hv1, a.Bc, a.Bm);
-	k = swe_vidx(&u, i, j);
-	swe_euler_cell(&u, a.Lw, a.Lhu, a.Lhv, k, (real)q->dt, kp.c, &nw, &nu, &nv);
-	a.w1[k] = nw;
-	a.hu1[k] = nu;
-	a.hv1[k] = nv;
-	each_ghost_of(o, kp, i, j, [&](int side, int layer, int m) {
-		swe_bc_put(&o, side, kp.bcd.kind[side], side_value_dev(kp, side, q->t), kp.c.g, layer,
-			m, nw, nu, nv);
-	});
-}
-
-/* Sources after a step (a.w1: the state it made, q: its dt): rain and the
- * Manning raster (swe_sources).  Blocks of 32 x 8 cells. */
-__global__ static void k_sources(kparams_t kp, const ctl_t *q, step_t a)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
-	long k, c;
-	real r;
-	if (i >= kp.nx || j >= kp.ny || q->dt == 0)
-		return;
-	k = (long)(j + SWE_GHOST) * kp.pitch + (i + SWE_GHOST);
-	c = (long)j * kp.nx + i;
-	r = a.rain ? (real)a.rain[c] : kp.rain_u;
-	swe_sources(&a.w1[k], &a.hu1[k], &a.hv1[k], a.Bm[k], r, a.n2 ? a.n2[c] : 0, (real)q->dt,
-		kp.c);
-}
-
-/* Flood products after a step (a.w1: the state it made, q: its t and dt);
- * reset: start them from the state in a.w1 (dt = 0). */
-__global__ static void k_products(kparams_t kp, const ctl_t *q, step_t a, struct swe_prod *prod,
-	real thr, int reset)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
-	struct swe_prod pr;
-	long k, c;
-	if (i >= kp.nx || j >= kp.ny || (!reset && q->dt == 0))
-		return;
-	/* a tile the step skipped is dry: depth 0 changes no product */
-	if (kp.tiles && !reset && !a.act[(j / kp.rows) * kp.ntx + i / STRIP_OUT])
-		return;
-	k = (long)(j + SWE_GHOST) * kp.pitch + (i + SWE_GHOST);
-	c = (long)j * kp.nx + i;
-	pr = prod[c];
-	if (reset)
-		swe_prod_reset(&pr);
-	swe_prod_update(&pr, a.w1[k] - a.Bm[k], a.hu1[k], a.hv1[k], kp.c.kappa4, thr, q->t,
-		reset ? 0.0 : q->dt);
-	prod[c] = pr;
-}
-
-/* The tile map after a step, one thread per tile: the next step computes a
- * tile unless no cell that is not dry lay in it or within two cells of it
- * (the stencil: its own flags, the facing bands of its four neighbours and
- * the facing corners of the diagonal ones, tile_bands) in the last three
- * states.  Why three: a skipped tile writes nothing, so the
- * state it keeps in both ping-pong copies must be what a step would write
- * (a dry cell becomes (B, +0, +0), and stays so: swe_finish), and so must
- * the rates L it last wrote, which neighbouring tiles read in stage 2
- * ((-0, +0, +0), the rates of a dry cell among dry ones).  Both hold once
- * the tile was computed in a step that began from a state in which it and
- * its surroundings were dry, and began from such a state again since.
- * Tiles are at least 2 cells wide and high, so the bands of the eight
- * neighbours cover the stencil.  Tiles on a side whose ghosts change with time (a level or
- * an inflow) are always computed.  In a subdomain, so are the tiles within
- * two rows of an internal edge (a south or north side not in kp.sides):
- * their stencil reaches the ghost rows, which the neighbour fills every
- * step and this map does not see; they are launched on their own, first
- * (their halos travel while the rest computes), and left out of the list.
- * Every other tile's stencil then lies in tiles of this map.  The list's
- * order does not matter: each tile computes its cells from the same values
- * whatever the order. */
-__global__ static void k_tiles(kparams_t kp, step_t a)
-{
-	int t = blockIdx.x * blockDim.x + threadIdx.x, tx, ty, any = 0, s, j0, j1;
-	bool edge_row;
-	if (t >= kp.ntx * kp.nty)
-		return;
-	tx = t % kp.ntx;
-	ty = t / kp.ntx;
-	j0 = ty * kp.rows;
-	j1 = min(j0 + kp.rows, kp.ny);
-	edge_row = (!(kp.sides >> SWE_SOUTH & 1u) && j0 < SWE_GHOST) ||
-		(!(kp.sides >> SWE_NORTH & 1u) && j1 > kp.ny - SWE_GHOST);
-	any = edge_row;
-	/* the flag of neighbour (dx, dy) that faces this tile */
-	static const unsigned short facing[3][3] = {
-		{ TILE_NE, TILE_N, TILE_NW },   /* dy = -1: the southern row of tiles */
-		{ TILE_E, TILE_ANY, TILE_W },
-		{ TILE_SE, TILE_S, TILE_SW } }; /* dy = +1 */
-	for (int y = max(ty - 1, 0); y <= min(ty + 1, kp.nty - 1); y++)
-		for (int x = max(tx - 1, 0); x <= min(tx + 1, kp.ntx - 1); x++)
-			any |= (a.wet[y * kp.ntx + x] & facing[y - ty + 1][x - tx + 1]) != 0;
-	for (int side = 0; side < 4; side++) {
-		int k = kp.bcd.kind[side];
-		int edge = side == SWE_WEST ? tx == 0 : side == SWE_EAST ? tx == kp.ntx - 1 :
-			side == SWE_SOUTH ? ty == 0 : ty == kp.nty - 1;
-		if (edge && (k == SWE_BC_LEVEL || k == SWE_BC_INFLOW))
-			any = 1;
-	}
-	s = any ? 0 : min(a.streak[t] + 1, 3);
-	a.streak[t] = (unsigned char)s;
-	a.act[t] = s < 3;
-	if (s < 3 && !edge_row)
-		a.list1[atomicAdd(a.count1, 1u)] = t;
-}
-
-/* out[k], out[n + k], out[2n + k] = w, hu, hv at idx[k]. */
-__global__ static void k_gather(const long *idx, int n, const real *w, const real *hu,
-	const real *hv, real *out)
-{
-	int k = blockIdx.x * blockDim.x + threadIdx.x;
-	if (k >= n)
-		return;
-	out[k] = w[idx[k]];
-	out[n + k] = hu[idx[k]];
-	out[2 * n + k] = hv[idx[k]];
-}
-
 /* ------------------------------------------------------- launch functions */
-
-void swe_cuda_enqueue_products(const kparams_t *kp, const step_t *a, struct swe_prod *prod,
-	real thr, int reset, void *stream)
-{
-	dim3 b(32, 8), g((kp->nx + 31) / 32, (kp->ny + 7) / 8);
-	k_products<<<g, b, 0, (cudaStream_t)stream>>>(*kp, a->q, *a, prod, thr, reset);
-}
-
-void swe_cuda_enqueue_gather(const long *idx, int n, const real *w, const real *hu,
-	const real *hv, real *out, void *stream)
-{
-	k_gather<<<(n + 255) / 256, 256, 0, (cudaStream_t)stream>>>(idx, n, w, hu, hv, out);
-}
-
-void swe_cuda_enqueue_sources(const kparams_t *kp, const step_t *a, void *stream)
-{
-	dim3 b(32, 8), g((kp->nx + 31) / 32, (kp->ny + 7) / 8);
-	step_t o = *a;
-	if (!kp->src)
-		return;
-	k_sources<<<g, b, 0, (cudaStream_t)stream>>>(*kp, a->q, *a);
-	/* the ghosts of the new state again, from its updated interior */
-	o.w = a->w1;
-	o.hu = a->hu1;
-	o.hv = a->hv1;
-	swe_cuda_enqueue_bc(kp, &o, stream);
-}
-
-void swe_cuda_enqueue_tiles(const kparams_t *kp, const step_t *a, void *stream)
-{
-	int n = kp->ntx * kp->nty;
-	if (kp->tiles)
-		k_tiles<<<(n + 255) / 256, 256, 0, (cudaStream_t)stream>>>(*kp, *a);
-}
 
 int swe_cuda_strip_resident(const kparams_t *kp, int dev)
 {
@@ -746,13 +448,6 @@ int swe_cuda_kernels_init(void)
 	return 0;
 }
 
-void swe_cuda_enqueue_bc(const kparams_t *kp, const step_t *a, void *stream)
-{
-	int nmax = kp->nx > kp->ny ? kp->nx : kp->ny;
-	dim3 grid((nmax + 255) / 256, 4, SWE_GHOST);
-	k_bc<<<grid, 256, 0, (cudaStream_t)stream>>>(*kp, a->q, *a);
-}
-
 void swe_cuda_enqueue_step(const kparams_t *kp0, const step_t *a, void *stream)
 {
 	cudaStream_t st = (cudaStream_t)stream;
@@ -763,8 +458,7 @@ void swe_cuda_enqueue_step(const kparams_t *kp0, const step_t *a, void *stream)
 	k.jhi = kp->ny;
 	k_strip<false><<<grid, WARP * kp->warps, 0, st>>>(*kp, a->q, *a);
 	if (kp->integrator == 1) {
-		dim3 eb(32, 8), eg((kp->nx + 31) / 32, (kp->ny + 7) / 8);
-		k_euler<<<eg, eb, 0, st>>>(*kp, a->q, *a);
+		swe_cuda_enqueue_euler(kp, a, st);
 		return;
 	}
 	k_strip<true><<<grid, WARP * kp->warps, 0, st>>>(*kp, a->q, *a);
@@ -805,10 +499,4 @@ void swe_cuda_enqueue_dt_peers(const kparams_t *kp, struct swe_cuda_ctl *q,
 	unsigned long long *acc, void *stream)
 {
 	k_dt_peers<<<1, 1, 0, (cudaStream_t)stream>>>(*kp, q, peers, n, slot, own, cnt, acc);
-}
-
-void swe_cuda_enqueue_euler(const kparams_t *kp, const step_t *a, void *stream)
-{
-	dim3 eb(32, 8), eg((kp->nx + 31) / 32, (kp->ny + 7) / 8);
-	k_euler<<<eg, eb, 0, (cudaStream_t)stream>>>(*kp, a->q, *a);
 }

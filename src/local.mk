@@ -41,6 +41,8 @@ noinst_HEADERS += \
 	src/swe_kern.h \
 	src/swe_step.h \
 	src/swe_cuda.h \
+	src/swe_cuda_dev.h \
+	src/swe_cuda_one.h \
 	src/swe_cuda_sub.h \
 	src/swe_run.h \
 	src/swe_multi.h src/swe_multi_run.h \

@@ -1,0 +1,208 @@
+/* swe_cuda_cells.cu: the passes over cells around a step of the CUDA
+ * backend, and their launch functions (declared in swe_cuda.h; the stage
+ * kernels are in swe_cuda_kern.cu):
+ *
+ *   k_euler      forward Euler instead of the second stage
+ *   k_sources    rain and the Manning raster after a step
+ *   k_products   the flood products after a step
+ *   k_tiles      the tile map: which tiles the next step computes
+ *   k_bc         ghosts of an uploaded state (once, before the first step)
+ *   k_gather     cells of the gauges
+ *
+ * One thread per cell (per tile for the map, per ghost cell for k_bc);
+ * every formula comes from swe_kern.h through swe_step.h. */
+#include "swe_cuda_dev.h"
+
+/* Ghost cells of U: grid (ceil(max(nx,ny)/256), 4 sides, SWE_GHOST layers). */
+__global__ static void k_bc(kparams_t kp, const ctl_t *q, step_t a)
+{
+	int m = blockIdx.x * blockDim.x + threadIdx.x, side = blockIdx.y, layer = blockIdx.z;
+	struct swe_view v;
+	if (m >= (side < 2 ? kp.ny : kp.nx) || !(kp.sides >> side & 1u))
+		return;
+	v = gview(kp, a.w, a.hu, a.hv, a.Bc, a.Bm);
+	swe_bc_cell(&v, side, kp.bcd.kind[side], side_value_dev(kp, side, q->t), kp.c.g, layer, m);
+}
+
+/* Forward Euler: U^{n+1} = swe_euler_cell(U^n, L, dt) on the interior, and
+ * the ghosts of U^{n+1}.  Blocks of 32 x 8 cells. */
+__global__ static void k_euler(kparams_t kp, const ctl_t *q, step_t a)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+	struct swe_view u, o;
+	real nw, nu, nv;
+	long k;
+	if (q->dt == 0) {
+		copy_all(kp, a);
+		return;
+	}
+	if (i >= kp.nx || j >= kp.ny)
+		return;
+	u = gview(kp, a.w, a.hu, a.hv, a.Bc, a.Bm);
+	o = gview(kp, a.w1, a.hu1, a.hv1, a.Bc, a.Bm);
+	k = swe_vidx(&u, i, j);
+	swe_euler_cell(&u, a.Lw, a.Lhu, a.Lhv, k, (real)q->dt, kp.c, &nw, &nu, &nv);
+	a.w1[k] = nw;
+	a.hu1[k] = nu;
+	a.hv1[k] = nv;
+	each_ghost_of(o, kp, i, j, [&](int side, int layer, int m) {
+		swe_bc_put(&o, side, kp.bcd.kind[side], side_value_dev(kp, side, q->t), kp.c.g, layer,
+			m, nw, nu, nv);
+	});
+}
+
+/* Sources after a step (a.w1: the state it made, q: its dt): rain and the
+ * Manning raster (swe_sources).  Blocks of 32 x 8 cells. */
+__global__ static void k_sources(kparams_t kp, const ctl_t *q, step_t a)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+	long k, c;
+	real r;
+	if (i >= kp.nx || j >= kp.ny || q->dt == 0)
+		return;
+	k = (long)(j + SWE_GHOST) * kp.pitch + (i + SWE_GHOST);
+	c = (long)j * kp.nx + i;
+	r = a.rain ? (real)a.rain[c] : kp.rain_u;
+	swe_sources(&a.w1[k], &a.hu1[k], &a.hv1[k], a.Bm[k], r, a.n2 ? a.n2[c] : 0, (real)q->dt,
+		kp.c);
+}
+
+/* Flood products after a step (a.w1: the state it made, q: its t and dt);
+ * reset: start them from the state in a.w1 (dt = 0). */
+__global__ static void k_products(kparams_t kp, const ctl_t *q, step_t a, struct swe_prod *prod,
+	real thr, int reset)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+	struct swe_prod pr;
+	long k, c;
+	if (i >= kp.nx || j >= kp.ny || (!reset && q->dt == 0))
+		return;
+	/* a tile the step skipped is dry: depth 0 changes no product */
+	if (kp.tiles && !reset && !a.act[(j / kp.rows) * kp.ntx + i / STRIP_OUT])
+		return;
+	k = (long)(j + SWE_GHOST) * kp.pitch + (i + SWE_GHOST);
+	c = (long)j * kp.nx + i;
+	pr = prod[c];
+	if (reset)
+		swe_prod_reset(&pr);
+	swe_prod_update(&pr, a.w1[k] - a.Bm[k], a.hu1[k], a.hv1[k], kp.c.kappa4, thr, q->t,
+		reset ? 0.0 : q->dt);
+	prod[c] = pr;
+}
+
+/* The tile map after a step, one thread per tile: the next step computes a
+ * tile unless no cell that is not dry lay in it or within two cells of it
+ * (the stencil: its own flags, the facing bands of its four neighbours and
+ * the facing corners of the diagonal ones, tile_bands) in the last three
+ * states.  Why three: a skipped tile writes nothing, so the
+ * state it keeps in both ping-pong copies must be what a step would write
+ * (a dry cell becomes (B, +0, +0), and stays so: swe_finish), and so must
+ * the rates L it last wrote, which neighbouring tiles read in stage 2
+ * ((-0, +0, +0), the rates of a dry cell among dry ones).  Both hold once
+ * the tile was computed in a step that began from a state in which it and
+ * its surroundings were dry, and began from such a state again since.
+ * Tiles are at least 2 cells wide and high, so the bands of the eight
+ * neighbours cover the stencil.  Tiles on a side whose ghosts change with time (a level or
+ * an inflow) are always computed.  In a subdomain, so are the tiles within
+ * two rows of an internal edge (a south or north side not in kp.sides):
+ * their stencil reaches the ghost rows, which the neighbour fills every
+ * step and this map does not see; they are launched on their own, first
+ * (their halos travel while the rest computes), and left out of the list.
+ * Every other tile's stencil then lies in tiles of this map.  The list's
+ * order does not matter: each tile computes its cells from the same values
+ * whatever the order. */
+__global__ static void k_tiles(kparams_t kp, step_t a)
+{
+	int t = blockIdx.x * blockDim.x + threadIdx.x, tx, ty, any = 0, s, j0, j1;
+	bool edge_row;
+	if (t >= kp.ntx * kp.nty)
+		return;
+	tx = t % kp.ntx;
+	ty = t / kp.ntx;
+	j0 = ty * kp.rows;
+	j1 = min(j0 + kp.rows, kp.ny);
+	edge_row = (!(kp.sides >> SWE_SOUTH & 1u) && j0 < SWE_GHOST) ||
+		(!(kp.sides >> SWE_NORTH & 1u) && j1 > kp.ny - SWE_GHOST);
+	any = edge_row;
+	/* the flag of neighbour (dx, dy) that faces this tile */
+	static const unsigned short facing[3][3] = {
+		{ TILE_NE, TILE_N, TILE_NW },   /* dy = -1: the southern row of tiles */
+		{ TILE_E, TILE_ANY, TILE_W },
+		{ TILE_SE, TILE_S, TILE_SW } }; /* dy = +1 */
+	for (int y = max(ty - 1, 0); y <= min(ty + 1, kp.nty - 1); y++)
+		for (int x = max(tx - 1, 0); x <= min(tx + 1, kp.ntx - 1); x++)
+			any |= (a.wet[y * kp.ntx + x] & facing[y - ty + 1][x - tx + 1]) != 0;
+	for (int side = 0; side < 4; side++) {
+		int k = kp.bcd.kind[side];
+		int edge = side == SWE_WEST ? tx == 0 : side == SWE_EAST ? tx == kp.ntx - 1 :
+			side == SWE_SOUTH ? ty == 0 : ty == kp.nty - 1;
+		if (edge && (k == SWE_BC_LEVEL || k == SWE_BC_INFLOW))
+			any = 1;
+	}
+	s = any ? 0 : min(a.streak[t] + 1, 3);
+	a.streak[t] = (unsigned char)s;
+	a.act[t] = s < 3;
+	if (s < 3 && !edge_row)
+		a.list1[atomicAdd(a.count1, 1u)] = t;
+}
+
+/* out[k], out[n + k], out[2n + k] = w, hu, hv at idx[k]. */
+__global__ static void k_gather(const long *idx, int n, const real *w, const real *hu,
+	const real *hv, real *out)
+{
+	int k = blockIdx.x * blockDim.x + threadIdx.x;
+	if (k >= n)
+		return;
+	out[k] = w[idx[k]];
+	out[n + k] = hu[idx[k]];
+	out[2 * n + k] = hv[idx[k]];
+}
+
+/* ------------------------------------------------------- launch functions */
+
+void swe_cuda_enqueue_products(const kparams_t *kp, const step_t *a, struct swe_prod *prod,
+	real thr, int reset, void *stream)
+{
+	dim3 b(32, 8), g((kp->nx + 31) / 32, (kp->ny + 7) / 8);
+	k_products<<<g, b, 0, (cudaStream_t)stream>>>(*kp, a->q, *a, prod, thr, reset);
+}
+
+void swe_cuda_enqueue_gather(const long *idx, int n, const real *w, const real *hu,
+	const real *hv, real *out, void *stream)
+{
+	k_gather<<<(n + 255) / 256, 256, 0, (cudaStream_t)stream>>>(idx, n, w, hu, hv, out);
+}
+
+void swe_cuda_enqueue_sources(const kparams_t *kp, const step_t *a, void *stream)
+{
+	dim3 b(32, 8), g((kp->nx + 31) / 32, (kp->ny + 7) / 8);
+	step_t o = *a;
+	if (!kp->src)
+		return;
+	k_sources<<<g, b, 0, (cudaStream_t)stream>>>(*kp, a->q, *a);
+	/* the ghosts of the new state again, from its updated interior */
+	o.w = a->w1;
+	o.hu = a->hu1;
+	o.hv = a->hv1;
+	swe_cuda_enqueue_bc(kp, &o, stream);
+}
+
+void swe_cuda_enqueue_tiles(const kparams_t *kp, const step_t *a, void *stream)
+{
+	int n = kp->ntx * kp->nty;
+	if (kp->tiles)
+		k_tiles<<<(n + 255) / 256, 256, 0, (cudaStream_t)stream>>>(*kp, *a);
+}
+
+void swe_cuda_enqueue_bc(const kparams_t *kp, const step_t *a, void *stream)
+{
+	int nmax = kp->nx > kp->ny ? kp->nx : kp->ny;
+	dim3 grid((nmax + 255) / 256, 4, SWE_GHOST);
+	k_bc<<<grid, 256, 0, (cudaStream_t)stream>>>(*kp, a->q, *a);
+}
+
+void swe_cuda_enqueue_euler(const kparams_t *kp, const step_t *a, void *stream)
+{
+	dim3 eb(32, 8), eg((kp->nx + 31) / 32, (kp->ny + 7) / 8);
+	k_euler<<<eg, eb, 0, (cudaStream_t)stream>>>(*kp, a->q, *a);
+}

@@ -1,0 +1,150 @@
+/* swe_cuda_state.cu: the single-GPU backend's state in and out (swe.h,
+ * struct spate_backend): the state downloaded, gauge cells gathered, the
+ * flood products started, read and restored, rain rates uploaded, the clock
+ * set for a restart.  The device, memory and time loop are in swe_cuda.cu
+ * (their shared context: swe_cuda_one.h). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+extern "C" {
+#include "spate.h"
+#include "swe.h"
+#include "swe_cuda.h"
+#include "swe_cuda_one.h"
+}
+
+#include <cuda_runtime.h>
+#include <string.h>
+
+/* The state to the host: the three fields into a pinned staging buffer at
+ * full DMA speed (allocated at the first download), then into s; the
+ * writer thread (swe_out.c) writes from there while the next steps run. */
+int swe_cuda_one_download(struct swe_backend_ctx *x, struct swe_state *s)
+{
+	size_t n = (size_t)x->kp.ncell * sizeof(real);
+	real *f[3] = { s->w, s->hu, s->hv }, *d[3] = { x->w[x->cur], x->hu[x->cur], x->hv[x->cur] };
+	CUDA_CHECK(cudaSetDevice(x->device));
+	if (!x->hstage && cudaMallocHost((void **)&x->hstage, 3 * n) != cudaSuccess) {
+		cudaGetLastError();
+		x->hstage = NULL; /* no pinned memory to spare: copy straight */
+	}
+	for (int k = 0; k < 3; k++)
+		CUDA_CHECK(cudaMemcpyAsync(x->hstage ? (char *)x->hstage + k * n : (char *)f[k], d[k], n,
+			cudaMemcpyDeviceToHost, x->stream));
+	CUDA_CHECK(cudaStreamSynchronize(x->stream));
+	if (x->hstage)
+		for (int k = 0; k < 3; k++)
+			memcpy(f[k], (char *)x->hstage + k * n, n);
+	return 0;
+}
+
+int swe_cuda_one_products_start(struct swe_backend_ctx *x, real thr)
+{
+	struct swe_cuda_step a = swe_cuda_one_arrays(x, x->cur);
+	size_t n = (size_t)x->kp.nx * x->kp.ny * sizeof(struct swe_prod);
+	CUDA_CHECK(cudaSetDevice(x->device));
+	if (!x->prod)
+		CUDA_CHECK(cudaMalloc((void **)&x->prod, n));
+	x->prod_thr = thr;
+	/* the state is in parity cur: present it as the output of a step */
+	a.w1 = a.w;
+	a.hu1 = a.hu;
+	a.hv1 = a.hv;
+	swe_cuda_enqueue_products(&x->kp, &a, x->prod, thr, 1, x->stream);
+	CUDA_CHECK(cudaGetLastError());
+	/* graphs captured before hold no product updates */
+	swe_cuda_one_drop_graphs(x);
+	return 0;
+}
+
+int swe_cuda_one_set_rain(struct swe_backend_ctx *x, const float *rate, double uniform)
+{
+	size_t n = (size_t)x->kp.nx * x->kp.ny * sizeof(float);
+	CUDA_CHECK(cudaSetDevice(x->device));
+	CUDA_CHECK(cudaStreamSynchronize(x->stream));
+	if (rate) {
+		if (!x->rain)
+			CUDA_CHECK(cudaMalloc((void **)&x->rain, n));
+		CUDA_CHECK(cudaMemcpy(x->rain, rate, n, cudaMemcpyHostToDevice));
+	}
+	x->have_rain = rate != NULL;
+	x->kp.rain_u = (real)uniform;
+	swe_cuda_one_drop_graphs(x);
+	return 0;
+}
+
+int swe_cuda_one_products_get(struct swe_backend_ctx *x, struct swe_prod *out)
+{
+	if (!x->prod)
+		return -SPATE_EINVAL;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	CUDA_CHECK(cudaStreamSynchronize(x->stream));
+	CUDA_CHECK(cudaMemcpy(out, x->prod, (size_t)x->kp.nx * x->kp.ny * sizeof *out,
+		cudaMemcpyDeviceToHost));
+	return 0;
+}
+
+int swe_cuda_one_products_put(struct swe_backend_ctx *x, const struct swe_prod *in)
+{
+	if (!x->prod)
+		return -SPATE_EINVAL;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	CUDA_CHECK(cudaStreamSynchronize(x->stream));
+	CUDA_CHECK(cudaMemcpy(x->prod, in, (size_t)x->kp.nx * x->kp.ny * sizeof *in,
+		cudaMemcpyHostToDevice));
+	return 0;
+}
+
+/* Restart: the control block at time t after steps steps, and the ghosts of
+ * the uploaded state at t (as the step that made it wrote them). */
+int swe_cuda_one_set_time(struct swe_backend_ctx *x, double t, long steps, double last_dt)
+{
+	struct swe_cuda_step a = swe_cuda_one_arrays(x, x->cur);
+	CUDA_CHECK(cudaSetDevice(x->device));
+	CUDA_CHECK(cudaStreamSynchronize(x->stream));
+	memset(x->hctl, 0, sizeof *x->hctl);
+	x->hctl->t = t;
+	x->hctl->t_stop = t;
+	x->hctl->steps = steps;
+	x->hctl->last_dt = last_dt;
+	x->t_stop_dev = -1;
+	CUDA_CHECK(cudaMemcpy(x->dctl, x->hctl, sizeof *x->dctl, cudaMemcpyHostToDevice));
+	swe_cuda_enqueue_bc(&x->kp, &a, x->stream);
+	CUDA_CHECK(cudaGetLastError());
+	CUDA_CHECK(cudaStreamSynchronize(x->stream));
+	return 0;
+}
+
+int swe_cuda_one_sample(struct swe_backend_ctx *x, const long *idx, int n, real *w, real *hu,
+	real *hv)
+{
+	CUDA_CHECK(cudaSetDevice(x->device));
+	if (n > x->nsamp) {
+		cudaFree(x->didx);
+		cudaFree(x->dsamp);
+		if (x->hsamp)
+			cudaFreeHost(x->hsamp);
+		x->didx = NULL;
+		x->dsamp = x->hsamp = NULL;
+		x->nsamp = 0;
+		CUDA_CHECK(cudaMalloc((void **)&x->didx, (size_t)n * sizeof(long)));
+		CUDA_CHECK(cudaMalloc((void **)&x->dsamp, 3 * (size_t)n * sizeof(real)));
+		CUDA_CHECK(cudaMallocHost((void **)&x->hsamp, 3 * (size_t)n * sizeof(real)));
+		x->nsamp = n;
+		x->sampled = NULL;
+	}
+	if (x->sampled != idx) {
+		CUDA_CHECK(cudaMemcpy(x->didx, idx, (size_t)n * sizeof(long), cudaMemcpyHostToDevice));
+		x->sampled = idx;
+	}
+	swe_cuda_enqueue_gather(x->didx, n, x->w[x->cur], x->hu[x->cur], x->hv[x->cur], x->dsamp,
+		x->stream);
+	CUDA_CHECK(cudaGetLastError());
+	CUDA_CHECK(cudaMemcpyAsync(x->hsamp, x->dsamp, 3 * (size_t)n * sizeof(real),
+		cudaMemcpyDeviceToHost, x->stream));
+	CUDA_CHECK(cudaStreamSynchronize(x->stream));
+	memcpy(w, x->hsamp, (size_t)n * sizeof(real));
+	memcpy(hu, x->hsamp + n, (size_t)n * sizeof(real));
+	memcpy(hv, x->hsamp + 2 * n, (size_t)n * sizeof(real));
+	return 0;
+}

@@ -1,0 +1,143 @@
+/* swe_cuda_dev.h: what the kernel files of the CUDA backend share (CUDA C
+ * only: cuda/swe_cuda_kern.cu, the stage kernels, and cuda/swe_cuda_cells.cu,
+ * the passes over cells around a step): the strip's shape, the speeds' bits,
+ * the arrays as a view, the boundary values, the ghosts a cell feeds, the
+ * no-op step and the tile map's flags.  Indexing and control only: the
+ * formulas are swe_kern.h's, through swe_step.h. */
+#ifndef SPATE_SWE_CUDA_DEV_H
+#define SPATE_SWE_CUDA_DEV_H
+
+#ifndef __CUDACC__
+#error "swe_cuda_dev.h is for the CUDA kernel files"
+#endif
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+extern "C" {
+#include "spate.h"
+#include "swe.h"
+#include "swe_step.h"
+#include "swe_cuda.h"
+#include "products_kern.h"
+}
+
+#include <cuda_runtime.h>
+
+#define WARP 32
+#define FULL_MASK 0xffffffffu
+/* Columns a strip borrows on each side, and the columns it updates. */
+#define HALO SWE_GHOST
+#define STRIP_OUT SWE_CUDA_STRIP_COLS
+/* Most warps per block (the block reduction's shared array). */
+#define MAX_WARPS 8
+
+typedef struct swe_cuda_ctl ctl_t;
+typedef struct swe_cuda_params kparams_t;
+typedef struct swe_cuda_step step_t;
+
+/* A speed's bits for an unsigned maximum: -0 becomes +0 (adding zero), NaN
+ * keeps its pattern, larger than infinity's, which the time step catches. */
+__device__ static inline swe_rbits speed_bits(real a)
+{
+#ifdef SPATE_DOUBLE
+	return (swe_rbits)__double_as_longlong(a + (real)0);
+#else
+	return (swe_rbits)__float_as_uint(a + (real)0);
+#endif
+}
+
+__device__ static inline real bits_speed(swe_rbits b)
+{
+#ifdef SPATE_DOUBLE
+	return __longlong_as_double((long long)b);
+#else
+	return __uint_as_float(b);
+#endif
+}
+
+__device__ static inline swe_rbits bits_max(swe_rbits a, swe_rbits b)
+{
+	return a > b ? a : b;
+}
+
+/* The global arrays as a view (the stencil layer's indexing). */
+__device__ static inline struct swe_view gview(const kparams_t &kp, real *w, real *hu, real *hv,
+	const real *Bc, const real *Bm)
+{
+	struct swe_view v;
+	v.w = w;
+	v.hu = hu;
+	v.hv = hv;
+	v.Bc = Bc;
+	v.Bm = Bm;
+	v.nx = kp.nx;
+	v.ny = kp.ny;
+	v.pitch = kp.pitch;
+	v.cpitch = kp.cpitch;
+	v.inv_dx = kp.inv_dx;
+	v.inv_dy = kp.inv_dy;
+	return v;
+}
+
+__device__ static inline int halted(const ctl_t *q)
+{
+	return q->t >= q->t_stop || q->err;
+}
+
+/* Boundary value of one side at time t: level, or inflow per unit width. */
+__device__ static inline real side_value_dev(const kparams_t &kp, int side, double t)
+{
+	const struct swe_bc *b = kp.bc + side;
+	if (kp.bcd.kind[side] != SWE_BC_INFLOW)
+		return kp.bcd.value[side];
+	return (real)(swe_hydrograph(b->t, b->q, kp.bcd.n[side], t) * kp.bcd.scale[side]);
+}
+
+/* Call put(side, layer, m) for each ghost cell whose source (swe_bc_cells)
+ * is interior cell (i, j): at most a few, and none away from the edges. */
+template <class Put>
+__device__ static inline void each_ghost_of(const struct swe_view &v, const kparams_t &kp, int i,
+	int j, Put put)
+{
+	long k;
+	if (i >= SWE_GHOST && i < v.nx - SWE_GHOST && j >= SWE_GHOST && j < v.ny - SWE_GHOST)
+		return;
+	k = swe_vidx(&v, i, j);
+	for (int side = 0; side < 4; side++) {
+		int m = side < 2 ? j : i;
+		if (!(kp.sides >> side & 1u))
+			continue; /* halo of a subdomain */
+		for (int layer = 0; layer < SWE_GHOST; layer++) {
+			long g, s;
+			swe_bc_cells(&v, side, kp.bcd.kind[side], layer, m, &g, &s);
+			if (s == k)
+				put(side, layer, m);
+		}
+	}
+}
+
+/* A no-op step: U^{n+1} = U^n on every cell, ghosts included. */
+__device__ static inline void copy_all(const kparams_t &kp, const step_t &a)
+{
+	long n = (long)gridDim.x * gridDim.y * blockDim.x * blockDim.y;
+	long k = ((long)blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x * blockDim.y +
+		(long)threadIdx.y * blockDim.x + threadIdx.x;
+	for (; k < kp.ncell; k += n) {
+		a.w1[k] = a.w[k];
+		a.hu1[k] = a.hu[k];
+		a.hv1[k] = a.hv[k];
+	}
+}
+
+/* The tile map's flags of a tile (k_tiles): which parts of it hold a cell
+ * that is not dry, from the ballots of its lanes over all its rows (m), its
+ * two southern rows (ms) and its two northern rows (mn).  Lanes HALO and
+ * HALO+1 hold its two western columns, lanes WARP-HALO-2 and WARP-HALO-1 its
+ * two eastern ones. */
+enum {
+	TILE_ANY = 1, TILE_W = 2, TILE_E = 4, TILE_S = 8, TILE_N = 16,
+	TILE_SW = 32, TILE_SE = 64, TILE_NW = 128, TILE_NE = 256
+};
+
+#endif

@@ -1,0 +1,63 @@
+/* swe_cuda_one.h: the single-GPU backend's context, shared by its two host
+ * files: cuda/swe_cuda.cu (device, memory, graphs, the time loop) and
+ * cuda/swe_cuda_state.cu (the state in and out: download, gauge samples,
+ * flood products, rain, restart).  Included only by those .cu files; no
+ * formula.  Streams and graphs are the CUDA runtime's opaque handles, named
+ * here without its headers. */
+#ifndef SPATE_SWE_CUDA_ONE_H
+#define SPATE_SWE_CUDA_ONE_H
+
+#include "swe_cuda.h"
+#include "products_kern.h"
+
+struct CUstream_st;
+struct CUgraphExec_st;
+
+typedef struct swe_cuda_ctl ctl_t;
+
+struct swe_backend_ctx {
+	int device;
+	struct swe_cuda_params kp;
+	real *w[2], *hu[2], *hv[2];   /* ping-pong states */
+	real *Lw, *Lhu, *Lhv;         /* right-hand side */
+	real *Bc, *Bm;
+	struct swe_bc *bc;
+	int *list[2];                 /* active tiles of a step from parity p */
+	unsigned int *count;          /* [2]: their numbers */
+	unsigned short *wet;          /* the tile map (swe_cuda.h) */
+	unsigned char *act, *streak;
+	real *n2;                     /* Manning n^2 per cell, or NULL */
+	float *rain;                  /* rain rates per cell (m/s), or NULL */
+	int have_rain;                /* the rain array holds the rates in force */
+	real *hstage;                 /* pinned staging of downloads (w, hu, hv), or NULL */
+	ctl_t *dctl, *hctl;           /* device control block and its pinned copy */
+	int cur;                      /* parity of the current state */
+	struct CUstream_st *stream;
+	struct CUgraphExec_st *graph[2];     /* GRAPH_STEPS steps from parity 0 / 1 */
+	int have_graph[2];
+	double t_stop_dev;            /* t_stop last written to the device */
+	struct swe_prod *prod;        /* flood products (device), or NULL */
+	real prod_thr;
+	long *didx;                   /* gauge sampling: device indices */
+	real *dsamp, *hsamp;          /* gathered values (device, pinned host) */
+	int nsamp;
+	const long *sampled;          /* the host index array last uploaded */
+};
+
+/* The arrays of a step from parity p (state p -> state 1 - p). */
+struct swe_cuda_step swe_cuda_one_arrays(const struct swe_backend_ctx *x, int p);
+
+/* Forget the captured graphs (they hold the kernels' arguments). */
+void swe_cuda_one_drop_graphs(struct swe_backend_ctx *x);
+
+/* The backend's state functions (swe.h, struct spate_backend). */
+int swe_cuda_one_download(struct swe_backend_ctx *x, struct swe_state *s);
+int swe_cuda_one_sample(struct swe_backend_ctx *x, const long *idx, int n, real *w, real *hu,
+	real *hv);
+int swe_cuda_one_products_start(struct swe_backend_ctx *x, real thr);
+int swe_cuda_one_products_get(struct swe_backend_ctx *x, struct swe_prod *out);
+int swe_cuda_one_products_put(struct swe_backend_ctx *x, const struct swe_prod *in);
+int swe_cuda_one_set_time(struct swe_backend_ctx *x, double t, long steps, double last_dt);
+int swe_cuda_one_set_rain(struct swe_backend_ctx *x, const float *rate, double uniform);
+
+#endif
