@@ -43,11 +43,6 @@
  * switched off), never out of a separate prologue. */
 #include "swe_cuda_dev.h"
 
-/* Blocks of MAX_WARPS warps that the stage kernels must fit per
- * multiprocessor (their register budget; an experiment knob). */
-#ifndef KSTRIP_MINB
-#define KSTRIP_MINB 1
-#endif
 
 /* The step's dt from the stage-1 speeds (swe_cfl_dt), capped at t_stop;
  * dt = 0 marks a no-op step.  One thread, after every stage-1 block. */
@@ -374,7 +369,7 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
  * (when the grid is capped).  Without the tile map the list holds every
  * tile. */
 template <bool S2>
-__global__ static void __launch_bounds__(WARP * MAX_WARPS, KSTRIP_MINB) k_strip(kparams_t kp, ctl_t *q, step_t a)
+__global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp, ctl_t *q, step_t a)
 {
 	const int lane = threadIdx.x & (WARP - 1), warp = threadIdx.x / WARP;
 	const int nw = blockDim.x / WARP;
