@@ -230,6 +230,11 @@ void swe_cuda_sub_valid(struct swe_backend_ctx *x, int stage, int side, int rows
 	(stage == SWE_STAGE_U ? x->mu : x->ms)[side] = rows;
 }
 
+void swe_cuda_sub_keep(struct swe_backend_ctx *x, int stage, int side)
+{
+	swe_cuda_sub_valid(x, stage, side, SWE_GHOST);
+}
+
 /* Rows [0, e) beyond internal edge `side` (ghost cell expansion) of stage
  * s2, or of the Euler update, on stream s: the arrays shifted to them, a
  * grid of e rows without global edges south and north, every tile, the

@@ -79,6 +79,38 @@ int swe_cuda_sub_link(struct swe_backend_ctx **sub, int n)
 	return 0;
 }
 
+/* The linked subdomains that compute from now on (on[k]): each reads the
+ * speeds of those only; the ones that come back start with empty speed
+ * slots (the peers read them after this step's stage 1) and, like all of
+ * them, with `steps` steps enqueued (the slots' parity). */
+int swe_cuda_sub_peers(struct swe_backend_ctx **sub, int n, const int *on, long steps)
+{
+	swe_rbits *h[DECOMP_MAX];
+	struct swe_backend_ctx *p[DECOMP_MAX];
+	int m = 0, rc;
+	for (int k = 0; k < n; k++)
+		if ((rc = swe_cuda_sub_sync(sub[k])))
+			return rc;
+	for (int k = 0; k < n; k++)
+		if (on[k]) {
+			h[m] = sub[k]->spd;
+			p[m++] = sub[k];
+		}
+	for (int k = 0; k < n; k++) {
+		struct swe_backend_ctx *x = sub[k];
+		if (!on[k])
+			continue;
+		CUDA_CHECK(cudaSetDevice(x->device));
+		if (x->steps != steps)
+			CUDA_CHECK(cudaMemset(x->spd, 0, 4 * sizeof *x->spd));
+		CUDA_CHECK(cudaMemcpy(x->dpeers, h, (size_t)m * sizeof *h, cudaMemcpyHostToDevice));
+		memcpy(x->peer, p, (size_t)m * sizeof *p);
+		x->npeer = m;
+		x->steps = steps;
+	}
+	return 0;
+}
+
 /* After every linked subdomain's stage 1 (and its interior): dt here, from
  * the speeds of all of them. */
 int swe_cuda_sub_dt(struct swe_backend_ctx *x)

@@ -545,6 +545,8 @@ static struct swe_sub_ops cuda_sub_ops(void)
 	o.dev_clock = swe_cuda_sub_clock_set;
 	o.dev_read = swe_cuda_sub_clock_get;
 	o.dev_graph = swe_cuda_sub_graph;
+	o.dev_peers = swe_cuda_sub_peers;
+	o.halo_keep = swe_cuda_sub_keep;
 	return o;
 }
 

@@ -101,6 +101,12 @@ struct halo_ops {
 	struct halo_nccl *nccl;
 	int (*dev)(void *user, int sub, int side, int ghost, void *ptr[3], void **stream);
 	int (*mark)(void *user, int sub, int end);
+	/* skip[k] != 0: no link of subdomain k moves (a subdomain that rests,
+	 * swe_balance.h; its halos and its neighbours' stay as they are, and
+	 * keep(user, sub, side) says so to the subdomain of this rank that a
+	 * skipped link would have filled).  NULL: none skipped. */
+	const int *skip;
+	void (*keep)(void *user, int sub, int side);
 };
 
 /* One message: subdomain `from`'s edge planes to subdomain `to`'s ghosts. */

@@ -57,6 +57,12 @@ int halo_plan_build(struct halo_plan *h, const struct decomp *d, size_t bytes)
 	return 0;
 }
 
+/* A link that does not move: one of its subdomains rests. */
+static int skipped(const struct halo_ops *ops, const struct halo_link *l)
+{
+	return ops->skip && (ops->skip[l->from] || ops->skip[l->to]);
+}
+
 int halo_exchange_start(struct halo_plan *h, const struct halo_ops *ops, double *t_sub)
 {
 	const struct decomp *d = h->d;
@@ -67,6 +73,8 @@ int halo_exchange_start(struct halo_plan *h, const struct halo_ops *ops, double 
 	MPI_Request *req = h->req;
 	for (int k = 0; k < h->n && !gpu; k++) {
 		struct halo_link *l = &h->link[k];
+		if (skipped(ops, l))
+			continue;
 		if (!l->local && d->part[l->to].rank == me)
 			MPI_Irecv(l->buf, (int)h->bytes, MPI_BYTE, d->part[l->from].rank,
 				2 * (l->from < l->to ? l->from : l->to) + (l->from > l->to),
@@ -76,7 +84,9 @@ int halo_exchange_start(struct halo_plan *h, const struct halo_ops *ops, double 
 	for (int k = 0; k < h->n && !rc; k++) {
 		struct halo_link *l = &h->link[k];
 		double t0 = spate_now(), t1;
-		if (d->part[l->from].rank != me || (gpu && !l->local))
+		if (skipped(ops, l) && d->part[l->to].rank == me && ops->keep)
+			ops->keep(ops->user, l->to, 1 - l->side_from);
+		if (d->part[l->from].rank != me || (gpu && !l->local) || skipped(ops, l))
 			continue;
 		if (l->local && ops->copy) {
 			rc = ops->copy(ops->user, l->from, l->side_from, l->to);
@@ -122,7 +132,7 @@ int halo_exchange_finish(struct halo_plan *h, const struct halo_ops *ops, double
 		for (int k = 0; k < h->n; k++) {
 			struct halo_link *l = &h->link[k];
 			double t1 = spate_now();
-			if (l->local || d->part[l->to].rank != me)
+			if (l->local || d->part[l->to].rank != me || skipped(ops, l))
 				continue;
 			if (!rc)
 				rc = ops->put(ops->user, l->to, 1 - l->side_from, l->buf);

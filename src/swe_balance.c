@@ -101,7 +101,8 @@ int swe_balance_new(struct swe_balance **out, const struct swe_params *p,
 	b->ny = ny;
 	b->work = malloc((size_t)ny * sizeof *b->work);
 	b->iwork = malloc((size_t)ny * sizeof *b->iwork);
-	if (!b->work || !b->iwork) {
+	b->act = malloc((size_t)ny * sizeof *b->act);
+	if (!b->work || !b->iwork || !b->act) {
 		swe_balance_free(b);
 		return -SPATE_ENOMEM;
 	}
@@ -116,6 +117,7 @@ int swe_balance_new(struct swe_balance **out, const struct swe_params *p,
 	b->beta = p->early_exit == SWE_EARLY_OFF ? 1 : ops->skip_cost > 0 ? ops->skip_cost :
 		SWE_BALANCE_BETA;
 	b->c_cell = -1;
+	b->a_one = b->a_multi = -1;
 	b->next_measure = p->balance_interval;
 	{
 		const char *e = getenv("SPATE_BALANCE_TRACE");
@@ -161,6 +163,7 @@ void swe_balance_free(struct swe_balance *b)
 		return;
 	free(b->work);
 	free(b->iwork);
+	free(b->act);
 	free(b);
 }
 
@@ -274,6 +277,9 @@ static void early_trial(struct swe_balance *b, long steps)
 int swe_balance_step(struct swe_balance *b, long steps, double step_s)
 {
 	int rc = 0;
+	if (steps > b->wall_steps)
+		b->wall_acc += step_s * (double)(steps - b->wall_steps);
+	b->wall_steps = steps;
 	if (b->ktry >= 0)
 		rc = ghost_trial(b, step_s);
 	else if (b->p->early_exit == SWE_EARLY_AUTO && b->r.ops->set_early)

@@ -81,6 +81,18 @@ long swe_balance_steps_free(const struct swe_balance *b, long steps);
  * its halos again (a backend that exchanges U after each step, mid_stage =
  * SWE_STAGE_RATE, exchanges it once more). */
 int swe_balance_moved(struct swe_balance *b);
+/* Resting subdomains (swe_balance_rest.c): whether subdomain k (global
+ * index) sits out the steps until the next measure (the driver skips its
+ * phases and the halos of its edges; the others take the time step without
+ * it); the flags of every subdomain when any rests, else NULL; whether the
+ * set changed since the last call (the driver then records its graphs
+ * again; swe_balance_moved is also set, for the halos); how many steps a
+ * measure may come after the one swe_balance_steps_free asked for (batches
+ * rounded up to graphs; the flood's reach counts them). */
+int swe_balance_resting(const struct swe_balance *b, int k);
+const int *swe_balance_rest_flags(const struct swe_balance *b);
+int swe_balance_rest_changed(struct swe_balance *b);
+void swe_balance_set_slack(struct swe_balance *b, int steps);
 /* Fill and print the phase table (balance_last(); rank 0 prints) for a run
  * of `steps` steps that spent advance_s seconds advancing.  Collective. */
 void swe_balance_report(struct swe_balance *b, long steps, double advance_s);

@@ -155,8 +155,10 @@ static int measure_work(struct swe_balance *b, double *T)
 			if (j >= 0 && j < b->ny)
 				b->work[j] = w < nx ? w : nx;
 	}
-	for (int j = 0; j < b->ny; j++)
+	for (int j = 0; j < b->ny; j++) {
+		b->act[j] = b->work[j];
 		b->work[j] += b->beta * (nx - b->work[j]);
+	}
 	return rc;
 }
 
@@ -268,8 +270,9 @@ int swe_balance_now(struct swe_balance *b, long steps)
 	bold[d->n] = b->ny;
 	for (int k = 0; k < d->n; k++)
 		group[k] = b->r.ops->concurrent ? k : d->part[k].rank;
-	tnew = balance_plan(b->ny, d->n, b->work, sec, group, bold, swe_balance_min_rows(b), bnew);
-	told = balance_time(d->n, b->work, sec, group, bold);
+	swe_balance_rest_learn(b, bold, sec, group, isteps);
+	balance_plan(b->ny, d->n, b->work, sec, group, bold, swe_balance_min_rows(b), bnew);
+	tnew = swe_balance_rest_plan(b, bold, sec, group, isteps, bnew, &told);
 	for (int k = 0; k < d->n; k++)
 		if (bnew[k] != bold[k] || bnew[k + 1] != bold[k + 1]) {
 			same = 0;
@@ -312,6 +315,7 @@ int swe_balance_now(struct swe_balance *b, long steps)
 		b->moved = 1;
 	}
 done:
+	swe_balance_rest_apply(b);
 	for (int k = d->first; k < d->last; k++)
 		b->tc_prev[k] = swe_balance_compute_s(b, k);
 	b->rep.redecomp += spate_now() - t1;

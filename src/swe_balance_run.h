@@ -34,6 +34,14 @@ struct swe_balance {
 	 * cells^2, cells * s); c_cell < 0 before the first */
 	double c_fix, c_cell, mv[5];
 	double *work;                  /* per global row */
+	double *act;                   /* per global row: its active cells */
+	/* resting subdomains (swe_balance_rest.c): the set until the next
+	 * measure, the fixed cost of a step on one device and on several (s;
+	 * < 0: unknown), the wall seconds of the steps since the last measure,
+	 * the steps a measure may come late */
+	int rest[DECOMP_MAX], rest_changed, slack;
+	double a_one, a_multi, wall_acc;
+	long wall_steps;
 	int trace;                     /* SPATE_BALANCE_TRACE */
 	int *iwork;
 	struct balance_report rep;
@@ -58,5 +66,19 @@ int swe_balance_now(struct swe_balance *b, long steps);
  * least squares with both terms >= 0 (through the origin until two moves
  * of different sizes are known). */
 void swe_balance_cost_fit(double mv[5], double cells, double s, double *c_fix, double *c_cell);
+
+/* swe_balance_rest.c.  After an interval of isteps steps with boundaries
+ * bold: the fixed cost of a step as the interval ran it (one device or
+ * several), from the wall time less the predicted compute. */
+void swe_balance_rest_learn(struct swe_balance *b, const int *bold, const double *sec,
+	const int *group, long isteps);
+/* The predicted seconds of the next interval with boundaries bnew (the
+ * balanced plan), or with a plan that gathers the active rows on one of two
+ * subdomains when that is faster (then in bnew); *told: with bold.  With
+ * subdomains that cannot rest: balance_time of both. */
+double swe_balance_rest_plan(struct swe_balance *b, const int *bold, const double *sec,
+	const int *group, long isteps, int *bnew, double *told);
+/* After the measure (and any move): which subdomains rest until the next. */
+void swe_balance_rest_apply(struct swe_balance *b);
 
 #endif

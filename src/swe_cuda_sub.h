@@ -176,9 +176,12 @@ int swe_cuda_sub_halo_mark(struct swe_backend_ctx *x, int end);
 /* The ghost rows of U (stage SWE_STAGE_U) or L (SWE_STAGE_RATE) beyond edge
  * `side` that hold the neighbour's values from now on. */
 void swe_cuda_sub_valid(struct swe_backend_ctx *x, int stage, int side, int rows);
+/* swe_sub_ops' halo_keep: the ghost rows there valid as they are. */
+void swe_cuda_sub_keep(struct swe_backend_ctx *x, int stage, int side);
 /* Peer access between devices a and b, both ways, where they offer it. */
 void swe_cuda_sub_enable_peer(int a, int b);
 /* cuda/swe_cuda_sub_dev.cu: device-dt mode and graphs (swe_multi.h). */
+int swe_cuda_sub_peers(struct swe_backend_ctx **sub, int n, const int *on, long steps);
 int swe_cuda_sub_link(struct swe_backend_ctx **sub, int n);
 int swe_cuda_sub_dt(struct swe_backend_ctx *x);
 int swe_cuda_sub_clock_set(struct swe_backend_ctx *x, double t, long steps, double last_dt,

@@ -154,6 +154,12 @@ static int halo_mark(void *user, int k, int end)
 	return m->ops->halo_mark(m->sub[k], end);
 }
 
+static void halo_keep(void *user, int k, int side)
+{
+	struct multi *m = user;
+	m->ops->halo_keep(m->sub[k], m->stage, side);
+}
+
 /* The halos of `stage`; the interior rows of a stage whose edge rows went
  * first compute while they travel. */
 static int exchange(struct multi *m, int stage)
@@ -165,6 +171,10 @@ static int exchange(struct multi *m, int stage)
 	h.get = halo_get;
 	h.put = halo_put;
 	h.copy = m->ops->halo_copy ? halo_copy : NULL;
+	if (m->ops->halo_keep) {
+		h.skip = swe_balance_rest_flags(m->bal);
+		h.keep = halo_keep;
+	}
 	if (m->nccl && swe_balance_halo(m->bal) == SWE_GHOST) {
 		h.nccl = m->nccl;
 		h.dev = halo_dev;
@@ -173,7 +183,8 @@ static int exchange(struct multi *m, int stage)
 	m->stage = stage;
 	rc = halo_exchange_start(&m->halo, &h, m->t_exchange);
 	for (int k = m->d.first; k < m->d.last && !rc && m->ops->interior; k++)
-		rc = m->ops->interior(m->sub[k]);
+		if (!swe_balance_resting(m->bal, k))
+			rc = m->ops->interior(m->sub[k]);
 	rc2 = halo_exchange_finish(&m->halo, &h, m->t_exchange);
 	return rc ? rc : rc2;
 }
@@ -234,6 +245,8 @@ static int link_devices(struct multi *m)
 		return 0;
 	rc = m->ops->dev_link(m->sub + m->d.first, m->d.last - m->d.first);
 	m->devdt = rc == 0;
+	if (m->devdt)
+		swe_multi_dev_on(m);
 	m->dev_batch = b ? atol(b) : 0;
 	if (m->dev_batch < 1 || m->dev_batch > 65536)
 		m->dev_batch = SWE_DEV_BATCH;
@@ -306,6 +319,8 @@ static int stage1_all(struct multi *m, double *ax, double *ay)
 	int rc = 0, rc2;
 	for (int k = m->d.first; k < m->d.last && !rc; k++) {
 		double a, b, t0 = spate_now();
+		if (swe_balance_resting(m->bal, k))
+			continue;
 		rc = m->ops->stage1(m->sub[k], m->t, &a, &b);
 		v[0] = a > v[0] ? a : v[0];
 		v[1] = b > v[1] ? b : v[1];
@@ -319,6 +334,8 @@ static int stage1_all(struct multi *m, double *ax, double *ay)
 		return rc; /* the others wait for this rank's halos: the end aborts them */
 	for (int k = m->d.first; k < m->d.last && !rc && m->ops->speeds; k++) {
 		double a, b, t0 = spate_now();
+		if (swe_balance_resting(m->bal, k))
+			continue;
 		rc = m->ops->speeds(m->sub[k], &a, &b);
 		v[0] = a > v[0] ? a : v[0];
 		v[1] = b > v[1] ? b : v[1];
@@ -347,6 +364,8 @@ static int finish_all(struct multi *m, double dt, double t_new, double amax1)
 	double amax = 0;
 	for (int k = m->d.first; k < m->d.last && !rc; k++) {
 		double t0 = spate_now();
+		if (swe_balance_resting(m->bal, k))
+			continue;
 		rc = m->ops->predict(m->sub[k], dt, t_new);
 		m->t_compute[k] += spate_now() - t0;
 	}
@@ -354,6 +373,8 @@ static int finish_all(struct multi *m, double dt, double t_new, double amax1)
 		rc = exchange(m, SWE_STAGE_USTAR);
 	for (int k = m->d.first; k < m->d.last && rk2 && !rc; k++) {
 		double a, b, t0 = spate_now();
+		if (swe_balance_resting(m->bal, k))
+			continue;
 		rc = m->ops->correct(m->sub[k], dt, &a, &b);
 		amax = a > amax ? a : amax;
 		amax = b > amax ? b : amax;
@@ -361,6 +382,8 @@ static int finish_all(struct multi *m, double dt, double t_new, double amax1)
 	}
 	for (int k = m->d.first; k < m->d.last && !rc; k++) {
 		double t0 = spate_now();
+		if (swe_balance_resting(m->bal, k))
+			continue;
 		rc = m->ops->commit(m->sub[k], t_new, dt);
 		m->t_compute[k] += spate_now() - t0;
 	}
@@ -416,6 +439,8 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 		double a, b;
 		if (k == m->d.first)
 			m->amax = 0;
+		if (swe_balance_resting(m->bal, k))
+			continue;
 		if ((rc = m->ops->speeds(m->sub[k], &a, &b)))
 			return rc;
 		m->amax = fmax(m->amax, fmax(a, b));

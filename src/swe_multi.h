@@ -110,6 +110,11 @@ struct swe_sub_ops {
 	int (*halo_dev)(struct swe_backend_ctx *sub, int stage, int side, int ghost,
 		void *ptr[3], void **stream);
 	int (*halo_mark)(struct swe_backend_ctx *sub, int end);
+	/* The ghost rows of `stage` at edge `side` (0 south, 1 north) stay valid
+	 * as they are: the neighbour rests (swe_balance.h), or this subdomain
+	 * does, and no halo moves on that edge.  NULL: halos are copied as
+	 * usual while a subdomain rests (they are what they were). */
+	void (*halo_keep)(struct swe_backend_ctx *sub, int stage, int side);
 	/* Seconds the device spent computing and copying halos (NULL: the
 	 * driver's wall-clock timers are the device's). */
 	int (*times)(struct swe_backend_ctx *sub, double *compute, double *exchange);
@@ -199,6 +204,13 @@ struct swe_sub_ops {
 	 * enqueued past t_stop count), so that batches that end there leave no
 	 * step to run alone; COUNT: the steps enqueued so far. */
 	long (*dev_graph)(struct swe_backend_ctx **sub, int n, int op, long steps);
+	/* dev_peers(sub, n, on, steps): of the n linked subdomains, those with
+	 * on[k] != 0 compute from now on, the others rest (swe_balance.h): the
+	 * time step is taken over the former only, whose counts of steps
+	 * enqueued become `steps` (a subdomain that rested missed some).  Called
+	 * between batches, the graphs dropped.  NULL: subdomains on this
+	 * backend never rest in device-dt mode. */
+	int (*dev_peers)(struct swe_backend_ctx **sub, int n, const int *on, long steps);
 	/* Restart: replace the subdomain's products (NULL: not offered). */
 	int (*products_put)(struct swe_backend_ctx *sub, const struct swe_prod *in);
 	/* Rain from now on, as struct spate_backend's set_rain: rate covers the

@@ -25,28 +25,34 @@ static int step_dev(struct multi *m)
 	m->enq++;
 	for (int k = m->d.first; k < m->d.last && !rc; k++) {
 		double a, b, t0 = spate_now();
+		if (swe_balance_resting(m->bal, k))
+			continue;
 		rc = m->ops->stage1(m->sub[k], m->t, &a, &b);
 		m->t_compute[k] += spate_now() - t0;
 	}
 	if (!rc && swe_balance_exchange_ustar(m->bal))
 		rc = swe_multi_exchange(m, SWE_STAGE_RATE);
 	/* every stage 1 whole before any dt reads their speeds */
-	for (int k = m->d.first; k < m->d.last && !rc && m->ops->interior; k++)
-		rc = m->ops->interior(m->sub[k]);
-	for (int k = m->d.first; k < m->d.last && !rc; k++)
-		rc = m->ops->dev_dt(m->sub[k]);
+	for (int i = 0; i < m->non && !rc && m->ops->interior; i++)
+		rc = m->ops->interior(m->on[i]);
+	for (int i = 0; i < m->non && !rc; i++)
+		rc = m->ops->dev_dt(m->on[i]);
 	for (int k = m->d.first; k < m->d.last && !rc; k++) {
 		double t0 = spate_now();
+		if (swe_balance_resting(m->bal, k))
+			continue;
 		rc = m->ops->predict(m->sub[k], 0, m->t);
 		m->t_compute[k] += spate_now() - t0;
 	}
 	for (int k = m->d.first; k < m->d.last && !rc && rk2; k++) {
 		double a, b, t0 = spate_now();
+		if (swe_balance_resting(m->bal, k))
+			continue;
 		rc = m->ops->correct(m->sub[k], 0, &a, &b);
 		m->t_compute[k] += spate_now() - t0;
 	}
-	for (int k = m->d.first; k < m->d.last && !rc; k++)
-		rc = m->ops->commit(m->sub[k], m->t, 0);
+	for (int i = 0; i < m->non && !rc; i++)
+		rc = m->ops->commit(m->on[i], m->t, 0);
 	if (!rc && swe_balance_k(m->bal) == 1)
 		rc = swe_multi_exchange(m, SWE_STAGE_U);
 	return rc;
@@ -56,16 +62,42 @@ static int step_dev(struct multi *m)
 static void graph_drop(struct multi *m)
 {
 	if (m->devdt && m->ops->dev_graph)
-		m->ops->dev_graph(m->sub + m->d.first, m->d.last - m->d.first, SWE_GRAPH_DROP, 0);
+		m->ops->dev_graph(m->on, m->non, SWE_GRAPH_DROP, 0);
 	m->graph_steps = 0;
+}
+
+void swe_multi_dev_on(struct multi *m)
+{
+	m->non = 0;
+	for (int k = m->d.first; k < m->d.last; k++)
+		if (!swe_balance_resting(m->bal, k))
+			m->on[m->non++] = m->sub[k];
+}
+
+/* The subdomains that compute changed (swe_balance_resting): the old set's
+ * graph dropped, the time step linked over the new set, whose step counts
+ * and clocks are those of the run (the ones that rested missed steps). */
+static int relink(struct multi *m, double t_stop)
+{
+	int on[DECOMP_MAX], rc = 0;
+	graph_drop(m);
+	swe_multi_dev_on(m);
+	for (int k = m->d.first; k < m->d.last; k++)
+		on[k - m->d.first] = !swe_balance_resting(m->bal, k);
+	if (!m->ops->dev_peers)
+		return -SPATE_EUNSUPPORTED;
+	rc = m->ops->dev_peers(m->sub + m->d.first, m->d.last - m->d.first, on, m->enq);
+	for (int i = 0; i < m->non && !rc; i++)
+		rc = m->ops->dev_clock(m->on[i], m->t, m->steps, m->last_dt, t_stop);
+	return rc;
 }
 
 /* Enqueue n steps: through a graph of the subdomains' phases where the
  * backend offers one (recorded on first use), else one by one. */
 static int steps_dev(struct multi *m, long n)
 {
-	struct swe_backend_ctx **sub = m->sub + m->d.first;
-	int cnt = m->d.last - m->d.first, rc = 0;
+	struct swe_backend_ctx **sub = m->on;
+	int cnt = m->non, rc = 0;
 	while (n > 0 && !rc) {
 		long g = m->ops->dev_graph ? m->ops->dev_graph(sub, cnt, SWE_GRAPH_LEN, 0) : 0;
 		int k = swe_balance_k(m->bal);
@@ -121,15 +153,17 @@ static int steps_dev(struct multi *m, long n)
 /* The clock after a batch: every subdomain reached the same t and steps. */
 static int read_dev(struct multi *m, long *steps)
 {
-	int rc = 0;
+	int rc = 0, seen = 0;
 	m->amax = 0;
 	for (int k = m->d.first; k < m->d.last && !rc; k++) {
 		double t, last, a;
 		long s;
+		if (swe_balance_resting(m->bal, k))
+			continue;
 		rc = m->ops->dev_read(m->sub[k], &t, &s, &last, &a);
 		if (rc)
 			break;
-		if (k == m->d.first) {
+		if (!seen++) {
 			m->t = t;
 			m->last_dt = last;
 			*steps = s;
@@ -153,13 +187,13 @@ int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps, struct
 	 * checks: products begun, a checkpoint restored record it again) */
 	m->enq = m->steps;
 	if (m->ops->dev_graph) {
-		period = m->ops->dev_graph(m->sub + m->d.first, m->d.last - m->d.first,
-			SWE_GRAPH_PERIOD, 0);
-		m->enq = m->ops->dev_graph(m->sub + m->d.first, m->d.last - m->d.first,
-			SWE_GRAPH_COUNT, 0);
+		period = m->ops->dev_graph(m->on, m->non, SWE_GRAPH_PERIOD, 0);
+		m->enq = m->ops->dev_graph(m->on, m->non, SWE_GRAPH_COUNT, 0);
 	}
 	for (int k = m->d.first; k < m->d.last && !rc; k++)
 		rc = m->ops->dev_clock(m->sub[k], m->t, m->steps, m->last_dt, t_stop);
+	/* a measure may come up to a graph's period late */
+	swe_balance_set_slack(m->bal, period > 1 ? (int)period : 0);
 	while (!rc && m->t < t_stop && (max_steps <= 0 || done < max_steps)) {
 		long n = m->dev_batch, steps = m->steps;
 		long room = swe_balance_steps_free(m->bal, m->steps);
@@ -176,8 +210,7 @@ int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps, struct
 		/* end where a graph may begin, unless single steps are asked for:
 		 * the balancing measures a few steps late then */
 		if (period > 1 && room > 1) {
-			long next = m->ops->dev_graph(m->sub + m->d.first, m->d.last - m->d.first,
-				SWE_GRAPH_NEXT, 0);
+			long next = m->ops->dev_graph(m->on, m->non, SWE_GRAPH_NEXT, 0);
 			n += ((next - n) % period + period) % period;
 		}
 		if (max_steps > 0 && n > max_steps - done)
@@ -190,7 +223,10 @@ int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps, struct
 			m->steps = steps;
 			rc = swe_balance_step(m->bal, m->steps, (spate_now() - t0) / (double)k);
 		}
-		/* rows moved: U's halos again, and a new graph */
+		if (!rc && swe_balance_rest_changed(m->bal))
+			rc = relink(m, t_stop);
+		/* rows moved, or subdomains began or stopped resting: U's halos
+		 * again, and a new graph */
 		if (!rc && swe_balance_moved(m->bal)) {
 			graph_drop(m);
 			rc = swe_multi_exchange(m, SWE_STAGE_U);

@@ -43,10 +43,17 @@ struct multi {
 	long graph_steps;        /* steps of the recorded graph (0: none) */
 	int graph_k;             /* the ghost expansion it was recorded with */
 	long enq;                /* steps enqueued (device-dt mode; SWE_GRAPH_COUNT) */
+	/* device-dt mode: the subdomains that compute (not resting,
+	 * swe_balance_resting), whose graphs and clocks are linked */
+	struct swe_backend_ctx *on[DECOMP_MAX];
+	int non;
 };
 
 /* swe_multi.c: the halos of `stage` (U, L) of every internal edge. */
 int swe_multi_exchange(struct multi *m, int stage);
+/* swe_multi_dev.c: the subdomains that compute into m->on (device-dt mode,
+ * after dev_link and whenever the resting set changes). */
+void swe_multi_dev_on(struct multi *m);
 /* swe_multi_dev.c: advance in device-dt mode (dev_link). */
 int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps,
 	struct swe_stats *st);

@@ -11,6 +11,8 @@
  *     row lost, duplicated or moved without its state; volume unchanged);
  *   - ghost_expansion = 1, 2, 4, 8 and auto, alone and with balancing;
  *   - a DEM with a Manning raster (a per-cell field that moves with the rows);
+ *   - resting subdomains (out of the flood's reach, skipped, then computing
+ *     again);
  *   - probe = on;
  *   - the fit of a move's cost (fixed part + part per cell moved).
  * How fast any of it is, is a benchmark, not a test. */
@@ -188,6 +190,42 @@ static void check_balance(void)
 	check_case("balance, dry dam break, open boundaries", &p, v2, 1, 1);
 }
 
+/* Resting subdomains: a flood in the southern third of a long grid, three
+ * subdomains that do not move (balance_gain too high for any move): the
+ * middle one rests while the flood is out of its reach, then computes
+ * again; its state, its halos and the time step are what a run without
+ * resting makes. */
+static void check_rest(void)
+{
+	static const char *const v[] = {
+		"subdomains=3 balance=rows balance_interval=10 balance_gain=1000000",
+		"subdomains=3 balance=bbox balance_interval=7 balance_gain=1000000",
+	};
+	struct swe_params p;
+	sim_params(&p, "circular_dambreak", 60, 600, 5, 5);
+	sim_set(&p, "initial", "radius", "60");
+	sim_set(&p, "initial", "h_out", "0");
+	sim_set(&p, "initial", "dam_x", "150");
+	sim_set(&p, "initial", "dam_y", "720");
+	sim_set(&p, "output", "products", "yes");
+	sim_set(&p, "run", "end_time", "1e9");
+	sim_set(&p, "run", "max_steps", "300");
+	for (int e = 0; e < 2; e++) {
+		const struct balance_report *r = balance_last();
+		if (e) {
+			sim_set(&p, "physics", "integrator", "euler");
+			sim_set(&p, "physics", "cfl", "0.4");
+		}
+		check_case(e ? "resting subdomains, Euler" : "resting subdomains", &p, v, 2, 0);
+		/* the last variant (bbox): the northern subdomain rests throughout,
+		 * the middle one until the flood comes near */
+		sim_check(r->valid && r->rests > r->measures && r->rests < 2 * r->measures,
+			"%s, bbox: %ld subdomain intervals of rest over %ld measures (the middle "
+			"subdomain rested, then computed again)", e ? "Euler" : "RK2", r->rests,
+			r->measures);
+	}
+}
+
 static void check_ghost(void)
 {
 	static const char *const v[] = {
@@ -307,6 +345,7 @@ int main(void)
 	swe_balance_hook = check_move;
 	check_early();
 	check_balance();
+	check_rest();
 	check_ghost();
 	check_raster();
 	check_probe();

@@ -1,0 +1,226 @@
+/* swe_balance_rest.c: subdomains that sit out steps (dynamic balancing,
+ * swe_balance_move.c): a subdomain whose rows are dry, as are the rows of
+ * its neighbours that the flood could reach before the next measure of the
+ * work, "rests": the decomposed run skips its phases and the halos of its
+ * edges until then, and the others take the time step without waiting for
+ * it.  Its state is what the steps would have left: a dry cell among dry
+ * ones is a fixed point of the step (the early exit's tile and block maps
+ * rely on the same: a dry cell is (B, +0, +0) after any step, and its rates
+ * are (-0, +0, +0)), and its ghost rows and the rows its neighbours read of
+ * it stay dry.
+ *
+ * Reach.  A stage moves a wet front by a cell at most (a face between two
+ * dry cells carries nothing: the reconstruction of a dry cell has depth 0
+ * at both faces), so in the s steps to the next measure the flood moves at
+ * most s (Euler) or 2 s (RK2) rows; the activity counts (rows mode: cells
+ * of active tiles or blocks; bbox mode: the box widened by a cell) already
+ * hold the stencil around every wet cell, and SWE_GHOST more rows cover the
+ * ghost rows.
+ *
+ * Why it pays on GPUs.  A decomposed step waits across devices three times
+ * (the rates' halos, the time step, U's halos); on a small flood those
+ * waits, not the cells, set the pace, and a second device costs more than
+ * it saves.  The model of a plan (with two subdomains) is then the slowest
+ * device's predicted seconds plus a fixed cost per step, one for a step on
+ * one device (a_one) and one for a step on several (a_multi), each measured
+ * over the intervals run that way (the wall time less the predicted
+ * compute); a plan that gathers every active row on one subdomain (moving
+ * the boundary past them, with room for the flood to grow) competes with
+ * the balanced one.  An unknown fixed cost counts 0: the first chance to
+ * run on one device is taken, and measured.
+ *
+ * Not with several MPI ranks, ghost cell expansion, early_exit = auto or
+ * off, rain, a Manning raster, or a level or inflow boundary (whose ghosts
+ * change with time): there no subdomain rests. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <stdlib.h>
+#include <string.h>
+
+#include "spate.h"
+#include "balance.h"
+#include "swe_balance_run.h"
+
+/* Whether subdomains may rest in this run (see the top of the file);
+ * SPATE_BALANCE_REST=0 turns it off (to compare). */
+static int allowed(const struct swe_balance *b)
+{
+	const struct swe_params *p = b->p;
+	const char *e = getenv("SPATE_BALANCE_REST");
+	if ((e && *e == '0') || b->r.d->nranks > 1 || b->r.d->n < 2 || b->k != 1 ||
+		b->ktry >= 0 || p->early_exit != SWE_EARLY_ON || p->balance == SWE_BALANCE_STATIC ||
+		p->rain > 0 || p->rain_files[0] || p->manning_file[0])
+		return 0;
+	for (int s = 0; s < 4; s++)
+		if (p->bc[s].kind == SWE_BC_LEVEL || p->bc[s].kind == SWE_BC_INFLOW)
+			return 0;
+	return 1;
+}
+
+/* Rows the flood may reach past the last active row before the next
+ * measure (see the top of the file). */
+static int reach(const struct swe_balance *b)
+{
+	int per = b->pw.integrator == 1 ? 1 : 2;
+	return per * (b->p->balance_interval + b->slack) + SWE_GHOST;
+}
+
+/* The first and last row with an active cell (*lo > *hi: none). */
+static void active_span(const struct swe_balance *b, int *lo, int *hi)
+{
+	*lo = b->ny;
+	*hi = -1;
+	for (int j = 0; j < b->ny; j++)
+		if (b->act[j] > 0) {
+			*lo = j < *lo ? j : *lo;
+			*hi = j;
+		}
+}
+
+/* Which subdomains of boundaries bd[0..n] may rest: no active row within
+ * reach of their rows.  At least one computes (none rests on a grid with no
+ * active row).  Returns how many rest. */
+static int rest_set(const struct swe_balance *b, const int *bd, int *rest)
+{
+	int n = b->r.d->n, R = reach(b), cnt = 0;
+	for (int k = 0; k < n; k++) {
+		/* no active row in [bd[k] - R, bd[k + 1] + R) */
+		int j0 = bd[k] - R < 0 ? 0 : bd[k] - R;
+		int j1 = bd[k + 1] + R > b->ny ? b->ny : bd[k + 1] + R;
+		rest[k] = 1;
+		for (int j = j0; j < j1 && rest[k]; j++)
+			rest[k] = !(b->act[j] > 0);
+		cnt += rest[k];
+	}
+	if (cnt == n) {
+		memset(rest, 0, (size_t)n * sizeof *rest);
+		cnt = 0;
+	}
+	return cnt;
+}
+
+/* Predicted seconds of an interval of isteps steps with boundaries bd and
+ * rest set rest: the slowest group of the subdomains that compute, plus the
+ * fixed cost of a step on one or on several devices (0 while unknown). */
+static double plan_time(const struct swe_balance *b, const int *bd, const int *rest,
+	const double *sec, const int *group, long isteps)
+{
+	int n = b->r.d->n, on = 0;
+	double g[DECOMP_MAX], worst = 0, a;
+	memset(g, 0, sizeof g);
+	for (int k = 0; k < n; k++) {
+		double w = 0;
+		if (rest[k])
+			continue;
+		on++;
+		for (int j = bd[k]; j < bd[k + 1]; j++)
+			w += b->work[j];
+		g[group[k]] += sec[k] * w;
+	}
+	for (int k = 0; k < n; k++)
+		worst = g[k] > worst ? g[k] : worst;
+	a = on > 1 ? b->a_multi : b->a_one;
+	return worst + (a > 0 ? a : 0) * (double)isteps;
+}
+
+void swe_balance_rest_learn(struct swe_balance *b, const int *bold, const double *sec,
+	const int *group, long isteps)
+{
+	int n = b->r.d->n, on = 0;
+	double obs, *a;
+	for (int k = 0; k < n; k++)
+		on += !b->rest[k];
+	if (isteps <= 0 || !(b->wall_acc > 0))
+		return;
+	/* the compute part of the interval, then what the model misses */
+	obs = (b->wall_acc - plan_time(b, bold, b->rest, sec, group, 0)) / (double)isteps;
+	a = on > 1 ? &b->a_multi : &b->a_one;
+	obs = obs > 0 ? obs : 0;
+	*a = *a < 0 ? obs : 0.5 * (*a + obs);
+}
+
+double swe_balance_rest_plan(struct swe_balance *b, const int *bold, const double *sec,
+	const int *group, long isteps, int *bnew, double *told)
+{
+	int n = b->r.d->n, rest[DECOMP_MAX], R = reach(b), lo, hi, mn = swe_balance_min_rows(b);
+	double tnew;
+	if (!allowed(b)) {
+		*told = balance_time(n, b->work, sec, group, bold);
+		return balance_time(n, b->work, sec, group, bnew);
+	}
+	rest_set(b, bold, rest);
+	*told = plan_time(b, bold, rest, sec, group, isteps);
+	rest_set(b, bnew, rest);
+	tnew = plan_time(b, bnew, rest, sec, group, isteps);
+	active_span(b, &lo, &hi);
+	if (n != 2 || lo > hi)
+		return tnew;
+	/* two subdomains: every active row on one of them, with room to grow */
+	for (int c = 0; c < 2; c++) {
+		int bc[3] = { 0, 0, b->ny }, cut;
+		double t;
+		if (c == 0) {
+			cut = hi + 1 + 2 * R;
+			cut = cut < bold[1] ? bold[1] : cut;
+			cut = cut > b->ny - mn ? b->ny - mn : cut;
+		} else {
+			cut = lo - 2 * R;
+			cut = cut > bold[1] ? bold[1] : cut;
+			cut = cut < mn ? mn : cut;
+		}
+		bc[1] = cut;
+		if (rest_set(b, bc, rest) != 1)
+			continue;
+		t = plan_time(b, bc, rest, sec, group, isteps);
+		if (t < tnew) {
+			tnew = t;
+			memcpy(bnew, bc, sizeof bc);
+		}
+	}
+	return tnew;
+}
+
+void swe_balance_rest_apply(struct swe_balance *b)
+{
+	const struct decomp *d = b->r.d;
+	int bd[DECOMP_MAX + 1], rest[DECOMP_MAX], cnt;
+	b->wall_acc = 0;
+	if (!allowed(b))
+		return;
+	for (int k = 0; k < d->n; k++)
+		bd[k] = d->part[k].row0;
+	bd[d->n] = b->ny;
+	cnt = rest_set(b, bd, rest);
+	if (memcmp(rest, b->rest, (size_t)d->n * sizeof *rest)) {
+		memcpy(b->rest, rest, (size_t)d->n * sizeof *rest);
+		b->rest_changed = 1;
+		b->moved = 1; /* the halos of the edges that rested, again */
+	}
+	b->rep.rests += cnt;
+}
+
+int swe_balance_resting(const struct swe_balance *b, int k)
+{
+	return b->rest[k];
+}
+
+const int *swe_balance_rest_flags(const struct swe_balance *b)
+{
+	for (int k = 0; k < b->r.d->n; k++)
+		if (b->rest[k])
+			return b->rest;
+	return NULL;
+}
+
+int swe_balance_rest_changed(struct swe_balance *b)
+{
+	int c = b->rest_changed;
+	b->rest_changed = 0;
+	return c;
+}
+
+void swe_balance_set_slack(struct swe_balance *b, int steps)
+{
+	b->slack = steps > 0 ? steps : 0;
+}
