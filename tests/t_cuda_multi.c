@@ -212,6 +212,57 @@ static void check_balance(const char *name, const struct swe_params *p, int ngpu
 }
 #endif
 
+/* Resting subdomains against one GPU: a flood in the southern third of a
+ * long grid; three subdomains that do not move (the middle one rests, then
+ * computes again) and two that balance freely (the plan may gather the
+ * flood on one GPU and rest the other); overlap streams (time step on the
+ * devices, steps in graphs, the graph recorded again when the set that
+ * computes changes) and none. */
+static void check_rest(int ngpu)
+{
+	static const struct { const char *sub, *bal, *gain, *overlap; } dec[] = {
+		{ "3", "rows", "1000000", "streams" }, { "3", "bbox", "1000000", "none" },
+		{ "2", "rows", "0", "streams" },
+	};
+	struct swe_params p;
+	struct outcome ref, o;
+	size_t np;
+	long rests = 0;
+	sim_params(&p, "circular_dambreak", 120, 600, 5, 5);
+	sim_set(&p, "initial", "radius", "60");
+	sim_set(&p, "initial", "h_out", "0");
+	sim_set(&p, "initial", "dam_x", "300");
+	sim_set(&p, "initial", "dam_y", "720");
+	sim_set(&p, "output", "products", "yes");
+	sim_set(&p, "run", "end_time", "1e9");
+	sim_set(&p, "run", "max_steps", "400");
+	np = (size_t)p.nx * p.ny * sizeof(struct swe_prod);
+	run(&p, "", "", 0, "none", &ref);
+	for (size_t d = 0; d < sizeof dec / sizeof dec[0]; d++) {
+		struct swe_params q = p;
+		const struct balance_report *r = balance_last();
+		int same, gpus = ngpu < 2 ? 1 : 2;
+		double diff;
+		sim_set(&q, "parallel", "balance", "%s", dec[d].bal);
+		sim_set(&q, "parallel", "balance_interval", "10");
+		sim_set(&q, "parallel", "balance_gain", "%s", dec[d].gain);
+		run(&q, dec[d].sub, "", gpus, dec[d].overlap, &o);
+		diff = max_diff(&ref.s, &o.s, &same);
+		sim_check(!strcmp(o.backend, "cuda") && o.steps == ref.steps && same && ref.prod &&
+			o.prod && !memcmp(ref.prod, o.prod, np), "resting: %s subdomains on %d GPU%s, "
+			"balance %s, gain %s, overlap %s: %ld subdomain intervals of rest, %ld moves; "
+			"w hu hv and products bitwise equal to 1 GPU (max |diff| %.3g)", dec[d].sub,
+			gpus, gpus > 1 ? "s" : "", dec[d].bal, dec[d].gain, dec[d].overlap,
+			r->rests, r->moves, diff);
+		rests += r->rests;
+		swe_state_free(&o.s);
+		free(o.prod);
+	}
+	sim_check(rests > 0, "resting: %ld subdomain intervals of rest in all", rests);
+	swe_state_free(&ref.s);
+	free(ref.prod);
+}
+
 /* Ghost cell expansion on GPU subdomains against one GPU: k = 2, 3, 4, 8
  * and auto, on 2 subdomains of one GPU and 3 on two GPUs, overlap none and
  * streams with the time step on the devices (k = 2, 4, 8: steps in CUDA
@@ -316,6 +367,7 @@ int main(void)
 	sim_set(&p, "run", "max_steps", "200");
 	check_balance("small flood, dry domain, Euler", &p, ngpu);
 	check_ghost("small flood, dry domain, Euler", &p, ngpu);
+	check_rest(ngpu);
 
 	return sim_done("t_cuda_multi");
 #endif
