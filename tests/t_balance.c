@@ -199,6 +199,7 @@ static void check_rest(void)
 {
 	static const char *const v[] = {
 		"subdomains=3 balance=rows balance_interval=10 balance_gain=1000000",
+		"subdomains=4 balance=rows balance_interval=6 balance_gain=0",
 		"subdomains=3 balance=bbox balance_interval=7 balance_gain=1000000",
 	};
 	struct swe_params p;
@@ -216,7 +217,7 @@ static void check_rest(void)
 			sim_set(&p, "physics", "integrator", "euler");
 			sim_set(&p, "physics", "cfl", "0.4");
 		}
-		check_case(e ? "resting subdomains, Euler" : "resting subdomains", &p, v, 2, 0);
+		check_case(e ? "resting subdomains, Euler" : "resting subdomains", &p, v, 3, 0);
 		/* the last variant (bbox): the northern subdomain rests throughout,
 		 * the middle one until the flood comes near */
 		sim_check(r->valid && r->rests > r->measures && r->rests < 2 * r->measures,
