@@ -110,7 +110,10 @@ __global__ static void k_products(kparams_t kp, const ctl_t *q, step_t a, struct
  * (their halos travel while the rest computes), and left out of the list.
  * Every other tile's stencil then lies in tiles of this map.  The list's
  * order does not matter: each tile computes its cells from the same values
- * whatever the order. */
+ * whatever the order.  The streak and the activity flag of an edge tile
+ * are those of its own cells (act 2: computed for the edge alone), so that
+ * the work measured (swe_cuda_sub_rows.cu) shows where the flood is, not
+ * where the subdomains meet. */
 __global__ static void k_tiles(kparams_t kp, step_t a)
 {
 	int t = blockIdx.x * blockDim.x + threadIdx.x, tx, ty, any = 0, s, j0, j1;
@@ -123,7 +126,6 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 	j1 = min(j0 + kp.rows, kp.ny);
 	edge_row = (!(kp.sides >> SWE_SOUTH & 1u) && j0 < SWE_GHOST) ||
 		(!(kp.sides >> SWE_NORTH & 1u) && j1 > kp.ny - SWE_GHOST);
-	any = edge_row;
 	/* the flag of neighbour (dx, dy) that faces this tile */
 	static const unsigned short facing[3][3] = {
 		{ TILE_NE, TILE_N, TILE_NW },   /* dy = -1: the southern row of tiles */
@@ -141,7 +143,7 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 	}
 	s = any ? 0 : min(a.streak[t] + 1, 3);
 	a.streak[t] = (unsigned char)s;
-	a.act[t] = s < 3;
+	a.act[t] = s < 3 ? 1 : edge_row ? 2 : 0;
 	if (s < 3 && !edge_row)
 		a.list1[atomicAdd(a.count1, 1u)] = t;
 }

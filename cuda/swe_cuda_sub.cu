@@ -111,6 +111,10 @@ int swe_cuda_sub_fields(const struct swe_backend_ctx *x, int stage, real *f[3])
 		f[0] = x->Lw;
 		f[1] = x->Lhu;
 		f[2] = x->Lhv;
+	} else if (stage == SWE_STAGE_UNEXT) {
+		f[0] = x->w[1 - x->cur];
+		f[1] = x->hu[1 - x->cur];
+		f[2] = x->hv[1 - x->cur];
 	} else {
 		spate_log_error("cuda", "a GPU subdomain keeps no U* (stage %d)", stage);
 		return -SPATE_EUNSUPPORTED;
@@ -227,7 +231,8 @@ static void launch(struct swe_backend_ctx *x, const step_t *a0, int s2, int r, c
 
 void swe_cuda_sub_valid(struct swe_backend_ctx *x, int stage, int side, int rows)
 {
-	(stage == SWE_STAGE_U ? x->mu : x->ms)[side] = rows;
+	if (stage != SWE_STAGE_UNEXT) /* no stage reads that copy's ghost rows */
+		(stage == SWE_STAGE_U ? x->mu : x->ms)[side] = rows;
 }
 
 void swe_cuda_sub_keep(struct swe_backend_ctx *x, int stage, int side)

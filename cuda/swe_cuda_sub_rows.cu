@@ -118,9 +118,10 @@ static int wet_box(struct swe_backend_ctx *x, int box[4])
 	return 0;
 }
 
-/* Per owned row the cells the next step computes: the active tiles of its
- * tile row (the flags k_tiles left) times their width; every cell without
- * the tile map. */
+/* Per owned row the cells the flood makes the next step compute: the
+ * active tiles of its tile row (the flags k_tiles left; not the tiles
+ * computed only for an internal edge, act 2, which every plan has) times
+ * their width; every cell without the tile map. */
 static int row_work(struct swe_backend_ctx *x, int *work)
 {
 	int ntx = x->kp.ntx, nty = x->kp.nty, R = x->kp.rows, nx = x->kp.nx;
@@ -142,7 +143,7 @@ static int row_work(struct swe_backend_ctx *x, int *work)
 	for (int ty = 0; ty < nty; ty++) {
 		int n = 0;
 		for (int tx = 0; tx < ntx; tx++)
-			if (act[(size_t)ty * ntx + tx]) {
+			if (act[(size_t)ty * ntx + tx] == 1) {
 				int c0 = tx * SWE_CUDA_STRIP_COLS;
 				n += nx - c0 < SWE_CUDA_STRIP_COLS ? nx - c0 : SWE_CUDA_STRIP_COLS;
 			}
@@ -422,14 +423,15 @@ static int map_from_rows(struct swe_backend_ctx *x, const unsigned char *st)
 		rc = -SPATE_ENOMEM;
 	for (int t = 0; t < n && !rc; t++) {
 		int tx = t % ntx, j0 = t / ntx * R, j1 = j0 + R < rows ? j0 + R : rows, s = 3;
-		/* k_tiles' tiles next to an internal edge: computed, not listed */
+		/* k_tiles' tiles next to an internal edge: computed, not listed,
+		 * their streak that of their own rows */
 		int edge = (south && j0 < G) || (north && j1 > rows - G);
-		for (int j = j0 - 2 > 0 ? j0 - 2 : 0; j < j1 + 2 && j < rows && !edge; j++)
+		for (int j = j0 - 2 > 0 ? j0 - 2 : 0; j < j1 + 2 && j < rows; j++)
 			s = st[(size_t)j * ntx + tx] < s ? st[(size_t)j * ntx + tx] : s;
-		s = edge ? 0 : s;
 		sk[t] = (unsigned char)s;
-		act[t] = s < 3;
-		wet[t] = s < 3 ? 0xffff : 0; /* computed: rewritten; skipped: dry */
+		act[t] = s < 3 ? 1 : edge ? 2 : 0;
+		/* computed: rewritten; skipped: dry */
+		wet[t] = s < 3 || edge ? 0xffff : 0;
 		if (s < 3 && !edge)
 			list[cnt[0]++] = t;
 	}

@@ -243,7 +243,8 @@ void balance_print(const struct balance_report *r)
 	spate_log_info("spate: bounding box      %9.3f  (%ld measures; %ld intervals a subdomain "
 		"rested)\n", r->bbox, r->measures, r->rests);
 	spate_log_info("spate: re-decomposition  %9.3f  (%ld moves, %ld rows moved, %ld not "
-		"worth their cost)\n", r->redecomp, r->moves, r->planes_moved, r->skipped);
+		"worth their cost; %ld moves with a subdomain resting)\n", r->redecomp, r->moves,
+		r->planes_moved, r->skipped, r->rest_moves);
 }
 
 void balance_report(const struct balance_report *acc, const struct decomp *d, long steps,
@@ -299,9 +300,9 @@ void balance_json(FILE *f)
 		"\"tuning\": %.6f, \"bounding_box\": %.6f, \"redecomposition\": %.6f},\n",
 		r->simulation, r->exchange, r->probe, r->tuning, r->bbox, r->redecomp);
 	fprintf(f, "    \"measures\": %ld,\n    \"moves\": %ld,\n    \"rows_moved\": %ld,\n"
-		"    \"moves_skipped\": %ld,\n    \"rests\": %ld,\n    \"early_exit_trials\": %ld,\n"
-		"    \"early_exit_on\": %d,\n", r->measures, r->moves, r->planes_moved, r->skipped,
-		r->rests, r->early_trials, r->early_on);
+		"    \"moves_skipped\": %ld,\n    \"rests\": %ld,\n    \"rest_moves\": %ld,\n"
+		"    \"early_exit_trials\": %ld,\n    \"early_exit_on\": %d,\n", r->measures, r->moves,
+		r->planes_moved, r->skipped, r->rests, r->rest_moves, r->early_trials, r->early_on);
 	fprintf(f, "    \"rows\": [");
 	for (int k = 0; k < r->n; k++)
 		fprintf(f, "%s%d", k ? ", " : "", r->rows[k]);

@@ -37,6 +37,7 @@ struct balance_report {
 	long moves;           /* re-decompositions carried out */
 	long skipped;         /* planned but not worth their cost */
 	long rests;           /* intervals a subdomain sat out, summed over them */
+	long rest_moves;      /* moves after which a subdomain rested */
 	long planes_moved;    /* planes that changed subdomain, in all */
 	long early_trials;    /* early-exit trials (auto) */
 	int early_on;         /* subdomains that kept early exit on at the end */

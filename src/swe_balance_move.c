@@ -255,7 +255,7 @@ int swe_balance_now(struct swe_balance *b, long steps)
 	struct decomp *d = b->r.d;
 	double T[DECOMP_MAX], sec[DECOMP_MAX], t0 = spate_now(), t1, told, tnew, cells = 0;
 	double touched = 0, cost;
-	int bold[DECOMP_MAX + 1], bnew[DECOMP_MAX + 1], group[DECOMP_MAX], rc, same = 1;
+	int bold[DECOMP_MAX + 1], bnew[DECOMP_MAX + 1], group[DECOMP_MAX], rc, same = 1, moved = 0;
 	long isteps = steps - b->last_measure;
 	if ((rc = measure_work(b, T)))
 		return rc;
@@ -312,10 +312,10 @@ int swe_balance_now(struct swe_balance *b, long steps)
 		swe_balance_cost_fit(b->mv, cells, dt, &b->c_fix, &b->c_cell);
 		b->rep.moves++;
 		b->due = 1;
-		b->moved = 1;
+		b->moved = moved = 1;
 	}
 done:
-	swe_balance_rest_apply(b);
+	swe_balance_rest_apply(b, moved);
 	for (int k = d->first; k < d->last; k++)
 		b->tc_prev[k] = swe_balance_compute_s(b, k);
 	b->rep.redecomp += spate_now() - t1;

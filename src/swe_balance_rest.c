@@ -27,19 +27,22 @@
  * compute); a plan that gathers every active row on one subdomain (moving
  * the boundary past them, with room for the flood to grow) competes with
  * the balanced one.  An unknown fixed cost counts 0: the first chance to
- * run on one device is taken, and measured.
+ * run on one device is taken, and measured.  SPATE_BALANCE_STEP_COST=a,b
+ * fixes them (seconds per step on one device, on several) instead: to
+ * compare, and for the tests.
  *
- * Not on GPU subdomains (ops->concurrent) yet: the driver and the CUDA
- * subdomains have what resting needs (swe_multi_dev.c and dev_peers skip
- * them, halo_keep), but two H200s gave a wrong result where a subdomain
- * rested while rows moved out of it (Sixth session's bumps case, dam at
- * (600, 600): doc/bench/balance-gpu.md), so they never rest until that is
- * found.  Not with several MPI ranks, ghost cell expansion, early_exit =
- * auto or off, rain, a Manning raster, or a level or inflow boundary (whose
- * ghosts change with time) either. */
+ * On GPU subdomains the exchanges of a step skip the edges of a resting
+ * subdomain (halo_keep: its ghost rows stay valid), so after rows moved
+ * the driver exchanges both copies of U and the rates over every edge once
+ * (swe_multi_exchange_moved): a new edge's ghost rows hold nothing before,
+ * and a step writes only the owned rows of the copy it makes.
+ * Not with several MPI ranks, ghost cell expansion, early_exit = auto or
+ * off, rain, a Manning raster, or a level or inflow boundary (whose ghosts
+ * change with time). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +56,7 @@ static int allowed(const struct swe_balance *b)
 {
 	const struct swe_params *p = b->p;
 	const char *e = getenv("SPATE_BALANCE_REST");
-	if ((e && *e == '0') || b->r.ops->concurrent || b->r.d->nranks > 1 || b->r.d->n < 2 ||
+	if ((e && *e == '0') || b->r.d->nranks > 1 || b->r.d->n < 2 ||
 		b->k != 1 ||
 		b->ktry >= 0 || p->early_exit != SWE_EARLY_ON || p->balance == SWE_BALANCE_STATIC ||
 		p->rain > 0 || p->rain_files[0] || p->manning_file[0])
@@ -130,11 +133,31 @@ static double plan_time(const struct swe_balance *b, const int *bd, const int *r
 	return worst + (a > 0 ? a : 0) * (double)isteps;
 }
 
+/* SPATE_BALANCE_STEP_COST=a_one,a_multi (s, >= 0): whether set; a value
+ * that does not read so is reported once and ignored. */
+static int fixed_cost(double *one, double *multi)
+{
+	static int told;
+	const char *e = getenv("SPATE_BALANCE_STEP_COST");
+	char end;
+	if (!e)
+		return 0;
+	if (sscanf(e, "%lf,%lf%c", one, multi, &end) == 2 && *one >= 0 && *multi >= 0 &&
+		*one < 1e3 && *multi < 1e3)
+		return 1;
+	if (!told++)
+		spate_log_error("balance", "warning: SPATE_BALANCE_STEP_COST=%s ignored: give two "
+			"seconds per step in [0, 1000), on one device and on several, as in 2e-5,6e-5", e);
+	return 0;
+}
+
 void swe_balance_rest_learn(struct swe_balance *b, const int *bold, const double *sec,
 	const int *group, long isteps)
 {
 	int n = b->r.d->n, on = 0;
 	double obs, *a;
+	if (fixed_cost(&b->a_one, &b->a_multi))
+		return;
 	for (int k = 0; k < n; k++)
 		on += !b->rest[k];
 	if (isteps <= 0 || !(b->wall_acc > 0))
@@ -187,7 +210,7 @@ double swe_balance_rest_plan(struct swe_balance *b, const int *bold, const doubl
 	return tnew;
 }
 
-void swe_balance_rest_apply(struct swe_balance *b)
+void swe_balance_rest_apply(struct swe_balance *b, int moved)
 {
 	const struct decomp *d = b->r.d;
 	int bd[DECOMP_MAX + 1], rest[DECOMP_MAX], cnt;
@@ -204,6 +227,7 @@ void swe_balance_rest_apply(struct swe_balance *b)
 		b->moved = 1; /* the halos of the edges that rested, again */
 	}
 	b->rep.rests += cnt;
+	b->rep.rest_moves += moved && cnt;
 }
 
 int swe_balance_resting(const struct swe_balance *b, int k)

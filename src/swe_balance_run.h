@@ -79,6 +79,6 @@ void swe_balance_rest_learn(struct swe_balance *b, const int *bold, const double
 double swe_balance_rest_plan(struct swe_balance *b, const int *bold, const double *sec,
 	const int *group, long isteps, int *bnew, double *told);
 /* After the measure (and any move): which subdomains rest until the next. */
-void swe_balance_rest_apply(struct swe_balance *b);
+void swe_balance_rest_apply(struct swe_balance *b, int moved);
 
 #endif

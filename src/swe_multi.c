@@ -161,8 +161,10 @@ static void halo_keep(void *user, int k, int side)
 }
 
 /* The halos of `stage`; the interior rows of a stage whose edge rows went
- * first compute while they travel. */
-static int exchange(struct multi *m, int stage)
+ * first compute while they travel.  The edges of a resting subdomain are
+ * skipped (their ghost rows stay valid: swe_balance_rest.c) unless `all`:
+ * after rows moved, the new edges' ghost rows hold nothing yet. */
+static int exchange_some(struct multi *m, int stage, int all)
 {
 	struct halo_ops h;
 	int rc, rc2;
@@ -171,7 +173,7 @@ static int exchange(struct multi *m, int stage)
 	h.get = halo_get;
 	h.put = halo_put;
 	h.copy = m->ops->halo_copy ? halo_copy : NULL;
-	if (m->ops->halo_keep) {
+	if (m->ops->halo_keep && !all) {
 		h.skip = swe_balance_rest_flags(m->bal);
 		h.keep = halo_keep;
 	}
@@ -189,9 +191,24 @@ static int exchange(struct multi *m, int stage)
 	return rc ? rc : rc2;
 }
 
+static int exchange(struct multi *m, int stage)
+{
+	return exchange_some(m, stage, 0);
+}
+
 int swe_multi_exchange(struct multi *m, int stage)
 {
 	return exchange(m, stage);
+}
+
+int swe_multi_exchange_moved(struct multi *m)
+{
+	int rc = exchange_some(m, SWE_STAGE_U, 1);
+	if (!rc && swe_balance_rest_flags(m->bal))
+		rc = exchange_some(m, SWE_STAGE_UNEXT, 1);
+	if (!rc && swe_balance_exchange_ustar(m->bal) && swe_balance_rest_flags(m->bal))
+		rc = exchange_some(m, SWE_STAGE_RATE, 1);
+	return rc;
 }
 
 /* The MPI rank of this process among those of its node. */
@@ -430,7 +447,7 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 			return rc;
 		/* rows moved: U's halos again where it is exchanged after a step */
 		if (swe_balance_moved(m->bal) && m->ops->mid_stage == SWE_STAGE_RATE &&
-			(rc = exchange(m, SWE_STAGE_U)))
+			(rc = swe_multi_exchange_moved(m)))
 			return rc;
 	}
 	/* asynchronous devices: the speeds of the last stage 2 */

@@ -225,11 +225,11 @@ int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps, struct
 		}
 		if (!rc && swe_balance_rest_changed(m->bal))
 			rc = relink(m, t_stop);
-		/* rows moved, or subdomains began or stopped resting: U's halos
-		 * again, and a new graph */
+		/* rows moved, or subdomains began or stopped resting: the
+		 * halos again, and a new graph */
 		if (!rc && swe_balance_moved(m->bal)) {
 			graph_drop(m);
-			rc = swe_multi_exchange(m, SWE_STAGE_U);
+			rc = swe_multi_exchange_moved(m);
 		}
 	}
 	m->t_steps += spate_now() - wall0;

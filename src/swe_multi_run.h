@@ -51,6 +51,13 @@ struct multi {
 
 /* swe_multi.c: the halos of `stage` (U, L) of every internal edge. */
 int swe_multi_exchange(struct multi *m, int stage);
+/* swe_multi.c: after rows moved or the resting set changed, where U is
+ * exchanged after a step: U's halos over every edge, those of resting
+ * subdomains too (the steps' exchanges skip them, and a new edge's ghost
+ * rows hold nothing yet), and while some rest those of the copy of U the
+ * next step writes (which its exchange would fill, skipped at a resting
+ * edge) and of the rates (stage 2 reads them in the ghost rows). */
+int swe_multi_exchange_moved(struct multi *m);
 /* swe_multi_dev.c: the subdomains that compute into m->on (device-dt mode,
  * after dev_link and whenever the resting set changes). */
 void swe_multi_dev_on(struct multi *m);

@@ -213,19 +213,27 @@ static void check_balance(const char *name, const struct swe_params *p, int ngpu
 #endif
 
 /* The resting case of t_balance against one GPU: a flood in the southern
- * third of a long grid; three subdomains that do not move and two that
- * balance freely; overlap streams and none.  GPU subdomains do not rest yet
- * (swe_balance_rest.c): the runs must be those of one GPU, with no rest. */
+ * third of a long grid; three subdomains that do not move, and two that
+ * balance freely or when a move pays (the flood gathered on one GPU, the
+ * other resting, the boundary moving north with the flood); overlap
+ * streams and none.  Bitwise equal to one GPU, with rest and with moves
+ * while a subdomain rests. */
 static void check_rest(int ngpu)
 {
-	static const struct { const char *sub, *bal, *gain, *overlap; } dec[] = {
-		{ "3", "rows", "1000000", "streams" }, { "3", "bbox", "1000000", "none" },
-		{ "2", "rows", "0", "streams" },
+	/* cost: SPATE_BALANCE_STEP_COST, a step on two devices dearer than the
+	 * flood's cells: the flood gathers on one, the other rests */
+	static const struct { const char *sub, *bal, *gain, *overlap, *cost; } dec[] = {
+		{ "3", "rows", "1000000", "streams", NULL },
+		{ "3", "bbox", "1000000", "none", NULL },
+		{ "2", "rows", "0", "streams", NULL },
+		{ "2", "rows", "0", "streams", "0,1" },
+		{ "2", "rows", "1", "streams", "0,1" },
+		{ "2", "bbox", "0", "none", "0,1" },
 	};
 	struct swe_params p;
 	struct outcome ref, o;
 	size_t np;
-	long rests = 0;
+	long rests = 0, rest_moves = 0;
 	sim_params(&p, "circular_dambreak", 120, 600, 5, 5);
 	sim_set(&p, "initial", "radius", "60");
 	sim_set(&p, "initial", "h_out", "0");
@@ -244,21 +252,27 @@ static void check_rest(int ngpu)
 		sim_set(&q, "parallel", "balance", "%s", dec[d].bal);
 		sim_set(&q, "parallel", "balance_interval", "10");
 		sim_set(&q, "parallel", "balance_gain", "%s", dec[d].gain);
+		if (dec[d].cost)
+			setenv("SPATE_BALANCE_STEP_COST", dec[d].cost, 1);
 		run(&q, dec[d].sub, "", gpus, dec[d].overlap, &o);
+		unsetenv("SPATE_BALANCE_STEP_COST");
 		diff = max_diff(&ref.s, &o.s, &same);
 		sim_check(!strcmp(o.backend, "cuda") && o.steps == ref.steps && same && ref.prod &&
 			o.prod && !memcmp(ref.prod, o.prod, np), "resting: %s subdomains on %d GPU%s, "
-			"balance %s, gain %s, overlap %s: %ld subdomain intervals of rest, %ld moves; "
-			"w hu hv and products bitwise equal to 1 GPU (max |diff| %.3g)", dec[d].sub,
-			gpus, gpus > 1 ? "s" : "", dec[d].bal, dec[d].gain, dec[d].overlap,
-			r->rests, r->moves, diff);
+			"balance %s, gain %s, overlap %s, step cost %s: %ld subdomain intervals of rest, "
+			"%ld moves (%ld with a subdomain resting); w hu hv and products bitwise equal "
+			"to 1 GPU (max |diff| %.3g)", dec[d].sub, gpus, gpus > 1 ? "s" : "", dec[d].bal,
+			dec[d].gain, dec[d].overlap, dec[d].cost ? dec[d].cost : "measured", r->rests,
+			r->moves, r->rest_moves, diff);
 		rests += r->rests;
+		rest_moves += r->rest_moves;
 		swe_state_free(&o.s);
 		free(o.prod);
 	}
-	/* GPU subdomains do not rest yet (swe_balance_rest.c): none may */
-	sim_check(rests == 0, "resting: %ld subdomain intervals of rest in all (none on GPUs "
-		"yet)", rests);
+	/* the cases above rest, and move rows next to (or out of) a resting
+	 * subdomain: the new edges' ghost rows (swe_multi_exchange_moved) */
+	sim_check(rests > 0 && rest_moves > 0, "resting: %ld subdomain intervals of rest, %ld "
+		"moves with a subdomain resting, in all", rests, rest_moves);
 	swe_state_free(&ref.s);
 	free(ref.prod);
 }
