@@ -180,77 +180,132 @@ static int run_option(struct swe_params *p, struct swe_run_opts *o, const char *
 	return swe_params_set(p, "output", "checkpoint_every", v, "--checkpoint-every", 0);
 }
 
-static int cmd_run(int argc, char **argv)
-{
-	struct swe_params p;
-	struct swe_run_opts o;
-	struct swe_result r;
-	const char *scenario = NULL, *summary = NULL, *device = NULL;
-	struct swe_prod *rank_prod = NULL;
-	int print_only = 0, rc, i;
+/* The options of `spate run` that the scenario does not give. */
+struct run_args {
+	const char *scenario, *summary, *device;
+	int print_only;
+};
 
-	memset(&o, 0, sizeof o);
-	swe_params_defaults(&p);
-	for (i = 0; i < argc; i++)
+/* First pass: the scenario file, --summary VALUE and --quiet (before the
+ * scenario is read, whose messages --quiet silences).  Returns 0 or
+ * EXIT_USAGE. */
+static int run_args_first(int argc, char **argv, struct run_args *ra)
+{
+	for (int i = 0; i < argc; i++)
 		if (argv[i][0] != '-' || !argv[i][1]) {
-			if (scenario) {
-				spate_log_error("run", "more than one scenario (%s, %s)", scenario, argv[i]);
+			if (ra->scenario) {
+				spate_log_error("run", "more than one scenario (%s, %s)", ra->scenario,
+					argv[i]);
 				return EXIT_USAGE;
 			}
-			scenario = argv[i];
+			ra->scenario = argv[i];
 		} else if (takes_value(argv[i])) {
 			if (++i >= argc) {
 				spate_log_error("run", "%s needs a value", argv[i - 1]);
 				return EXIT_USAGE;
 			}
 			if (!strcmp(argv[i - 1], "--summary"))
-				summary = argv[i];
+				ra->summary = argv[i];
 			/* the next argument is consumed */
 		} else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
 			spate_set_quiet(1);
 		}
-	if (!scenario) {
+	if (!ra->scenario) {
 		spate_log_error("run", "no scenario file given (try scenarios/circular_dambreak.conf; "
 			"see spate --help)");
 		return EXIT_USAGE;
 	}
-	if (swe_params_load(&p, scenario))
-		return EXIT_USAGE;
-	for (i = 0; i < argc; i++) {
+	return 0;
+}
+
+/* Second pass, over the scenario's parameters p: every other option.
+ * Returns 0 or EXIT_USAGE. */
+static int run_args_rest(int argc, char **argv, struct run_args *ra, struct swe_params *p,
+	struct swe_run_opts *o)
+{
+	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (a[0] != '-' || !a[1] || !strcmp(a, "--quiet") || !strcmp(a, "-q"))
 			continue;
 		if (takes_value(a)) {
-			if (strcmp(a, "--summary") && run_option(&p, &o, a, argv[i + 1]))
+			if (strcmp(a, "--summary") && run_option(p, o, a, argv[i + 1]))
 				return EXIT_USAGE;
 			i++;
 		} else if (!strncmp(a, "--restart=", 10) || !strncmp(a, "--checkpoint-every=", 19)) {
-			if (run_option(&p, &o, a, strchr(a, '=') + 1))
+			if (run_option(p, o, a, strchr(a, '=') + 1))
 				return EXIT_USAGE;
 		} else if (!strncmp(a, "--summary=", 10)) {
-			summary = a + 10;
+			ra->summary = a + 10;
 		} else if (!strncmp(a, "--device=", 9)) {
-			device = a + 9;
+			ra->device = a + 9;
 		} else if (!strncmp(a, "--data-dir=", 11)) {
-			if (swe_params_set(&p, "domain", "data_dir", a + 11, "--data-dir", 0))
+			if (swe_params_set(p, "domain", "data_dir", a + 11, "--data-dir", 0))
 				return EXIT_USAGE;
 		} else if (!strcmp(a, "--print-params")) {
-			print_only = 1;
+			ra->print_only = 1;
 		} else if (!strcmp(a, "--no-output")) {
-			o.no_output = 1;
+			o->no_output = 1;
 		} else if (!strncmp(a, "--", 2) && strchr(a, '.') && strchr(a, '=')) {
-			if (apply_override(&p, a + 2))
+			if (apply_override(p, a + 2))
 				return EXIT_USAGE;
 		} else {
 			spate_log_error("run", "unknown option %s (see spate --help)", a);
 			return EXIT_USAGE;
 		}
 	}
-	if (device && swe_params_set(&p, "run", "device", device, "--device", 0))
+	if (ra->device && swe_params_set(p, "run", "device", ra->device, "--device", 0))
 		return EXIT_USAGE;
-	if (swe_params_validate(&p))
+	return swe_params_validate(p) ? EXIT_USAGE : 0;
+}
+
+/* After the run: how to continue an interrupted one, the error, or the
+ * last lines and the summary.  Returns the exit status. */
+static int run_end(int rc, const struct run_args *ra, const struct swe_params *p,
+	const struct swe_run_opts *o, const struct swe_result *r)
+{
+	if (rc == -SPATE_EINTR && !o->no_output) {
+		char ck[SWE_PATH_MAX + 64];
+		swe_ckpt_path(p->out_dir, ck, sizeof ck);
+		spate_log_error("run", "continue with: spate run %s --restart %s (and the same "
+			"options)", ra->scenario, ck);
+	}
+	if (rc) {
+		if (rc != -SPATE_EINTR)
+			spate_log_error("run", "%s: %s", ra->scenario, spate_strerror(rc));
+		return rc == -SPATE_ENODEV ? EXIT_USAGE : rc == -SPATE_EINTR ? EXIT_INTERRUPTED :
+			EXIT_RUNTIME;
+	}
+	spate_log_info("spate: done: %ld steps to t = %g s in %.2f s wall (%.3g cell updates/s); "
+		"volume %.9g -> %.9g m^3\n", r->steps, r->sim_time, r->wall_s, r->cell_updates_per_s,
+		r->volume_initial, r->volume_final);
+	if (!o->no_output && (p->write_grids || p->products))
+		spate_log_info("spate: %s in %s/\n", p->out_format == SWE_FMT_ASCII ? "ESRI ASCII "
+			"grids" : p->out_format == SWE_FMT_NETCDF ? "results.nc" :
+			"results.nc and ESRI ASCII grids", p->out_dir);
+	if (ra->summary && swe_write_summary(ra->summary, r, p))
+		return EXIT_RUNTIME;
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct swe_params p;
+	struct swe_run_opts o;
+	struct swe_result r;
+	struct run_args ra;
+	struct swe_prod *rank_prod = NULL;
+	int rc;
+
+	memset(&o, 0, sizeof o);
+	memset(&ra, 0, sizeof ra);
+	swe_params_defaults(&p);
+	if ((rc = run_args_first(argc, argv, &ra)))
+		return rc;
+	if (swe_params_load(&p, ra.scenario))
 		return EXIT_USAGE;
-	if (print_only) {
+	if ((rc = run_args_rest(argc, argv, &ra, &p, &o)))
+		return rc;
+	if (ra.print_only) {
 		if (decomp_world_rank() == 0)
 			swe_params_print(&p, stdout);
 		return 0;
@@ -259,7 +314,7 @@ static int cmd_run(int argc, char **argv)
 		/* under mpirun only rank 0 prints and writes; the others still keep
 		 * the flood products, whose gather is collective */
 		spate_set_quiet(1);
-		summary = NULL;
+		ra.summary = NULL;
 		if (!o.no_output) {
 			o.no_output = 1;
 			o.final_products = &rank_prod;
@@ -267,28 +322,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	rc = swe_run(&p, &o, &r);
 	free(rank_prod);
-	if (rc == -SPATE_EINTR && !o.no_output) {
-		char ck[SWE_PATH_MAX + 64];
-		swe_ckpt_path(p.out_dir, ck, sizeof ck);
-		spate_log_error("run", "continue with: spate run %s --restart %s (and the same "
-			"options)", scenario, ck);
-	}
-	if (rc) {
-		if (rc != -SPATE_EINTR)
-			spate_log_error("run", "%s: %s", scenario, spate_strerror(rc));
-		return rc == -SPATE_ENODEV ? EXIT_USAGE : rc == -SPATE_EINTR ? EXIT_INTERRUPTED :
-			EXIT_RUNTIME;
-	}
-	spate_log_info("spate: done: %ld steps to t = %g s in %.2f s wall (%.3g cell updates/s); "
-		"volume %.9g -> %.9g m^3\n", r.steps, r.sim_time, r.wall_s, r.cell_updates_per_s,
-		r.volume_initial, r.volume_final);
-	if (!o.no_output && (p.write_grids || p.products))
-		spate_log_info("spate: %s in %s/\n", p.out_format == SWE_FMT_ASCII ? "ESRI ASCII "
-			"grids" : p.out_format == SWE_FMT_NETCDF ? "results.nc" :
-			"results.nc and ESRI ASCII grids", p.out_dir);
-	if (summary && swe_write_summary(summary, &r, &p))
-		return EXIT_RUNTIME;
-	return 0;
+	return run_end(rc, &ra, &p, &o, &r);
 }
 
 static int command(int argc, char **argv)

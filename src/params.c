@@ -317,12 +317,11 @@ static int parse_vector(const char *v, double *out, int n)
 	return *v ? -1 : 0;
 }
 
-int swe_params_set(struct swe_params *p, const char *section, const char *key,
+/* The keys that are not one value of the table: vectors and lists.
+ * Returns 0 or -SPATE_EINVAL where it is one of them, else 1. */
+static int set_vector(struct swe_params *p, const char *section, const char *key,
 	const char *value, const char *origin, int line)
 {
-	size_t i;
-	if (strcmp(section, "boundary") == 0)
-		return set_boundary(p, key, value, origin, line);
 	if (strcmp(section, "initial") == 0 && strcmp(key, "reservoir_line") == 0) {
 		if (parse_vector(value, p->reservoir_line, 4))
 			BAD("expected four numbers: x1 y1 x2 y2 (upstream is left of p1 -> p2)");
@@ -367,50 +366,60 @@ int swe_params_set(struct swe_params *p, const char *section, const char *key,
 		p->has_dry_disk = 1;
 		return 0;
 	}
-	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		const struct key *k = &keys[i];
-		char *field = (char *)p + k->off;
-		double d;
-		if (strcmp(k->sec, section) != 0 || strcmp(k->key, key) != 0)
-			continue;
-		switch (k->type) {
-		case K_STR:
-			if (k->choices && choice_index(k->choices, value) < 0)
-				BAD("must be one of %s", k->choices);
-			if (strlen(value) >= k->size || !*value)
-				BAD("must be 1 to %zu characters", k->size - 1);
-			snprintf(field, k->size, "%s", value);
-			return 0;
-		case K_CHOICE: {
-			int c = choice_index(k->choices, value);
-			if (c < 0)
-				BAD("must be one of %s", k->choices);
-			*(int *)field = strcmp(key, "integrator") == 0 ? c + 1 : c;
-			return 0;
-		}
-		default:
-			if (k->choices && choice_index(k->choices, value) == 0) {
-				*(int *)field = 0;
-				return 0;
-			}
-			if (parse_double(value, &d))
-				BAD("not a number%s%s", k->choices ? " or " : "", k->choices ? k->choices : "");
-			if (d < k->lo || d > k->hi)
-				BAD("must be in [%g, %g]%s%s", k->lo, k->hi, k->choices ? " or " : "",
-					k->choices ? k->choices : "");
-			if (k->type == K_INT || k->type == K_LONG) {
-				if (d != floor(d))
-					BAD("must be a whole number");
-				if (k->type == K_INT)
-					*(int *)field = (int)d;
-				else
-					*(long *)field = (long)d;
-			} else {
-				*(double *)field = d;
-			}
-			return 0;
-		}
+	return 1;
+}
+
+/* Key k of the table from its text. */
+static int set_table(struct swe_params *p, const struct key *k, const char *section,
+	const char *key, const char *value, const char *origin, int line)
+{
+	char *field = (char *)p + k->off;
+	double d;
+	switch (k->type) {
+	case K_STR:
+		if (k->choices && choice_index(k->choices, value) < 0)
+			BAD("must be one of %s", k->choices);
+		if (strlen(value) >= k->size || !*value)
+			BAD("must be 1 to %zu characters", k->size - 1);
+		snprintf(field, k->size, "%s", value);
+		return 0;
+	case K_CHOICE: {
+		int c = choice_index(k->choices, value);
+		if (c < 0)
+			BAD("must be one of %s", k->choices);
+		*(int *)field = strcmp(key, "integrator") == 0 ? c + 1 : c;
+		return 0;
 	}
+	default:
+		if (k->choices && choice_index(k->choices, value) == 0) {
+			*(int *)field = 0;
+			return 0;
+		}
+		if (parse_double(value, &d))
+			BAD("not a number%s%s", k->choices ? " or " : "", k->choices ? k->choices : "");
+		if (d < k->lo || d > k->hi)
+			BAD("must be in [%g, %g]%s%s", k->lo, k->hi, k->choices ? " or " : "",
+				k->choices ? k->choices : "");
+		if (k->type == K_INT || k->type == K_LONG) {
+			if (d != floor(d))
+				BAD("must be a whole number");
+			if (k->type == K_INT)
+				*(int *)field = (int)d;
+			else
+				*(long *)field = (long)d;
+		} else {
+			*(double *)field = d;
+		}
+		return 0;
+	}
+}
+
+/* Neither a key of the table nor a vector: the section or the key is
+ * unknown (the keys of a known section listed). */
+static int set_unknown(const char *section, const char *key, const char *value,
+	const char *origin, int line)
+{
+	size_t i;
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(keys[i].sec, section) == 0)
 			break;
@@ -426,6 +435,20 @@ int swe_params_set(struct swe_params *p, const char *section, const char *key,
 			fprintf(stderr, " %s", keys[i].key);
 	fputc('\n', stderr);
 	return -SPATE_EINVAL;
+}
+
+int swe_params_set(struct swe_params *p, const char *section, const char *key,
+	const char *value, const char *origin, int line)
+{
+	int rc;
+	if (strcmp(section, "boundary") == 0)
+		return set_boundary(p, key, value, origin, line);
+	if ((rc = set_vector(p, section, key, value, origin, line)) <= 0)
+		return rc;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (!strcmp(keys[i].sec, section) && !strcmp(keys[i].key, key))
+			return set_table(p, &keys[i], section, key, value, origin, line);
+	return set_unknown(section, key, value, origin, line);
 }
 #undef BAD
 
