@@ -317,11 +317,50 @@ int swe_cuda_sub_tiles(struct swe_backend_ctx *x)
 }
 
 /* Device memory, the rows of g with their ghost rows, streams and events. */
+/* The state and the bed of x's rows from g (row0 its first), with ghost
+ * cell expansion the rows beyond internal edges too: their state and bed
+ * are valid from the start. */
+static int upload_state(struct swe_backend_ctx *x, const struct swe_state *g, int row0)
+{
+	int el = row0 > 0 ? x->halo - G : 0, eh = row0 + x->rows < g->ny ? x->halo - G : 0;
+	size_t P = (size_t)g->pitch, C = (size_t)g->cpitch, oe = (size_t)el * P;
+	size_t n = ((size_t)x->kp.ncell + (size_t)(el + eh) * P) * sizeof(real);
+	size_t nc = (size_t)(x->rows + 2 * G + 1 + el + eh) * C * sizeof(real);
+	size_t off = (size_t)row0 * P - oe;
+	CUDA_CHECK(cudaMemcpy(x->w[0] - oe, g->w + off, n, cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMemcpy(x->hu[0] - oe, g->hu + off, n, cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMemcpy(x->hv[0] - oe, g->hv + off, n, cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMemcpy(x->Bm - oe, g->Bm + off, n, cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMemcpy(x->Bc - (size_t)el * C, g->Bc + (size_t)(row0 - el) * C, nc,
+		cudaMemcpyHostToDevice));
+	x->mu[0] = el + G;
+	x->mu[1] = eh + G;
+	x->ms[0] = x->ms[1] = 0;
+	return 0;
+}
+
+/* Tiles of e rows, e = 0 .. halo (launch_ext's counts), and the speeds of
+ * the rows beyond the edges. */
+static int edge_counts(struct swe_backend_ctx *x)
+{
+	unsigned int *c = (unsigned int *)malloc(((size_t)x->halo + 1) * sizeof *c);
+	cudaError_t e;
+	if (!c)
+		return -SPATE_ENOMEM;
+	for (int r = 0; r <= x->halo; r++)
+		c[r] = (unsigned int)(x->kp.ntx * ((r + x->kp.rows - 1) / x->kp.rows));
+	e = cudaMalloc((void **)&x->ecnt, ((size_t)x->halo + 1) * sizeof *c);
+	if (e == cudaSuccess)
+		e = cudaMemcpy(x->ecnt, c, ((size_t)x->halo + 1) * sizeof *c, cudaMemcpyHostToDevice);
+	free(c);
+	CUDA_CHECK(e);
+	CUDA_CHECK(cudaMalloc((void **)&x->spdx, 2 * sizeof *x->spdx));
+	return 0;
+}
+
 static int upload(struct swe_backend_ctx *x, const struct swe_state *g,
 	const struct swe_params *p, int row0)
 {
-	size_t n = (size_t)x->kp.ncell * sizeof(real), off = (size_t)row0 * g->pitch;
-	size_t nc = (size_t)(x->rows + 2 * G + 1) * g->cpitch * sizeof(real);
 	size_t nh = 3 * swe_cuda_sub_halo(x) * sizeof(real);
 	const unsigned sync = cudaEventDisableTiming;
 	int lo, hi, rc;
@@ -338,40 +377,8 @@ static int upload(struct swe_backend_ctx *x, const struct swe_state *g,
 		CUDA_CHECK(cudaEventCreateWithFlags(&x->ev_out[s], sync));
 		CUDA_CHECK(cudaEventCreateWithFlags(&x->ev_put[s], sync));
 	}
-	{
-		/* with ghost cell expansion the rows beyond internal edges too:
-		 * their state and bed are valid from the start */
-		int el = row0 > 0 ? x->halo - G : 0, eh = row0 + x->rows < g->ny ? x->halo - G : 0;
-		size_t P = (size_t)g->pitch, C = (size_t)g->cpitch, oe = (size_t)el * P;
-		n += (size_t)(el + eh) * P * sizeof(real);
-		nc += (size_t)(el + eh) * C * sizeof(real);
-		off -= oe;
-		CUDA_CHECK(cudaMemcpy(x->w[0] - oe, g->w + off, n, cudaMemcpyHostToDevice));
-		CUDA_CHECK(cudaMemcpy(x->hu[0] - oe, g->hu + off, n, cudaMemcpyHostToDevice));
-		CUDA_CHECK(cudaMemcpy(x->hv[0] - oe, g->hv + off, n, cudaMemcpyHostToDevice));
-		CUDA_CHECK(cudaMemcpy(x->Bm - oe, g->Bm + off, n, cudaMemcpyHostToDevice));
-		CUDA_CHECK(cudaMemcpy(x->Bc - (size_t)el * C, g->Bc + (size_t)(row0 - el) * C, nc,
-			cudaMemcpyHostToDevice));
-		x->mu[0] = el + G;
-		x->mu[1] = eh + G;
-		x->ms[0] = x->ms[1] = 0;
-	}
-	{
-		/* tiles of e rows, e = 0 .. halo (launch_ext's counts) */
-		unsigned int *c = (unsigned int *)malloc(((size_t)x->halo + 1) * sizeof *c);
-		cudaError_t e;
-		if (!c)
-			return -SPATE_ENOMEM;
-		for (int r = 0; r <= x->halo; r++)
-			c[r] = (unsigned int)(x->kp.ntx * ((r + x->kp.rows - 1) / x->kp.rows));
-		e = cudaMalloc((void **)&x->ecnt, ((size_t)x->halo + 1) * sizeof *c);
-		if (e == cudaSuccess)
-			e = cudaMemcpy(x->ecnt, c, ((size_t)x->halo + 1) * sizeof *c,
-				cudaMemcpyHostToDevice);
-		free(c);
-		CUDA_CHECK(e);
-		CUDA_CHECK(cudaMalloc((void **)&x->spdx, 2 * sizeof *x->spdx));
-	}
+	if ((rc = upload_state(x, g, row0)) || (rc = edge_counts(x)))
+		return rc;
 	CUDA_CHECK(cudaMemcpy(x->bc, p->bc, sizeof p->bc, cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMallocHost((void **)&x->hcnt, sizeof *x->hcnt));
 	if ((rc = swe_cuda_sub_tiles(x)))
@@ -405,38 +412,33 @@ static int env_int(const char *name, int def, int lo, int hi)
 	return v >= lo && v <= hi ? v : def;
 }
 
-static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
-	const struct swe_params *p, int row0, int rows, int device)
+/* What GPU subdomains do not do yet: a message, -SPATE_EUNSUPPORTED. */
+static int refused(const struct swe_state *g, const struct swe_params *p)
 {
-	struct swe_backend_ctx *x = (struct swe_backend_ctx *)calloc(1, sizeof *x);
-	int rc, sms = 1;
-	long sx = (g->nx + SWE_CUDA_STRIP_COLS - 1) / SWE_CUDA_STRIP_COLS;
-	step_t a;
-	if (!x)
-		return -SPATE_ENOMEM;
-	if (row0 < 0 || rows < G || row0 + rows > g->ny) {
-		free(x);
-		return -SPATE_EINVAL;
-	}
 	if (g->n2) {
 		spate_log_error("cuda", "[physics] manning_file with GPU subdomains is not built "
 			"yet: run it on one GPU, or on the CPU with any decomposition");
-		free(x);
 		return -SPATE_EUNSUPPORTED;
 	}
-	x->device = device;
+	if (swe_halo_rows(p) > G && p->balance != SWE_BALANCE_STATIC) {
+		spate_log_error("cuda", "[parallel] ghost_expansion with balance = %s on GPU "
+			"subdomains is not built yet: use one of them (or CPU subdomains)",
+			p->balance == SWE_BALANCE_BBOX ? "bbox" : "rows");
+		return -SPATE_EUNSUPPORTED;
+	}
+	return 0;
+}
+
+/* x's settings and kernel parameters for rows [row0, row0 + rows) of g
+ * (the tile height is sub_init's). */
+static void settings(struct swe_backend_ctx *x, const struct swe_state *g,
+	const struct swe_params *p, int row0, int rows)
+{
 	x->overlap = p->overlap;
 	x->row0 = row0;
 	x->rows = rows;
 	x->gny = g->ny;
 	x->halo = swe_halo_rows(p);
-	if (x->halo > G && p->balance != SWE_BALANCE_STATIC) {
-		spate_log_error("cuda", "[parallel] ghost_expansion with balance = %s on GPU "
-			"subdomains is not built yet: use one of them (or CPU subdomains)",
-			p->balance == SWE_BALANCE_BBOX ? "bbox" : "rows");
-		free(x);
-		return -SPATE_EUNSUPPORTED;
-	}
 	x->halo_memcpy = env_int("SPATE_CUDA_HALO_MEMCPY", 0, 0, 1);
 	x->time_every = env_int("SPATE_CUDA_TIME_EVERY", SWE_CUDA_TIME_EVERY, 2, 4096);
 	/* room to grow in place (SPATE_CUDA_ROOM=0: none, every gain a new store) */
@@ -464,6 +466,23 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	 * rain and the Manning raster are refused); SPATE_CUDA_TILES=0: off */
 	x->kp.tiles = x->kp.early && x->kp.integrator == 2 &&
 		env_int("SPATE_CUDA_TILES", 1, 0, 1);
+	x->kp.ntx = (g->nx + SWE_CUDA_STRIP_COLS - 1) / SWE_CUDA_STRIP_COLS;
+}
+
+static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
+	const struct swe_params *p, int row0, int rows, int device)
+{
+	struct swe_backend_ctx *x;
+	int rc, sms = 1;
+	step_t a;
+	if (row0 < 0 || rows < G || row0 + rows > g->ny)
+		return -SPATE_EINVAL;
+	if ((rc = refused(g, p)))
+		return rc;
+	if (!(x = (struct swe_backend_ctx *)calloc(1, sizeof *x)))
+		return -SPATE_ENOMEM;
+	x->device = device;
+	settings(x, g, p, row0, rows);
 	if (cudaSetDevice(device) != cudaSuccess) {
 		spate_log_error("cuda", "cannot use device %d: %s", device,
 			cudaGetErrorString(cudaGetLastError()));
@@ -476,7 +495,6 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 		x->kp.tiles), 1, 1 << 20);
 	if (x->kp.rows < 2)
 		x->kp.tiles = 0; /* the map's bands are two rows */
-	x->kp.ntx = (int)sx;
 	rc = upload(x, g, p, row0);
 	if (!rc)
 		rc = swe_cuda_kernels_init();
