@@ -152,72 +152,14 @@ __device__ static inline unsigned short tile_bands(unsigned m, unsigned ms, unsi
 		(mn & wcols ? TILE_NW : 0) | (mn & ecols ? TILE_NE : 0));
 }
 
-/* The x part of row j's rates: from the faces fw, fe of this lane's cell
- * (the east neighbour's west face over the shuffle), the flux through the
- * east face (the west one is the west neighbour's east flux), the bed
- * source, then with the y fluxes g0 (south) and g1 (north) and the y bed
- * source sy the rates L.  The x speed into bx where xface. */
-__device__ static __forceinline__ void row_rates(const kparams_t &kp, struct kp07_face fw,
-	struct kp07_face fe, struct kp07_flux g0, struct kp07_flux g1, real sy, bool xface,
-	swe_rbits &bx, real *Lw, real *Lhu, real *Lhv)
-{
-	const struct swe_coef c = kp.c;
-	struct kp07_face fr;
-	struct kp07_flux fxe, fxw;
-	real sx = kp07_bed_source(fw, fe, c.g, kp.inv_dx);
-	fr.w = __shfl_down_sync(FULL_MASK, fw.w, 1);
-	fr.h = __shfl_down_sync(FULL_MASK, fw.h, 1);
-	fr.eta = fr.w;
-	fr.hn = __shfl_down_sync(FULL_MASK, fw.hn, 1);
-	fr.ht = __shfl_down_sync(FULL_MASK, fw.ht, 1);
-	fxe = kp07_central_upwind(fe, fr, c);
-	fxw.f0 = __shfl_up_sync(FULL_MASK, fxe.f0, 1);
-	fxw.fn = __shfl_up_sync(FULL_MASK, fxe.fn, 1);
-	fxw.ft = __shfl_up_sync(FULL_MASK, fxe.ft, 1);
-	fxw.a = 0;
-	if (xface)
-		bx = bits_max(bx, speed_bits(fxe.a));
-	swe_rhs(fxw, fxe, g0, g1, sx, sy, kp.inv_dx, kp.inv_dy, Lw, Lhu, Lhv);
-}
-
-/* Cell (col, j) of a stage, and the ghost cells it sets: stage 1 stores its
- * rates L; stage 2 its U^{n+1} from U^n (in u), U* = (w, hu, hv) with bed
- * bm, and L.  Returns whether stage 2 left it not dry. */
-template <bool S2>
-__device__ static __forceinline__ bool store_cell(const kparams_t &kp, const ctl_t *q,
-	const step_t &a, const struct swe_view &u, real dt, int col, int j, real w, real hu,
-	real hv, real bm, real Lw, real Lhu, real Lhv)
-{
-	long k = swe_vidx(&u, col, j);
-	if (!S2) {
-		a.Lw[k] = Lw;
-		a.Lhu[k] = Lhu;
-		a.Lhv[k] = Lhv;
-		each_ghost_of(u, kp, col, j, [&](int side, int layer, int m) {
-			swe_bc_put_rate(&u, a.Lw, a.Lhu, a.Lhv, side, kp.bcd.kind[side], layer, m,
-				Lw, Lhu, Lhv);
-		});
-		return false;
-	}
-	struct swe_view o = gview(kp, a.w1, a.hu1, a.hv1, a.Bc, a.Bm);
-	real nw, nu, nv;
-	swe_rk2_vals(u.w[k], u.hu[k], u.hv[k], w, hu, hv, Lw, Lhu, Lhv, bm, dt, kp.c, &nw, &nu,
-		&nv);
-	a.w1[k] = nw;
-	a.hu1[k] = nu;
-	a.hv1[k] = nv;
-	each_ghost_of(o, kp, col, j, [&](int side, int layer, int m) {
-		swe_bc_put(&o, side, kp.bcd.kind[side], side_value_dev(kp, side, q->t), kp.c.g,
-			layer, m, nw, nu, nv);
-	});
-	return !(nw <= bm);
-}
-
 /* One tile of a stage (see the top of the file): the warp's strip of 32
  * columns from c0 - HALO and rows [j0, j0 + kp.rows).  Stage 1 (S2 false)
  * reads U^n and writes L; stage 2 reads U^n and L, makes U* on the fly and
  * writes U^{n+1}.  Returns the tile map's flags of what it wrote (stage 2,
- * tile_bands; 0 in stage 1). */
+ * tile_bands; 0 in stage 1).  One long function on purpose: split into
+ * inlined helpers (the x rates, the store of a cell) the stage kernels got
+ * other register allocations and ran 2-3% longer on H200s (eighth
+ * session: bumps 0.684 -> 0.699 s, Malpasset 10 m 4.16 -> 4.27 s). */
 template <bool S2>
 __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q, const step_t &a,
 	const struct swe_view &u, real dt, int c0, int j0, swe_rbits &bx, swe_rbits &by)
@@ -327,31 +269,68 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 		/* x: reconstruct row j, flux through the east face; the west
 		 * face's flux is the west neighbour's east one */
 		if (j >= j0) {
-			real Lw, Lhu, Lhv;
+			struct kp07_face fw, fe, fr;
+			struct kp07_flux fxe, fxw;
+			real sx, Lw, Lhu, Lhv;
 			if (skip) {
 				Lw = -(real)0;
 				Lhu = 0;
 				Lhv = 0;
 				stale = true;
 			} else {
-				struct kp07_face fw, fe;
-				kp07_reconstruct_wd(__shfl_up_sync(FULL_MASK, w0, 1), w0,
-					__shfl_down_sync(FULL_MASK, w0, 1),
-					__shfl_up_sync(FULL_MASK, hu0, 1), hu0,
-					__shfl_down_sync(FULL_MASK, hu0, 1),
-					__shfl_up_sync(FULL_MASK, hv0, 1), hv0,
-					__shfl_down_sync(FULL_MASK, hv0, 1), bw0, be0, bs0, bn0, bm0,
-					__shfl_up_sync(FULL_MASK, r0, 1), r0,
-					__shfl_down_sync(FULL_MASK, r0, 1), c.theta, &fw, &fe);
-				row_rates(kp, fw, fe, g0, g1, sy0, xface, bx, &Lw, &Lhu, &Lhv);
+			kp07_reconstruct_wd(__shfl_up_sync(FULL_MASK, w0, 1), w0,
+				__shfl_down_sync(FULL_MASK, w0, 1), __shfl_up_sync(FULL_MASK, hu0, 1),
+				hu0, __shfl_down_sync(FULL_MASK, hu0, 1),
+				__shfl_up_sync(FULL_MASK, hv0, 1), hv0,
+				__shfl_down_sync(FULL_MASK, hv0, 1), bw0, be0, bs0, bn0, bm0,
+				__shfl_up_sync(FULL_MASK, r0, 1), r0,
+				__shfl_down_sync(FULL_MASK, r0, 1), c.theta, &fw, &fe);
+			sx = kp07_bed_source(fw, fe, c.g, kp.inv_dx);
+			fr.w = __shfl_down_sync(FULL_MASK, fw.w, 1);
+			fr.h = __shfl_down_sync(FULL_MASK, fw.h, 1);
+			fr.eta = fr.w;
+			fr.hn = __shfl_down_sync(FULL_MASK, fw.hn, 1);
+			fr.ht = __shfl_down_sync(FULL_MASK, fw.ht, 1);
+			fxe = kp07_central_upwind(fe, fr, c);
+			fxw.f0 = __shfl_up_sync(FULL_MASK, fxe.f0, 1);
+			fxw.fn = __shfl_up_sync(FULL_MASK, fxe.fn, 1);
+			fxw.ft = __shfl_up_sync(FULL_MASK, fxe.ft, 1);
+			fxw.a = 0;
+			if (xface)
+				bx = bits_max(bx, speed_bits(fxe.a));
+			swe_rhs(fxw, fxe, g0, g1, sx, sy0, kp.inv_dx, kp.inv_dy, &Lw, &Lhu, &Lhv);
 			}
-			/* not dry: the tile map keeps the tile and its neighbours
-			 * computed */
-			if (upd && store_cell<S2>(kp, q, a, u, dt, col, j, w0, hu0, hv0, bm0, Lw, Lhu,
-				Lhv)) {
-				wet = true;
-				wet_s = wet_s || j < j0 + 2;
-				wet_n = wet_n || j >= jend - 2;
+			if (upd) {
+				long k = swe_vidx(&u, col, j);
+				if (!S2) {
+					a.Lw[k] = Lw;
+					a.Lhu[k] = Lhu;
+					a.Lhv[k] = Lhv;
+					each_ghost_of(u, kp, col, j, [&](int side, int layer, int m) {
+						swe_bc_put_rate(&u, a.Lw, a.Lhu, a.Lhv, side,
+							kp.bcd.kind[side], layer, m, Lw, Lhu, Lhv);
+					});
+				} else {
+					struct swe_view o = gview(kp, a.w1, a.hu1, a.hv1, a.Bc, a.Bm);
+					real nw, nu, nv;
+					swe_rk2_vals(u.w[k], u.hu[k], u.hv[k], w0, hu0, hv0, Lw, Lhu, Lhv,
+						bm0, dt, c, &nw, &nu, &nv);
+					a.w1[k] = nw;
+					a.hu1[k] = nu;
+					a.hv1[k] = nv;
+					/* not dry: the tile map keeps the tile and its
+					 * neighbours computed */
+					if (!(nw <= bm0)) {
+						wet = true;
+						wet_s = wet_s || j < j0 + 2;
+						wet_n = wet_n || j >= jend - 2;
+					}
+					each_ghost_of(o, kp, col, j, [&](int side, int layer, int m) {
+						swe_bc_put(&o, side, kp.bcd.kind[side],
+							side_value_dev(kp, side, q->t), c.g, layer, m, nw,
+							nu, nv);
+					});
+				}
 			}
 		}
 
