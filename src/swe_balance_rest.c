@@ -17,10 +17,12 @@
  * hold the stencil around every wet cell, and SWE_GHOST more rows cover the
  * ghost rows.
  *
- * Why it pays on GPUs.  A decomposed step waits across devices three times
- * (the rates' halos, the time step, U's halos); on a small flood those
- * waits, not the cells, set the pace, and a second device costs more than
- * it saves.  The model of a plan (with two subdomains) is then the slowest
+ * On GPUs.  A decomposed step waits across devices three times (the
+ * rates' halos, the time step, U's halos); on a small flood those waits,
+ * not the cells, set the pace, and a second device may cost more than it
+ * saves (measured so far, a GPU computing next to a resting one still
+ * costs more per step than the balanced pair: doc/bench/balance-gpu.md,
+ * eighth session).  The model of a plan (with two subdomains) is the slowest
  * device's predicted seconds plus a fixed cost per step, one for a step on
  * one device (a_one) and one for a step on several (a_multi), each measured
  * over the intervals run that way (the wall time less the predicted
