@@ -11,7 +11,8 @@
  * memory holds t, dt and the step count, and the host enqueues batches of
  * steps (as CUDA graphs) and reads the control block once per batch.  A step
  * launched after t reached t_stop is a no-op that copies U^n into U^{n+1}, so
- * a batch may overshoot the number of steps needed. */
+ * a batch may overshoot the number of steps needed; near t_stop the batches
+ * aim a little short, then go one step at a time. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -374,8 +375,10 @@ static long batch_size(const ctl_t *h, double t_stop, long left)
 	long n = BATCH_MAX;
 	if (h->last_dt > 0) {
 		double need = (t_stop - h->t) / h->last_dt;
+		/* a little less than the steps left, then single steps: a
+		 * step past t_stop is a no-op that still copies U */
 		if (need < BATCH_MAX)
-			n = (long)(need * 1.05) + 1;
+			n = (long)(need * 0.95);
 	} else {
 		n = 1; /* first step: no estimate yet */
 	}

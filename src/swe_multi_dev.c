@@ -198,18 +198,30 @@ int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps, struct
 		long n = m->dev_batch, steps = m->steps;
 		long room = swe_balance_steps_free(m->bal, m->steps);
 		double t0 = spate_now();
+		int near = 0;
 		if (m->last_dt > 0) {
+			/* Near t_stop, a little less than the steps left, then
+			 * single steps: a step enqueued after t reached t_stop is a
+			 * no-op that still copies U, in every launch of its second
+			 * stage (the edge rows' few blocks too).  Batches rounded up
+			 * to graphs used to run past each output time: 4000^2 dam
+			 * break on two H200s, 0.73 s against 0.53 s without those
+			 * steps. */
 			double need = (t_stop - m->t) / m->last_dt;
-			if (need < n)
-				n = (long)(need * 1.05) + 1;
+			if (need < (double)(n + period)) {
+				n = (long)(need * 0.95);
+				n = n < 1 ? 1 : n;
+				near = 1;
+			}
 		} else {
 			n = 1; /* no estimate yet */
 		}
 		if (n > room)
 			n = room;
-		/* end where a graph may begin, unless single steps are asked for:
-		 * the balancing measures a few steps late then */
-		if (period > 1 && room > 1) {
+		/* end where a graph may begin, unless single steps are asked for
+		 * (the balancing measures a few steps late then) or t_stop is
+		 * near */
+		if (period > 1 && room > 1 && !near) {
 			long next = m->ops->dev_graph(m->on, m->non, SWE_GRAPH_NEXT, 0);
 			n += ((next - n) % period + period) % period;
 		}
