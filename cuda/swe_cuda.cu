@@ -49,6 +49,10 @@ extern "C" {
 /* Most blocks of a stage kernel, in waves of resident blocks
  * (SPATE_CUDA_WAVES; 0: one warp per tile, however few are active). */
 #define STRIP_WAVES 2
+/* A short list's tiles are split between warps (swe_cuda_params.split)
+ * while the parts fit in SPLIT_WAVES waves of resident warps
+ * (SPATE_CUDA_SPLIT; 0: never). */
+#define SPLIT_WAVES 2
 
 
 extern "C" {
@@ -120,6 +124,12 @@ int swe_cuda_strip_cap(const struct swe_cuda_params *kp, int dev)
 {
 	int waves = env_int("SPATE_CUDA_WAVES", STRIP_WAVES, 0, 1 << 16);
 	return waves > 0 ? waves * swe_cuda_strip_resident(kp, dev) : 0;
+}
+
+int swe_cuda_strip_split(const struct swe_cuda_params *kp, int dev)
+{
+	int waves = env_int("SPATE_CUDA_SPLIT", SPLIT_WAVES, 0, 64);
+	return waves * swe_cuda_strip_resident(kp, dev) * kp->warps;
 }
 
 static int cuda_count(void)
@@ -207,8 +217,8 @@ static int upload_tiles(struct swe_backend_ctx *x)
 	free(ids);
 	CUDA_CHECK(cudaMalloc((void **)&x->count, sizeof cnt));
 	CUDA_CHECK(cudaMemcpy(x->count, cnt, sizeof cnt, cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMalloc((void **)&x->wet, (size_t)n * sizeof *x->wet));
-	CUDA_CHECK(cudaMemset(x->wet, 0xff, (size_t)n * sizeof *x->wet));
+	CUDA_CHECK(cudaMalloc((void **)&x->wet, (size_t)n * SWE_CUDA_SPLIT * sizeof *x->wet));
+	CUDA_CHECK(cudaMemset(x->wet, 0xff, (size_t)n * SWE_CUDA_SPLIT * sizeof *x->wet));
 	CUDA_CHECK(cudaMalloc((void **)&x->act, (size_t)n));
 	CUDA_CHECK(cudaMemset(x->act, 1, (size_t)n));
 	CUDA_CHECK(cudaMalloc((void **)&x->streak, (size_t)n));
@@ -302,6 +312,8 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 		rc = swe_cuda_kernels_init();
 	if (rc == 0)
 		x->kp.maxblocks = swe_cuda_strip_cap(&x->kp, device);
+	if (rc == 0)
+		x->kp.split = swe_cuda_strip_split(&x->kp, device);
 	if (rc == 0 && cudaStreamCreateWithFlags(&x->stream, cudaStreamNonBlocking) != cudaSuccess)
 		rc = -SPATE_EDEVICE;
 	if (rc) {

@@ -132,8 +132,14 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 		{ TILE_E, TILE_ANY, TILE_W },
 		{ TILE_SE, TILE_S, TILE_SW } }; /* dy = +1 */
 	for (int y = max(ty - 1, 0); y <= min(ty + 1, kp.nty - 1); y++)
-		for (int x = max(tx - 1, 0); x <= min(tx + 1, kp.ntx - 1); x++)
-			any |= (a.wet[y * kp.ntx + x] & facing[y - ty + 1][x - tx + 1]) != 0;
+		for (int x = max(tx - 1, 0); x <= min(tx + 1, kp.ntx - 1); x++) {
+			/* the flags of the tile's parts (k_strip) */
+			const unsigned short *f = a.wet + (size_t)(y * kp.ntx + x) * SWE_CUDA_SPLIT;
+			unsigned short m = 0;
+			for (int r = 0; r < SWE_CUDA_SPLIT; r++)
+				m |= f[r];
+			any |= (m & facing[y - ty + 1][x - tx + 1]) != 0;
+		}
 	for (int side = 0; side < 4; side++) {
 		int k = kp.bcd.kind[side];
 		int edge = side == SWE_WEST ? tx == 0 : side == SWE_EAST ? tx == kp.ntx - 1 :

@@ -152,21 +152,22 @@ __device__ static inline unsigned short tile_bands(unsigned m, unsigned ms, unsi
 		(mn & wcols ? TILE_NW : 0) | (mn & ecols ? TILE_NE : 0));
 }
 
-/* One tile of a stage (see the top of the file): the warp's strip of 32
- * columns from c0 - HALO and rows [j0, j0 + kp.rows).  Stage 1 (S2 false)
- * reads U^n and writes L; stage 2 reads U^n and L, makes U* on the fly and
- * writes U^{n+1}.  Returns the tile map's flags of what it wrote (stage 2,
- * tile_bands; 0 in stage 1).  One long function on purpose: split into
+/* One tile of a stage, or a part of its rows (see the top of the file):
+ * the warp's strip of 32 columns from c0 - HALO and rows [j0, jend) of the
+ * tile's [js - 2, jn + 2).  Stage 1 (S2 false) reads U^n and writes L;
+ * stage 2 reads U^n and L, makes U* on the fly and writes U^{n+1}.  Returns
+ * the tile map's flags of what it wrote (stage 2, tile_bands, with the
+ * tile's bands: rows below js, rows from jn; 0 in stage 1).  One long function on purpose: split into
  * inlined helpers (the x rates, the store of a cell) the stage kernels got
  * other register allocations and ran 2-3% longer on H200s (eighth
  * session: bumps 0.684 -> 0.699 s, Malpasset 10 m 4.16 -> 4.27 s). */
 template <bool S2>
 __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q, const step_t &a,
-	const struct swe_view &u, real dt, int c0, int j0, swe_rbits &bx, swe_rbits &by)
+	const struct swe_view &u, real dt, int c0, int j0, int jend, int js, int jn, swe_rbits &bx,
+	swe_rbits &by)
 {
 	const int lane = threadIdx.x & (WARP - 1);
 	const int col = c0 - HALO + lane, colc = min(col, kp.nx + SWE_GHOST - 1);
-	const int jend = min(j0 + kp.rows, kp.jhi);
 	/* lanes that update their cell, and lanes whose east face is a face of
 	 * the domain next to an updated cell */
 	const bool upd = lane >= HALO && lane < WARP - HALO && col < kp.nx;
@@ -322,8 +323,8 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 					 * neighbours computed */
 					if (!(nw <= bm0)) {
 						wet = true;
-						wet_s = wet_s || j < j0 + 2;
-						wet_n = wet_n || j >= jend - 2;
+						wet_s = wet_s || j < js;
+						wet_n = wet_n || j >= jn;
 					}
 					each_ghost_of(o, kp, col, j, [&](int side, int layer, int m) {
 						swe_bc_put(&o, side, kp.bcd.kind[side],
@@ -367,10 +368,26 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 		__ballot_sync(FULL_MASK, wet_n));
 }
 
-/* One stage on the tiles of the step's list: each warp takes tiles
- * list[e], e = its global warp number, then e + the number of warps, ...
- * (when the grid is capped).  Without the tile map the list holds every
- * tile. */
+/* Parts per tile of a list of n tiles (kp.split): 4 or 2 while the parts
+ * fit the budget and have at least 4 rows each, else 1. */
+__device__ static inline int split_of(const kparams_t &kp, unsigned int n)
+{
+	unsigned int cap = min((unsigned int)kp.split, gridDim.x * (blockDim.x / WARP));
+	if (!kp.tiles || n == 0)
+		return 1;
+	if (kp.rows >= 4 * SWE_CUDA_SPLIT && n * SWE_CUDA_SPLIT <= cap)
+		return SWE_CUDA_SPLIT;
+	return kp.rows >= 8 && 2 * n <= cap ? 2 : 1;
+}
+
+/* One stage on the tiles of the step's list: each warp takes item e (its
+ * global warp number, then e + the number of warps, ... when the grid is
+ * capped), part e % sp of tile list[e / sp].  A short list splits its tiles
+ * into sp parts of consecutive rows (split_of): each cell is still made by
+ * the same loop body from the same values, whichever warp walks it, so the
+ * bits are those of whole tiles; each part leaves its own flags of the
+ * tile map (the first part clears those of parts it has not).  Without the
+ * tile map the list holds every tile and sp is 1. */
 template <bool S2>
 __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp, ctl_t *q, step_t a)
 {
@@ -399,16 +416,26 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 	 * least block 0) take part in the speeds' reduction and count
 	 * themselves for the last-block rule of stage 1. */
 	const unsigned int n = run ? *a.count : 0;
-	const unsigned int parts = n == 0 ? 1 :
-		min(gridDim.x, (n + (unsigned int)nw - 1) / (unsigned int)nw);
+	const unsigned int sp = (unsigned int)split_of(kp, n), items = n * sp;
+	const unsigned int parts = items == 0 ? 1 :
+		min(gridDim.x, (items + (unsigned int)nw - 1) / (unsigned int)nw);
 	if (blockIdx.x >= parts)
 		return;
-	for (unsigned int e = blockIdx.x * nw + warp; e < n; e += gridDim.x * nw) {
-		const int t = a.list[e];
-		const int c0 = (t % kp.ntx) * STRIP_OUT, j0 = kp.jlo + (t / kp.ntx) * kp.rows;
-		const unsigned short wet = walk<S2>(kp, q, a, u, dt, c0, j0, bx, by);
-		if (S2 && kp.tiles && lane == 0)
-			a.wet[t] = wet;
+	for (unsigned int e = blockIdx.x * nw + warp; e < items; e += gridDim.x * nw) {
+		const int t = a.list[e / sp], p = (int)(e % sp);
+		const int len = (kp.rows + (int)sp - 1) / (int)sp;
+		const int c0 = (t % kp.ntx) * STRIP_OUT, tj0 = kp.jlo + (t / kp.ntx) * kp.rows;
+		const int tj1 = min(tj0 + kp.rows, kp.jhi), j0 = tj0 + p * len;
+		const int j1 = min(j0 + len, tj1);
+		unsigned short wet = 0;
+		if (j0 < j1)
+			wet = walk<S2>(kp, q, a, u, dt, c0, j0, j1, tj0 + 2, tj1 - 2, bx, by);
+		if (S2 && kp.tiles && lane == 0) {
+			unsigned short *f = a.wet + (size_t)t * SWE_CUDA_SPLIT;
+			f[p] = wet;
+			for (int r = (int)sp; r < SWE_CUDA_SPLIT && p == 0; r++)
+				f[r] = 0;
+		}
 	}
 	block_speeds<S2>(kp, q, a.spd, bx, by, run, parts);
 }
@@ -425,10 +452,12 @@ int swe_cuda_strip_resident(const kparams_t *kp, int dev)
 	return sms * (per < 1 ? 1 : per);
 }
 
-/* Blocks for ntiles tiles: one warp each, at most kp->maxblocks (> 0). */
+/* Blocks for ntiles tiles: one warp each (with the tile map, each part of
+ * a split tile), at most kp->maxblocks (> 0). */
 static int strip_grid(const kparams_t *kp, long ntiles)
 {
-	long need = (ntiles + kp->warps - 1) / kp->warps;
+	long items = kp->tiles && kp->split > 0 ? ntiles * SWE_CUDA_SPLIT : ntiles;
+	long need = (items + kp->warps - 1) / kp->warps;
 	return (int)(kp->maxblocks > 0 && need > kp->maxblocks ? kp->maxblocks : need);
 }
 

@@ -257,7 +257,7 @@ static int tiles_alloc(struct swe_backend_ctx *x, long ne)
 	for (int p = 0; p < 2; p++)
 		CUDA_CHECK(cudaMalloc((void **)&x->tl[p], (size_t)n * sizeof(int)));
 	CUDA_CHECK(cudaMalloc((void **)&x->tcnt, 2 * sizeof(unsigned int)));
-	CUDA_CHECK(cudaMalloc((void **)&x->wet, (size_t)n * sizeof *x->wet));
+	CUDA_CHECK(cudaMalloc((void **)&x->wet, (size_t)n * SWE_CUDA_SPLIT * sizeof *x->wet));
 	CUDA_CHECK(cudaMalloc((void **)&x->act, (size_t)n));
 	CUDA_CHECK(cudaMalloc((void **)&x->streak, (size_t)n));
 	x->tcap = n;
@@ -274,7 +274,7 @@ static int tiles_reset(struct swe_backend_ctx *x, int n)
 		CUDA_CHECK(cudaMemcpy(x->tl[p], first, (size_t)x->nint * sizeof(int),
 			cudaMemcpyDeviceToDevice));
 	CUDA_CHECK(cudaMemcpy(x->tcnt, c, sizeof c, cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMemset(x->wet, 0xff, (size_t)n * sizeof *x->wet));
+	CUDA_CHECK(cudaMemset(x->wet, 0xff, (size_t)n * SWE_CUDA_SPLIT * sizeof *x->wet));
 	CUDA_CHECK(cudaMemset(x->act, 1, (size_t)n));
 	CUDA_CHECK(cudaMemset(x->streak, 0, (size_t)n));
 	return 0;
@@ -498,8 +498,10 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	rc = upload(x, g, p, row0);
 	if (!rc)
 		rc = swe_cuda_kernels_init();
-	if (!rc)
+	if (!rc) {
 		x->kp.maxblocks = swe_cuda_strip_cap(&x->kp, device);
+		x->kp.split = swe_cuda_strip_split(&x->kp, device);
+	}
 	if (rc) {
 		spate_log_error("cuda", "cannot set up rows %d-%d (%d x %d cells) on device %d",
 			row0, row0 + rows - 1, g->nx, rows, device);

@@ -417,7 +417,7 @@ static int map_from_rows(struct swe_backend_ctx *x, const unsigned char *st)
 	int ntx = x->kp.ntx, nty = x->kp.nty, R = x->kp.rows, rows = x->rows, n = ntx * nty;
 	int south = !(x->kp.sides & 1u << SWE_SOUTH), north = !(x->kp.sides & 1u << SWE_NORTH);
 	unsigned char *sk = (unsigned char *)malloc((size_t)n), *act = (unsigned char *)malloc(n);
-	unsigned short *wet = (unsigned short *)malloc((size_t)n * sizeof *wet);
+	unsigned short *wet = (unsigned short *)malloc((size_t)n * SWE_CUDA_SPLIT * sizeof *wet);
 	int *list = (int *)malloc((size_t)n * sizeof *list), cnt[2] = { 0, 0 }, rc = 0;
 	if (!sk || !act || !wet || !list)
 		rc = -SPATE_ENOMEM;
@@ -430,8 +430,9 @@ static int map_from_rows(struct swe_backend_ctx *x, const unsigned char *st)
 			s = st[(size_t)j * ntx + tx] < s ? st[(size_t)j * ntx + tx] : s;
 		sk[t] = (unsigned char)s;
 		act[t] = s < 3 ? 1 : edge ? 2 : 0;
-		/* computed: rewritten; skipped: dry */
-		wet[t] = s < 3 || edge ? 0xffff : 0;
+		/* computed: rewritten; skipped: dry (every part's flags) */
+		for (int q = 0; q < SWE_CUDA_SPLIT; q++)
+			wet[(size_t)t * SWE_CUDA_SPLIT + q] = s < 3 || edge ? 0xffff : 0;
 		if (s < 3 && !edge)
 			list[cnt[0]++] = t;
 	}
@@ -441,7 +442,8 @@ static int map_from_rows(struct swe_backend_ctx *x, const unsigned char *st)
 		if (e == cudaSuccess)
 			e = cudaMemcpy(x->act, act, (size_t)n, cudaMemcpyHostToDevice);
 		if (e == cudaSuccess)
-			e = cudaMemcpy(x->wet, wet, (size_t)n * sizeof *wet, cudaMemcpyHostToDevice);
+			e = cudaMemcpy(x->wet, wet, (size_t)n * SWE_CUDA_SPLIT * sizeof *wet,
+				cudaMemcpyHostToDevice);
 		for (int p = 0; p < 2 && e == cudaSuccess; p++)
 			e = cudaMemcpy(x->tl[p], list, (size_t)cnt[0] * sizeof *list,
 				cudaMemcpyHostToDevice);

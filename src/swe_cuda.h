@@ -46,6 +46,10 @@ static inline real swe_bits_real(swe_rbits b)
 /* The stage kernels give each warp a strip of 32 columns, of which it
  * updates the inner SWE_CUDA_STRIP_COLS (two on each side are its halo). */
 #define SWE_CUDA_STRIP_COLS (32 - 2 * SWE_GHOST)
+/* The most warps that share one tile's rows (parts of it, each walking its
+ * own rows) when a step's list of tiles is short; the tile map keeps a set
+ * of flags per part (swe_cuda_step.wet). */
+#define SWE_CUDA_SPLIT 4
 
 /* The control block in device memory: everything a step decides on the
  * device.  The host reads it once per batch of steps. */
@@ -76,6 +80,10 @@ struct swe_cuda_params {
 	int maxblocks;       /* most blocks of a stage kernel (0: one warp per tile
 	                        of the range); a capped grid's warps take several
 	                        tiles of the list each */
+	int split;           /* a stage kernel whose list of tiles is short splits
+	                        each tile's rows between 2 or SWE_CUDA_SPLIT warps
+	                        (parts of at least 4 rows), as long as tiles x
+	                        parts <= split (warps; 0: never) */
 	int ntx, nty;        /* tiles: strips of SWE_CUDA_STRIP_COLS x rows cells */
 	int tiles;           /* keep the per-tile dry map and launch active tiles
 	                        only (early exit, RK2); in a subdomain, the tiles
@@ -116,7 +124,9 @@ struct swe_cuda_step {
 	const unsigned int *count;
 	int *list1;
 	unsigned int *count1;
-	unsigned short *wet;   /* flags of the tile's parts that are not dry */
+	unsigned short *wet;   /* flags of the tile's parts that are not dry:
+	                          SWE_CUDA_SPLIT per tile, one per warp that
+	                          computed a part of it (the tile's: their OR) */
 	unsigned char *act, *streak;
 	/* sources (kp.src): Manning n^2 and rain rates (m/s) per interior cell,
 	 * nx * ny row-major; NULL: none / kp.rain_u */
@@ -173,6 +183,9 @@ int swe_cuda_strip_resident(const struct swe_cuda_params *kp, int dev);
 /* kp->maxblocks for device dev: STRIP_WAVES waves (SPATE_CUDA_WAVES; 0: no
  * cap), swe_cuda.cu. */
 int swe_cuda_strip_cap(const struct swe_cuda_params *kp, int dev);
+/* kp->split for device dev: SPLIT_WAVES waves of resident warps
+ * (SPATE_CUDA_SPLIT; 0: tiles are never split). */
+int swe_cuda_strip_split(const struct swe_cuda_params *kp, int dev);
 
 /* Enqueue the tile map's update after a step (the next step's active list,
  * a->list1: the tiles to compute but those next to an internal edge of a
