@@ -23,7 +23,11 @@
  * kp.maxblocks); blocks past the list's end return at once.  With
  * early exit (RK2), the list
  * holds only the tiles that are not dry among dry neighbours (k_tiles), so
- * a mostly dry domain costs little; otherwise it holds every tile.
+ * a mostly dry domain costs little; otherwise it holds every tile.  A short
+ * list (a small flood, or a subdomain's edge rows) leaves most of the GPU
+ * idle while each warp walks its tile's rows one after the other: then 2
+ * or 4 warps share each tile, each walking a part of its rows (split_of;
+ * two H200s, 4000^2 dam break at the centre: 0.53 -> 0.42 s).
  *
  * The strip walk.  Each warp owns a strip of 32 columns and kp.rows rows,
  * lane = column.  Its two outer columns on each side are halo: the warp
