@@ -19,6 +19,8 @@
  *     same bits (the dry bed skips rows dry across a warp);
  *   - the tile map: a small flood in a large dry domain, products on, early
  *     exit on (dry tiles skipped) and off: the same bits, tiles skipped;
+ *     16-row tiles split between 4 warps each, and never split: the same
+ *     bits;
  *   - the dry-bed dam break under rain (the sources pass after each step). */
 #include "simtest.h"
 #include "products_kern.h"
@@ -149,10 +151,27 @@ static void tiles(void)
 		"identical");
 	sim_check(memcmp(pa, pb, (size_t)p.nx * p.ny * sizeof *pa) == 0,
 		"tile map: flood products with early exit on vs off bitwise identical");
-	swe_state_free(&a);
 	swe_state_free(&b);
-	free(pa);
 	free(pb);
+	/* tiles of 16 rows (this grid gets 4-row tiles), every list split into
+	 * parts of 4 rows (a budget of 64 waves), then never split: the bits of
+	 * the first run */
+	sim_set(&p, "parallel", "early_exit", "on");
+	setenv("SPATE_CUDA_ROWS", "16", 1);
+	for (int split = 0; split < 2; split++) {
+		setenv("SPATE_CUDA_SPLIT", split ? "0" : "64", 1);
+		gpu_products_run(&p, 600, &b, &pb);
+		sim_check(memcmp(a.w, b.w, n) == 0 && memcmp(a.hu, b.hu, n) == 0 &&
+			memcmp(a.hv, b.hv, n) == 0 && memcmp(pa, pb, (size_t)p.nx * p.ny *
+			sizeof *pa) == 0, "tile map: 16-row tiles %s: state and products bitwise "
+			"identical", split ? "never split" : "split into 4 parts");
+		swe_state_free(&b);
+		free(pb);
+	}
+	unsetenv("SPATE_CUDA_ROWS");
+	unsetenv("SPATE_CUDA_SPLIT");
+	swe_state_free(&a);
+	free(pa);
 }
 #endif
 

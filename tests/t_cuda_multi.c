@@ -23,7 +23,9 @@
  * on 2 subdomains of one GPU and 3 on two GPUs, overlap none and streams
  * (rows copied between devices, in place where the arrays have room) and
  * none with rows through host messages into new arrays (SPATE_MOVE_HOST=1,
- * SPATE_CUDA_ROOM=0): the final state and products bitwise equal to one GPU, rows moved, and
+ * SPATE_CUDA_ROOM=0), and streams with 16-row tiles split between warps
+ * (SPATE_CUDA_ROWS=16, SPATE_CUDA_SPLIT=64): the final state and products
+ * bitwise equal to one GPU, rows moved, and
  * every move kept each row and its state (swe_balance_hook).  Ghost cell
  * expansion k = 2, 3, 4, 8 and auto: bitwise equal to one GPU. */
 #include "simtest.h"
@@ -171,11 +173,14 @@ static void check_balance(const char *name, const struct swe_params *p, int ngpu
 	for (size_t d = 0; d < sizeof dec / sizeof dec[0]; d++) {
 		int gpus = dec[d].gpus > ngpu ? ngpu : dec[d].gpus;
 		/* v = 2: overlap none, rows through host messages into new arrays
-		 * (v = 0, 1: copied between the devices, in place where room is) */
-		for (int v = 0; v < 3; v++) {
+		 * (v = 0, 1: copied between the devices, in place where room is);
+		 * v = 3: streams, 16-row tiles whose lists are split between warps
+		 * (the tile map's flags per part, rebuilt after each move) */
+		for (int v = 0; v < 4; v++) {
 			struct swe_params q = *p;
 			const struct balance_report *r = balance_last();
 			long calls = hook_calls, bad = hook_bad;
+			const char *what;
 			int same;
 			double diff;
 			sim_set(&q, "parallel", "balance", "%s", dec[d].bal);
@@ -185,21 +190,29 @@ static void check_balance(const char *name, const struct swe_params *p, int ngpu
 				setenv("SPATE_MOVE_HOST", "1", 1);
 				setenv("SPATE_CUDA_ROOM", "0", 1);
 			}
+			if (v == 3) {
+				setenv("SPATE_CUDA_ROWS", "16", 1);
+				setenv("SPATE_CUDA_SPLIT", "64", 1);
+			}
 			run(&q, dec[d].sub, "", gpus, overlap[v % 2], &o);
 			unsetenv("SPATE_MOVE_HOST");
 			unsetenv("SPATE_CUDA_ROOM");
+			unsetenv("SPATE_CUDA_ROWS");
+			unsetenv("SPATE_CUDA_SPLIT");
+			what = v == 2 ? "none, host messages" : v == 3 ?
+				"streams, split 16-row tiles" : overlap[v];
 			diff = max_diff(&ref.s, &o.s, &same);
 			sim_check(!strcmp(o.backend, "cuda") && o.steps == ref.steps && same &&
 				ref.prod && o.prod && !memcmp(ref.prod, o.prod, np), "%s: %s subdomains "
 				"on %d GPU%s, balance %s every %s steps, overlap %s: w hu hv and products "
 				"bitwise equal to 1 GPU (max |diff| %.3g)", name, dec[d].sub, gpus,
 				gpus > 1 ? "s" : "", dec[d].bal, dec[d].interval,
-				v == 2 ? "none, host messages" : overlap[v], diff);
+				what, diff);
 			/* moves follow measured device times: count them over the case */
 			sim_check(r->valid && hook_calls - calls == r->moves && hook_bad == bad,
 				"%s: %s subdomains, balance %s, overlap %s: %ld moves (%ld rows), each "
 				"keeping every row and its state", name, dec[d].sub, dec[d].bal,
-				v == 2 ? "none, host messages" : overlap[v], r->moves, r->planes_moved);
+				what, r->moves, r->planes_moved);
 			moves += r->moves;
 			swe_state_free(&o.s);
 			free(o.prod);
