@@ -267,8 +267,10 @@ static void check_rest(int ngpu)
 		sim_set(&q, "parallel", "balance_gain", "%s", dec[d].gain);
 		if (dec[d].cost)
 			setenv("SPATE_BALANCE_STEP_COST", dec[d].cost, 1);
+		setenv("SPATE_BALANCE_REST", "1", 1); /* off unless asked for */
 		run(&q, dec[d].sub, "", gpus, dec[d].overlap, &o);
 		unsetenv("SPATE_BALANCE_STEP_COST");
+		unsetenv("SPATE_BALANCE_REST");
 		diff = max_diff(&ref.s, &o.s, &same);
 		sim_check(!strcmp(o.backend, "cuda") && o.steps == ref.steps && same && ref.prod &&
 			o.prod && !memcmp(ref.prod, o.prod, np), "resting: %s subdomains on %d GPU%s, "
