@@ -387,10 +387,8 @@ static long batch_size(const ctl_t *h, double t_stop, long left)
 	long n = BATCH_MAX;
 	if (h->last_dt > 0) {
 		double need = (t_stop - h->t) / h->last_dt;
-		/* a little less than the steps left, then single steps: a
-		 * step past t_stop is a no-op that still copies U */
 		if (need < BATCH_MAX)
-			n = (long)(need * 0.95);
+			n = swe_steps_short(need);
 	} else {
 		n = 1; /* first step: no estimate yet */
 	}

@@ -161,8 +161,9 @@ __device__ static inline unsigned short tile_bands(unsigned m, unsigned ms, unsi
  * tile's [js - 2, jn + 2).  Stage 1 (S2 false) reads U^n and writes L;
  * stage 2 reads U^n and L, makes U* on the fly and writes U^{n+1}.  Returns
  * the tile map's flags of what it wrote (stage 2, tile_bands, with the
- * tile's bands: rows below js, rows from jn; 0 in stage 1).  One long function on purpose: split into
- * inlined helpers (the x rates, the store of a cell) the stage kernels got
+ * tile's bands: rows below js, rows from jn; 0 in stage 1).  One long
+ * function on purpose: split into inlined helpers (the x rates, the store
+ * of a cell) the stage kernels got
  * other register allocations and ran 2-3% longer on H200s (eighth
  * session: bumps 0.684 -> 0.699 s, Malpasset 10 m 4.16 -> 4.27 s). */
 template <bool S2>

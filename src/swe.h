@@ -148,6 +148,15 @@ struct swe_state {
 };
 
 /* Index of cell (i, j), i in [-G, nx+G), j in [-G, ny+G). */
+/* Steps to enqueue when `need` steps are left before t_stop (a device's
+ * batch of steps): a little less, then single steps, since a step enqueued
+ * after t reached t_stop is a no-op that still copies U. */
+static inline long swe_steps_short(double need)
+{
+	long n = (long)(need * 0.95);
+	return n < 1 ? 1 : n;
+}
+
 static inline long swe_idx(const struct swe_state *s, int i, int j)
 {
 	return (long)(j + SWE_GHOST) * s->pitch + (i + SWE_GHOST);

@@ -200,17 +200,14 @@ int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps, struct
 		double t0 = spate_now();
 		int near = 0;
 		if (m->last_dt > 0) {
-			/* Near t_stop, a little less than the steps left, then
-			 * single steps: a step enqueued after t reached t_stop is a
-			 * no-op that still copies U, in every launch of its second
-			 * stage (the edge rows' few blocks too).  Batches rounded up
-			 * to graphs used to run past each output time: 4000^2 dam
-			 * break on two H200s, 0.73 s against 0.53 s without those
-			 * steps. */
+			/* Near t_stop (swe_steps_short), not rounded up to graphs:
+			 * a no-op step copies U in every launch of its second stage,
+			 * the edge rows' few blocks too.  Batches rounded up used to
+			 * run past each output time: 4000^2 dam break on two H200s,
+			 * 0.73 s against 0.53 s without those steps. */
 			double need = (t_stop - m->t) / m->last_dt;
 			if (need < (double)(n + period)) {
-				n = (long)(need * 0.95);
-				n = n < 1 ? 1 : n;
+				n = swe_steps_short(need);
 				near = 1;
 			}
 		} else {
