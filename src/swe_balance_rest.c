@@ -38,9 +38,12 @@
  * the driver exchanges both copies of U and the rates over every edge once
  * (swe_multi_exchange_moved): a new edge's ghost rows hold nothing before,
  * and a step writes only the owned rows of the copy it makes.
+ * On CPU subdomains every halo still travels, and a resting subdomain
+ * hands its U as its U* (swe_multi.c, halo_get): its U* array holds its
+ * last step's, or nothing after its rows moved.
  * Not with several MPI ranks, ghost cell expansion, early_exit = auto or
  * off, rain, a Manning raster, or a level or inflow boundary (whose ghosts
- * change with time). */
+ * change with time); not with SPATE_BALANCE_REST=0. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -52,16 +55,13 @@
 #include "balance.h"
 #include "swe_balance_run.h"
 
-/* Whether subdomains may rest in this run (see the top of the file): only
- * with SPATE_BALANCE_REST=1.  Off by default since the ninth session: on
- * CPU subdomains under load (t_balance run six times at once on two cores)
- * some sequences of plans, which follow measured times, ended with other
- * bits than a static run; without resting they did not. */
+/* Whether subdomains may rest in this run (see the top of the file); not
+ * with SPATE_BALANCE_REST=0. */
 static int allowed(const struct swe_balance *b)
 {
 	const struct swe_params *p = b->p;
 	const char *e = getenv("SPATE_BALANCE_REST");
-	if (!(e && *e == '1') || b->r.d->nranks > 1 || b->r.d->n < 2 ||
+	if ((e && *e == '0') || b->r.d->nranks > 1 || b->r.d->n < 2 ||
 		b->k != 1 ||
 		b->ktry >= 0 || p->early_exit != SWE_EARLY_ON || p->balance == SWE_BALANCE_STATIC ||
 		p->rain > 0 || p->rain_files[0] || p->manning_file[0])

@@ -113,15 +113,21 @@ static int multi_describe(int i, char *buf, size_t len)
 /* ---- halo callbacks: the g rows next to an edge of U, U* or L (g =
  * SWE_GHOST, or more with ghost cell expansion: rows_get and rows_put) */
 
+/* A resting subdomain computes no U*: its U* is its U (a dry cell among
+ * dry ones is a fixed point of the predictor), which its neighbours read.
+ * Its own U* array may hold anything: that of its last step, or nothing
+ * after its rows moved. */
 static int halo_get(void *user, int k, int side, void *buf)
 {
 	struct multi *m = user;
 	int g = swe_balance_halo(m->bal), rows = m->d.part[k].rows, j0 = side ? rows - g : 0;
+	int stage = m->stage == SWE_STAGE_USTAR && swe_balance_resting(m->bal, k) ?
+		SWE_STAGE_U : m->stage;
 	real *b = buf;
 	size_t f = (size_t)g * m->pitch;
 	if (m->ops->halo_get && g == SWE_GHOST)
-		return m->ops->halo_get(m->sub[k], m->stage, side, buf);
-	return m->ops->rows_get(m->sub[k], m->stage, j0, j0 + g, b, b + f, b + 2 * f);
+		return m->ops->halo_get(m->sub[k], stage, side, buf);
+	return m->ops->rows_get(m->sub[k], stage, j0, j0 + g, b, b + f, b + 2 * f);
 }
 
 static int halo_put(void *user, int k, int side, const void *buf)
