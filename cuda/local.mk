@@ -20,7 +20,8 @@ CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/swe_step.h \
 	$(top_srcdir)/src/swe_multi.h \
 	$(top_srcdir)/src/swe_cuda_sub.h \
-	$(top_srcdir)/src/products_kern.h
+	$(top_srcdir)/src/products_kern.h \
+	$(top_srcdir)/src/gauge_kern.h
 # Always distributed, so `make dist` works on a machine without nvcc.
 EXTRA_DIST += $(CUDA_SRCS)
 

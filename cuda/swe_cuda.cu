@@ -183,6 +183,7 @@ static void cuda_fini(struct swe_backend_ctx *x)
 	cudaFree(x->prod);
 	cudaFree(x->didx);
 	cudaFree(x->dsamp);
+	swe_cuda_one_gauges_free(x);
 	if (x->hsamp)
 		cudaFreeHost(x->hsamp);
 	if (x->hstage)
@@ -345,6 +346,8 @@ static void enqueue_step(struct swe_backend_ctx *x, int p)
 	swe_cuda_enqueue_sources(&x->kp, &a, x->stream);
 	if (x->prod)
 		swe_cuda_enqueue_products(&x->kp, &a, x->prod, x->prod_thr, 0, x->stream);
+	if (x->gg.n)
+		swe_cuda_enqueue_gauges(&x->gg, &a, x->stream);
 	swe_cuda_enqueue_tiles(&x->kp, &a, x->stream);
 }
 
@@ -459,5 +462,6 @@ void swe_cuda_one_drop_graphs(struct swe_backend_ctx *x)
 extern "C" const struct spate_backend spate_backend_cuda = {
 	"cuda", cuda_count, cuda_describe, cuda_init, cuda_advance, swe_cuda_one_download,
 	cuda_fini, swe_cuda_one_sample, swe_cuda_one_products_start, swe_cuda_one_products_get,
-	swe_cuda_one_set_time, swe_cuda_one_products_put, swe_cuda_one_set_rain
+	swe_cuda_one_set_time, swe_cuda_one_products_put, swe_cuda_one_set_rain,
+	swe_cuda_one_gauges_start, swe_cuda_one_gauges_rows, swe_cuda_one_gauges_get
 };

@@ -8,10 +8,12 @@
  *   k_tiles      the tile map: which tiles the next step computes
  *   k_bc         ghosts of an uploaded state (once, before the first step)
  *   k_gather     cells of the gauges
+ *   k_gauges     the gauges' maxima and rows after a step (one block)
  *
  * One thread per cell (per tile for the map, per ghost cell for k_bc);
  * every formula comes from swe_kern.h through swe_step.h. */
 #include "swe_cuda_dev.h"
+#include "gauge_kern.h"
 
 /* Ghost cells of U: grid (ceil(max(nx,ny)/256), 4 sides, SWE_GHOST layers). */
 __global__ static void k_bc(kparams_t kp, const ctl_t *q, step_t a)
@@ -155,6 +157,38 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 }
 
 /* out[k], out[n + k], out[2n + k] = w, hu, hv at idx[k]. */
+/* The gauges after a step (one block; the row decision is every thread's,
+ * from the clock as it was before any of them wrote it). */
+__global__ static void k_gauges(struct swe_cuda_gauges g, const ctl_t *q, step_t a)
+{
+	long ns = (long)g.n * g.per;
+	double t = q->t, next = g.clk->next;
+	int row = g.clk->rows;
+	if (q->dt == 0)
+		return;
+	for (long s = threadIdx.x; s < ns; s += blockDim.x)
+		gauge_track_update(&g.tr[s], a.w1[g.idx[s]], a.Bm[g.idx[s]], g.bref, g.thr, t,
+			s % g.per == 0);
+	if (!(t >= next))
+		return;
+	for (int k = threadIdx.x; k < g.n && row < g.cap; k += blockDim.x) {
+		long c = g.idx[(long)k * g.per];
+		g.rv[(3L * row) * g.n + k] = a.w1[c];
+		g.rv[(3L * row + 1) * g.n + k] = a.hu1[c];
+		g.rv[(3L * row + 2) * g.n + k] = a.hv1[c];
+	}
+	__syncthreads();
+	if (threadIdx.x != 0)
+		return;
+	if (row < g.cap)
+		g.rt[row] = t;
+	g.clk->rows = row + 1;
+	next += g.interval > 0 ? g.interval : 1e300;
+	while (next <= t)
+		next += g.interval;
+	g.clk->next = next;
+}
+
 __global__ static void k_gather(const long *idx, int n, const real *w, const real *hu,
 	const real *hv, real *out)
 {
@@ -173,6 +207,11 @@ void swe_cuda_enqueue_products(const kparams_t *kp, const step_t *a, struct swe_
 {
 	dim3 b(32, 8), g((kp->nx + 31) / 32, (kp->ny + 7) / 8);
 	k_products<<<g, b, 0, (cudaStream_t)stream>>>(*kp, a->q, *a, prod, thr, reset);
+}
+
+void swe_cuda_enqueue_gauges(const struct swe_cuda_gauges *g, const step_t *a, void *stream)
+{
+	k_gauges<<<1, 256, 0, (cudaStream_t)stream>>>(*g, a->q, *a);
 }
 
 void swe_cuda_enqueue_gather(const long *idx, int n, const real *w, const real *hu,

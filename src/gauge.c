@@ -62,7 +62,7 @@ int gauge_load(struct gauge_set *gs, const char *path, const struct swe_state *s
 				s->y0, s->y0 + s->ny * s->dy);
 			goto fail;
 		}
-		g.max_level = g.max_level_nb = g.arrival = g.t_max = NAN;
+		g.max_level = g.max_level_nb = g.arrival = g.t_max = g.nb_restart = NAN;
 		if (gs->n == cap) {
 			struct gauge *ng;
 			cap = cap ? 2 * cap : 32;
@@ -80,8 +80,11 @@ int gauge_load(struct gauge_set *gs, const char *path, const struct swe_state *s
 	gs->w = malloc((size_t)gs->n * gs->per * sizeof(real));
 	gs->hu = malloc((size_t)gs->n * gs->per * sizeof(real));
 	gs->hv = malloc((size_t)gs->n * gs->per * sizeof(real));
-	if (gs->n && (!gs->idx || !gs->w || !gs->hu || !gs->hv))
+	gs->tr = malloc((size_t)gs->n * gs->per * sizeof *gs->tr);
+	if (gs->n && (!gs->idx || !gs->w || !gs->hu || !gs->hv || !gs->tr))
 		goto nomem;
+	for (size_t q = 0; q < (size_t)gs->n * gs->per; q++)
+		gauge_track_reset(&gs->tr[q]);
 	for (int k = 0; k < gs->n; k++)
 		for (int m = 0; m < gs->per; m++) {
 			int i = gs->g[k].i + m % side - radius, j = gs->g[k].j + m / side - radius;
@@ -107,27 +110,41 @@ fail:
 void gauge_update(struct gauge_set *gs, const struct swe_state *s, double t, double kappa)
 {
 	(void)kappa;
+	for (size_t q = 0; q < (size_t)gs->n * gs->per; q++)
+		gauge_track_update(&gs->tr[q], gs->w[q], s->Bm[gs->idx[q]], s->bref, gs->threshold, t,
+			q % (size_t)gs->per == 0);
+	gauge_collect(gs);
+}
+
+void gauge_collect(struct gauge_set *gs)
+{
 	for (int k = 0; k < gs->n; k++) {
 		struct gauge *g = &gs->g[k];
-		for (int m = 0; m < gs->per; m++) {
-			size_t q = (size_t)k * gs->per + m;
-			double h = (double)gs->w[q] - s->Bm[gs->idx[q]], L = (double)gs->w[q] + s->bref;
-			if (!(h > gs->threshold))
-				continue;
-			if (isnan(g->max_level_nb) || L > g->max_level_nb)
-				g->max_level_nb = L;
-			if (m != 0)
-				continue;
-			if (isnan(g->arrival))
-				g->arrival = t;
-			if (isnan(g->max_level) || L > g->max_level) {
-				g->max_level = L;
-				g->t_max = t;
-			}
-			if (h > g->max_depth)
-				g->max_depth = h;
-		}
+		const struct gauge_track *c = &gs->tr[(size_t)k * gs->per];
+		double nb = g->nb_restart;
+		g->max_level = c->level;
+		g->arrival = c->arrival;
+		g->t_max = c->t_max;
+		g->max_depth = c->depth;
+		for (int m = 0; m < gs->per; m++)
+			if (!(c[m].level <= nb)) /* NAN: none yet */
+				nb = isnan(c[m].level) ? nb : c[m].level;
+		g->max_level_nb = nb;
 	}
+}
+
+void gauge_restore(struct gauge_set *gs, int k, double max_level, double max_level_nb,
+	double max_depth, double arrival, double t_max)
+{
+	struct gauge_track *c = &gs->tr[(size_t)k * gs->per];
+	for (int m = 0; m < gs->per; m++)
+		gauge_track_reset(&c[m]);
+	c->level = max_level;
+	c->depth = max_depth;
+	c->arrival = arrival;
+	c->t_max = t_max;
+	gs->g[k].nb_restart = max_level_nb;
+	gauge_collect(gs);
 }
 
 void gauge_values(const struct gauge_set *gs, const struct swe_state *s, double kappa,
@@ -219,5 +236,6 @@ void gauge_free(struct gauge_set *gs)
 	free(gs->w);
 	free(gs->hu);
 	free(gs->hv);
+	free(gs->tr);
 	memset(gs, 0, sizeof *gs);
 }

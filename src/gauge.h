@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "swe.h"
+#include "gauge_kern.h"
 
 struct gauge {
 	char name[64];
@@ -16,6 +17,7 @@ struct gauge {
 	double max_depth;   /* m */
 	double arrival;     /* first time depth > threshold, s (NAN: never) */
 	double t_max;       /* time of the highest level at the cell, s */
+	double nb_restart;  /* max_level_nb a restart brought (NAN: none) */
 };
 
 struct gauge_set {
@@ -26,6 +28,7 @@ struct gauge_set {
 	long *idx;          /* sampled cell indices (state layout), n * (2r+1)^2 */
 	int per;            /* samples per gauge */
 	real *w, *hu, *hv;  /* sampled values */
+	struct gauge_track *tr; /* running maxima per sampled cell (gauge_kern.h) */
 	FILE *series;       /* time series CSV, or NULL */
 };
 
@@ -37,6 +40,15 @@ int gauge_load(struct gauge_set *gs, const char *path, const struct swe_state *s
 
 /* Update maxima and arrival times from the sampled values at time t. */
 void gauge_update(struct gauge_set *gs, const struct swe_state *s, double t, double kappa);
+
+/* The gauges' maxima and arrival times (struct gauge) from the tracks, after
+ * gauge_update or after a backend handed the tracks back. */
+void gauge_collect(struct gauge_set *gs);
+
+/* A restart: gauge k's values as a checkpoint kept them (its tracks start
+ * from them). */
+void gauge_restore(struct gauge_set *gs, int k, double max_level, double max_level_nb,
+	double max_depth, double arrival, double t_max);
 
 /* The depth, level (absolute), u and v of each gauge's cell from the
  * sampled values: v[4k .. 4k+3] for gauge k (m, m, m/s, m/s). */

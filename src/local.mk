@@ -32,6 +32,7 @@ src_libspate_a_SOURCES = \
 	src/checkpoint.c \
 	src/writer.c \
 	src/swe_out.c \
+	src/swe_gauges.c \
 	src/mapdraw.c \
 	src/map.c
 noinst_HEADERS += \
@@ -56,8 +57,10 @@ noinst_HEADERS += \
 	src/checkpoint.h \
 	src/writer.h \
 	src/swe_out.h \
+	src/swe_gauges.h \
 	src/mapdraw.h \
-	src/products_kern.h
+	src/products_kern.h \
+	src/gauge_kern.h
 # CUDA objects (cuda/local.mk) join the library through LIBADD.
 src_libspate_a_LIBADD =
 

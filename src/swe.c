@@ -31,6 +31,7 @@
 #include "decomp.h"
 #include "output.h"
 #include "gauge.h"
+#include "swe_gauges.h"
 #include "checkpoint.h"
 #include "products_kern.h"
 #include "terrain.h"
@@ -79,35 +80,6 @@ static void progress(const struct swe_stats *st, double end, double t0, long ste
 		tty && !final ? "   " : "\n");
 	if (tty && final)
 		fputc('\n', stderr);
-}
-
-/* Sample the gauges after a step: maxima and arrival times always, a
- * time-series row when t has passed the next gauge time. */
-static int sample_gauges(const struct spate_backend *be, struct swe_backend_ctx *ctx,
-	struct gauge_set *gs, struct swe_state *s, const struct swe_params *p, double t,
-	double *next, struct swe_out *out)
-{
-	int rc, n = gs->n * gs->per;
-	if (be->sample) {
-		rc = be->sample(ctx, gs->idx, n, gs->w, gs->hu, gs->hv);
-	} else {
-		rc = be->download(ctx, s);
-		for (int k = 0; k < n && !rc; k++) {
-			gs->w[k] = s->w[gs->idx[k]];
-			gs->hu[k] = s->hu[gs->idx[k]];
-			gs->hv[k] = s->hv[gs->idx[k]];
-		}
-	}
-	if (rc)
-		return rc;
-	gauge_update(gs, s, t, p->kappa);
-	if (t >= *next && out) {
-		rc = swe_out_gauges(out, gs, t);
-		*next += p->gauge_interval > 0 ? p->gauge_interval : 1e300;
-		while (*next <= t)
-			*next += p->gauge_interval;
-	}
-	return rc;
 }
 
 /* Everything of a run at this step into a checkpoint, handed to out (NULL:
@@ -202,11 +174,7 @@ static int restore(const struct swe_ckpt *c, const char *path, const struct swe_
 	r->max_depth = c->max_depth_run;
 	for (int k = 0; k < gs->n; k++) {
 		const double *g = c->gauge + (size_t)k * SWE_CKPT_GAUGE_VALUES;
-		gs->g[k].max_level = g[0];
-		gs->g[k].max_level_nb = g[1];
-		gs->g[k].max_depth = g[2];
-		gs->g[k].arrival = g[3];
-		gs->g[k].t_max = g[4];
+		gauge_restore(gs, k, g[0], g[1], g[2], g[3], g[4]);
 	}
 	return 0;
 }
@@ -227,6 +195,7 @@ struct run {
 	double next_rain;       /* the next time the rain changes, s (INFINITY: never) */
 	int products;           /* the backend keeps the flood products */
 	int ckpt;               /* take checkpoints (write them, or join their gathers) */
+	struct swe_gauges gd;   /* the gauges, where the backend keeps them */
 };
 
 /* The state after a step (download), or u->s as it is: finite?  The run's
@@ -305,10 +274,10 @@ static int start(struct run *u)
 	}
 	if (o->restart && (rc = u->be->set_time(u->ctx, u->st.t, u->st.steps, u->st.last_dt)))
 		return rc;
-	if (!o->restart && u->gs.n && (rc = sample_gauges(u->be, u->ctx, &u->gs, &u->s, p, 0,
+	if (!o->restart && u->gs.n && (rc = swe_gauges_sample(u->be, u->ctx, &u->gs, &u->s, p, 0,
 		&u->clk.next_gauge, u->out)))
 		return rc;
-	return 0;
+	return swe_gauges_start(&u->gd, u->be, u->ctx, &u->gs, &u->s, p, u->clk.next_gauge);
 }
 
 /* Keep the flood products from now on (or, on a restart, from the
@@ -351,7 +320,7 @@ static int loop(struct run *u)
 		double before = spate_now();
 		if (u->next_rain < t_stop)
 			t_stop = u->next_rain; /* the rain changes there */
-		long done = st->steps, limit = u->gs.n ? 1 : chunk;
+		long done = st->steps, limit = swe_gauges_limit(&u->gd, &u->gs, chunk);
 		if (p->max_steps > 0 && p->max_steps - st->steps < limit)
 			limit = p->max_steps - st->steps;
 		/* end the chunk a step or so after the next checkpoint time
@@ -364,7 +333,7 @@ static int loop(struct run *u)
 		}
 		if ((rc = u->be->advance(u->ctx, t_stop, limit, st)))
 			return rc;
-		if (u->gs.n && (rc = sample_gauges(u->be, u->ctx, &u->gs, &u->s, p, st->t,
+		if ((rc = swe_gauges_after(&u->gd, u->be, u->ctx, &u->gs, &u->s, p, st->t,
 			&u->clk.next_gauge, u->out)))
 			return rc;
 		if (st->t >= u->next_rain && (rc = swe_forcing_apply(u->be, u->ctx, &u->s, p, st->t,
@@ -393,6 +362,9 @@ static int loop(struct run *u)
 			st->t < p->end_time) {
 			while (u->clk.next_ckpt <= st->t)
 				u->clk.next_ckpt += p->checkpoint_every;
+			if ((rc = swe_gauges_pull(&u->gd, u->be, u->ctx, &u->gs, &u->clk.next_gauge,
+				u->out)))
+				return rc;
 			if ((rc = checkpoint(u->be, u->ctx, &u->s, st, &u->gs, u->products, &u->clk,
 				u->r, p, u->out)))
 				return rc;
@@ -405,7 +377,8 @@ static int loop(struct run *u)
 	if (printed)
 		progress(st, p->end_time, t0, steps0, wall0, cells, 1);
 	/* stopped early: a checkpoint to go on from */
-	if (u->ckpt && st->t < p->end_time && (interrupted || p->checkpoint_every > 0))
+	if (u->ckpt && st->t < p->end_time && (interrupted || p->checkpoint_every > 0) &&
+		!(rc = swe_gauges_pull(&u->gd, u->be, u->ctx, &u->gs, &u->clk.next_gauge, u->out)))
 		rc = checkpoint(u->be, u->ctx, &u->s, st, &u->gs, u->products, &u->clk, u->r, p,
 			u->out);
 	return rc;
@@ -441,7 +414,8 @@ static int finish(struct run *u)
 			return rc;
 		}
 	}
-	if (u->out)
+	rc = swe_gauges_pull(&u->gd, u->be, u->ctx, &u->gs, &u->clk.next_gauge, u->out);
+	if (u->out && !rc)
 		rc = swe_out_final(u->out, prod, &u->gs, u->st.t);
 	if (!rc && u->o->final_products) {
 		*u->o->final_products = prod;
@@ -497,6 +471,7 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	if (u.ctx)
 		u.be->fini(u.ctx);
 	gauge_free(&u.gs);
+	swe_gauges_free(&u.gd);
 	swe_ckpt_free(&u.ck);
 	swe_state_free(&u.s);
 	return rc;

@@ -186,6 +186,7 @@ struct swe_stats {
 };
 
 struct swe_backend_ctx;
+struct gauge_set;
 struct swe_prod;
 
 /* A backend: the CPU one is always built, the CUDA one when configured. */
@@ -223,7 +224,25 @@ struct spate_backend {
 	 * caller keeps it alive), or NULL for `uniform` m/s everywhere (NULL
 	 * op: the backend has no rain). */
 	int (*set_rain)(struct swe_backend_ctx *ctx, const float *rate, double uniform);
+	/* Gauges kept by the backend (NULL: not offered; the driver then
+	 * samples them after every step, one step per advance).  From now on
+	 * the tracks gs->tr of the cells gs->idx follow every real step
+	 * (gauge_kern.h), and the first step with t >= next keeps a row of
+	 * the centres' (w, hu, hv); next then moves on by interval, past t
+	 * (interval <= 0: no more rows).  The driver advances at most
+	 * SWE_GAUGE_ROWS steps between two calls of gauges_rows. */
+	int (*gauges_start)(struct swe_backend_ctx *ctx, const struct gauge_set *gs, double bref,
+		double next, double interval);
+	/* The rows kept since the last call: *nrows of them, row r at time
+	 * t[r] with gauge k's w, hu, hv at v[(3 r + f) n + k], f = 0, 1, 2. */
+	int (*gauges_rows)(struct swe_backend_ctx *ctx, double *t, real *v, int *nrows);
+	/* The tracks back into gs->tr; *next: the time of the next row. */
+	int (*gauges_get)(struct swe_backend_ctx *ctx, struct gauge_set *gs, double *next);
 };
+
+/* Most steps of an advance while the backend keeps the gauges (and most
+ * rows it keeps between two reads). */
+#define SWE_GAUGE_ROWS 1024
 
 extern const struct spate_backend spate_backend_cpu;
 /* Rows whose right-hand side the CPU backend skipped as dry ([parallel]

@@ -540,5 +540,6 @@ const struct swe_sub_ops swe_cpu_sub_ops = {
 
 const struct spate_backend spate_backend_cpu = {
 	"cpu", cpu_count, cpu_describe, cpu_init, cpu_advance, cpu_download, cpu_fini, cpu_sample,
-	cpu_products_start, cpu_products_get, cpu_set_time, cpu_products_put, cpu_set_rain
+	cpu_products_start, cpu_products_get, cpu_set_time, cpu_products_put, cpu_set_rain,
+	NULL, NULL, NULL /* gauges: sampled by the driver after every step */
 };

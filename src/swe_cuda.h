@@ -206,6 +206,31 @@ struct swe_prod;
 void swe_cuda_enqueue_products(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	struct swe_prod *prod, real thr, int reset, void *stream);
 
+/* Gauges kept on the device (gauge_kern.h), every pointer a device one:
+ * after every real step, the tracks of the n * per sampled cells idx, and
+ * at the first step with t >= clk->next a row of the n centres' w, hu, hv
+ * (rv[(3 r + f) n + k]) at rt[r], r = clk->rows < cap; then clk->next
+ * moves on by interval (past t; interval <= 0: never again). */
+struct gauge_track;
+struct swe_cuda_gauge_clock {
+	double next;        /* time of the next row, s */
+	int rows;           /* rows recorded (the host resets it) */
+};
+struct swe_cuda_gauges {
+	int n, per, cap;
+	double bref, thr, interval;
+	const long *idx;
+	struct gauge_track *tr;
+	struct swe_cuda_gauge_clock *clk;
+	double *rt;
+	real *rv;
+};
+
+/* Enqueue the gauges' update from the state a step made (a->w1, a->hu1,
+ * a->hv1, a->Bm) at the control block's t; nothing after a no-op step. */
+void swe_cuda_enqueue_gauges(const struct swe_cuda_gauges *g, const struct swe_cuda_step *a,
+	void *stream);
+
 /* Enqueue out[k], out[n+k], out[2n+k] = w, hu, hv at device indices idx[k]. */
 void swe_cuda_enqueue_gather(const long *idx, int n, const real *w, const real *hu,
 	const real *hv, real *out, void *stream);

@@ -42,6 +42,8 @@ struct swe_backend_ctx {
 	real *dsamp, *hsamp;          /* gathered values (device, pinned host) */
 	int nsamp;
 	const long *sampled;          /* the host index array last uploaded */
+	struct swe_cuda_gauges gg;    /* gauges kept on the device (gg.n > 0) */
+	struct swe_cuda_gauge_clock *hclk; /* pinned: its clock, read back */
 };
 
 /* The arrays of a step from parity p (state p -> state 1 - p). */
@@ -59,5 +61,10 @@ int swe_cuda_one_products_get(struct swe_backend_ctx *x, struct swe_prod *out);
 int swe_cuda_one_products_put(struct swe_backend_ctx *x, const struct swe_prod *in);
 int swe_cuda_one_set_time(struct swe_backend_ctx *x, double t, long steps, double last_dt);
 int swe_cuda_one_set_rain(struct swe_backend_ctx *x, const float *rate, double uniform);
+int swe_cuda_one_gauges_start(struct swe_backend_ctx *x, const struct gauge_set *gs,
+	double bref, double next, double interval);
+int swe_cuda_one_gauges_rows(struct swe_backend_ctx *x, double *t, real *v, int *nrows);
+int swe_cuda_one_gauges_get(struct swe_backend_ctx *x, struct gauge_set *gs, double *next);
+void swe_cuda_one_gauges_free(struct swe_backend_ctx *x);
 
 #endif

@@ -129,6 +129,9 @@ struct swe_backend_ctx {
 	int capturing, gcur;
 	long gsteps;
 	const void *gsig[6];         /* what the graph was recorded with (graph_sig) */
+	long *didx;                  /* gauge samples: device indices, values */
+	real *dsamp, *hsamp;         /* (device, pinned host), nsamp of each */
+	int nsamp;
 };
 
 /* Cells of one field in a halo (SWE_GHOST rows); row j (local, ghosts

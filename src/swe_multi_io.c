@@ -69,27 +69,40 @@ static int owner(const struct multi *m, int j)
 	return k;
 }
 
+/* Each subdomain of this rank samples its cells in one call; the owner's
+ * value is the only one above -inf, so the maximum over the ranks is
+ * exact. */
 int swe_multi_sample(struct swe_backend_ctx *ctx, const long *idx, int n, real *w,
 	real *hu, real *hv)
 {
 	struct multi *m = (struct multi *)ctx;
-	double *v = malloc(3 * (size_t)(n > 0 ? n : 1) * sizeof *v);
-	int rc = 0;
-	if (!v)
-		return -SPATE_ENOMEM;
-	for (int q = 0; q < n && !rc; q++) {
-		int k = owner(m, (int)(idx[q] / m->pitch) - SWE_GHOST);
-		long li = idx[q] - (long)m->d.part[k].row0 * m->pitch;
-		real a, b, c;
-		v[3 * q] = v[3 * q + 1] = v[3 * q + 2] = -INFINITY;
-		if (!m->sub[k])
-			continue;
-		rc = m->ops->sample(m->sub[k], &li, 1, &a, &b, &c);
-		v[3 * q] = a;
-		v[3 * q + 1] = b;
-		v[3 * q + 2] = c;
+	size_t nn = (size_t)(n > 0 ? n : 1);
+	double *v = malloc(3 * nn * sizeof *v);
+	long *li = malloc(nn * sizeof *li);
+	int *qs = malloc(nn * sizeof *qs), rc = 0;
+	real *a = malloc(3 * nn * sizeof *a);
+	if (!v || !li || !qs || !a) {
+		rc = -SPATE_ENOMEM;
+		goto out;
 	}
-	/* the owner's value is the only one above -inf: the maximum is exact */
+	for (int q = 0; q < 3 * n; q++)
+		v[q] = -INFINITY;
+	for (int k = m->d.first; k < m->d.last && !rc; k++) {
+		int c = 0;
+		for (int q = 0; q < n; q++)
+			if (owner(m, (int)(idx[q] / m->pitch) - SWE_GHOST) == k) {
+				li[c] = idx[q] - (long)m->d.part[k].row0 * m->pitch;
+				qs[c++] = q;
+			}
+		if (!c || !m->sub[k])
+			continue;
+		rc = m->ops->sample(m->sub[k], li, c, a, a + c, a + 2 * c);
+		for (int e = 0; e < c && !rc; e++) {
+			v[3 * qs[e]] = a[e];
+			v[3 * qs[e] + 1] = a[c + e];
+			v[3 * qs[e] + 2] = a[2 * c + e];
+		}
+	}
 	if (!rc)
 		rc = decomp_max(v, 3 * n, NULL);
 	for (int q = 0; q < n && !rc; q++) {
@@ -97,7 +110,11 @@ int swe_multi_sample(struct swe_backend_ctx *ctx, const long *idx, int n, real *
 		hu[q] = (real)v[3 * q + 1];
 		hv[q] = (real)v[3 * q + 2];
 	}
+out:
 	free(v);
+	free(li);
+	free(qs);
+	free(a);
 	return rc;
 }
 

@@ -73,6 +73,10 @@ check_PROGRAMS += tests/t_cuda_multi
 tests_t_cuda_multi_SOURCES = tests/t_cuda_multi.c tests/simtest.h
 dist_check_SCRIPTS += tests/mpi_cuda.sh
 TESTS += tests/mpi_cuda.sh
+# Gauges kept on the GPU = gauges sampled after every step, also restarted
+# and on two GPU subdomains (gauges_gpu.sh; skips without a GPU).
+dist_check_SCRIPTS += tests/gauges_gpu.sh
+TESTS += tests/gauges_gpu.sh
 
 # The man pages document every scenario key and every option of --help.
 dist_check_SCRIPTS += tests/man_keys.sh
