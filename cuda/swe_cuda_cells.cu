@@ -8,7 +8,7 @@
  *   k_tiles      the tile map: which tiles the next step computes
  *   k_bc         ghosts of an uploaded state (once, before the first step)
  *   k_gather     cells of the gauges
- *   k_gauges     the gauges' maxima and rows after a step (one block)
+ *   k_gauges     the gauges' maxima and rows after a step
  *
  * One thread per cell (per tile for the map, per ghost cell for k_bc);
  * every formula comes from swe_kern.h through swe_step.h. */
@@ -157,22 +157,30 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 }
 
 /* out[k], out[n + k], out[2n + k] = w, hu, hv at idx[k]. */
-/* The gauges after a step (one block; the row decision is every thread's,
- * from the clock as it was before any of them wrote it). */
+/* The gauges after a step: a thread per sampled cell (those of other
+ * subdomains skipped); block 0 alone
+ * reads and writes the clock and records the row (its threads decide from
+ * the clock as it was before any of them wrote it). */
 __global__ static void k_gauges(struct swe_cuda_gauges g, const ctl_t *q, step_t a)
 {
-	long ns = (long)g.n * g.per;
-	double t = q->t, next = g.clk->next;
-	int row = g.clk->rows;
+	long ns = (long)g.n * g.per, s = (long)blockIdx.x * blockDim.x + threadIdx.x;
+	double t = q->t, next;
+	int row;
 	if (q->dt == 0)
 		return;
-	for (long s = threadIdx.x; s < ns; s += blockDim.x)
+	if (s < ns && g.idx[s] >= 0)
 		gauge_track_update(&g.tr[s], a.w1[g.idx[s]], a.Bm[g.idx[s]], g.bref, g.thr, t,
 			s % g.per == 0);
+	if (blockIdx.x != 0)
+		return;
+	next = g.clk->next;
+	row = g.clk->rows;
 	if (!(t >= next))
 		return;
 	for (int k = threadIdx.x; k < g.n && row < g.cap; k += blockDim.x) {
 		long c = g.idx[(long)k * g.per];
+		if (c < 0)
+			continue;
 		g.rv[(3L * row) * g.n + k] = a.w1[c];
 		g.rv[(3L * row + 1) * g.n + k] = a.hu1[c];
 		g.rv[(3L * row + 2) * g.n + k] = a.hv1[c];
@@ -211,7 +219,8 @@ void swe_cuda_enqueue_products(const kparams_t *kp, const step_t *a, struct swe_
 
 void swe_cuda_enqueue_gauges(const struct swe_cuda_gauges *g, const step_t *a, void *stream)
 {
-	k_gauges<<<1, 256, 0, (cudaStream_t)stream>>>(*g, a->q, *a);
+	long ns = (long)g->n * g->per;
+	k_gauges<<<(unsigned int)((ns + 127) / 128), 128, 0, (cudaStream_t)stream>>>(*g, a->q, *a);
 }
 
 void swe_cuda_enqueue_gather(const long *idx, int n, const real *w, const real *hu,

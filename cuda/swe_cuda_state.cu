@@ -150,89 +150,33 @@ int swe_cuda_one_sample(struct swe_backend_ctx *x, const long *idx, int n, real 
 	return 0;
 }
 
-/* ---- gauges kept on the device (swe.h, gauges_start) */
+/* ---- gauges kept on the device (swe.h, gauges_start; swe_cuda_gauges.cu) */
 
 void swe_cuda_one_gauges_free(struct swe_backend_ctx *x)
 {
-	struct swe_cuda_gauges *g = &x->gg;
-	cudaFree((void *)g->idx);
-	cudaFree(g->tr);
-	cudaFree(g->clk);
-	cudaFree(g->rt);
-	cudaFree(g->rv);
-	if (x->hclk)
-		cudaFreeHost(x->hclk);
-	memset(g, 0, sizeof *g);
-	x->hclk = NULL;
+	swe_cuda_gauges_free(&x->gg, &x->hclk);
 }
 
 int swe_cuda_one_gauges_start(struct swe_backend_ctx *x, const struct gauge_set *gs,
 	double bref, double next, double interval)
 {
-	struct swe_cuda_gauges *g = &x->gg;
-	size_t ns = (size_t)gs->n * gs->per;
 	CUDA_CHECK(cudaSetDevice(x->device));
 	CUDA_CHECK(cudaStreamSynchronize(x->stream));
 	swe_cuda_one_drop_graphs(x); /* they hold the kernels of a step */
-	swe_cuda_one_gauges_free(x);
-	if (gs->n <= 0)
-		return 0;
-	CUDA_CHECK(cudaMalloc((void **)&g->idx, ns * sizeof(long)));
-	CUDA_CHECK(cudaMalloc((void **)&g->tr, ns * sizeof *g->tr));
-	CUDA_CHECK(cudaMalloc((void **)&g->clk, sizeof *g->clk));
-	CUDA_CHECK(cudaMalloc((void **)&g->rt, SWE_GAUGE_ROWS * sizeof(double)));
-	CUDA_CHECK(cudaMalloc((void **)&g->rv, 3 * (size_t)SWE_GAUGE_ROWS * gs->n * sizeof(real)));
-	CUDA_CHECK(cudaMallocHost((void **)&x->hclk, sizeof *x->hclk));
-	x->hclk->next = next;
-	x->hclk->rows = 0;
-	CUDA_CHECK(cudaMemcpy((void *)g->idx, gs->idx, ns * sizeof(long), cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMemcpy(g->tr, gs->tr, ns * sizeof *g->tr, cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMemcpy(g->clk, x->hclk, sizeof *g->clk, cudaMemcpyHostToDevice));
-	g->per = gs->per;
-	g->cap = SWE_GAUGE_ROWS;
-	g->bref = bref;
-	g->thr = gs->threshold;
-	g->interval = interval;
-	g->n = gs->n; /* last: the steps enqueue the kernel from now on */
-	return 0;
+	return swe_cuda_gauges_alloc(&x->gg, &x->hclk, gs->idx, gs->n, gs->per, gs->tr, bref,
+		gs->threshold, next, interval);
 }
 
 int swe_cuda_one_gauges_rows(struct swe_backend_ctx *x, double *t, real *v, int *nrows)
 {
-	struct swe_cuda_gauges *g = &x->gg;
-	int r;
-	*nrows = 0;
-	if (!g->n)
-		return 0;
 	CUDA_CHECK(cudaSetDevice(x->device));
 	CUDA_CHECK(cudaStreamSynchronize(x->stream));
-	CUDA_CHECK(cudaMemcpy(x->hclk, g->clk, sizeof *x->hclk, cudaMemcpyDeviceToHost));
-	r = x->hclk->rows;
-	if (r > g->cap) {
-		spate_log_error("cuda", "%d gauge rows between two reads, room for %d", r, g->cap);
-		return -SPATE_EINVAL;
-	}
-	if (r <= 0)
-		return 0;
-	CUDA_CHECK(cudaMemcpy(t, g->rt, (size_t)r * sizeof(double), cudaMemcpyDeviceToHost));
-	CUDA_CHECK(cudaMemcpy(v, g->rv, 3 * (size_t)r * g->n * sizeof(real),
-		cudaMemcpyDeviceToHost));
-	x->hclk->rows = 0;
-	CUDA_CHECK(cudaMemcpy(&g->clk->rows, &x->hclk->rows, sizeof(int), cudaMemcpyHostToDevice));
-	*nrows = r;
-	return 0;
+	return swe_cuda_gauges_rows(&x->gg, x->hclk, t, v, nrows);
 }
 
 int swe_cuda_one_gauges_get(struct swe_backend_ctx *x, struct gauge_set *gs, double *next)
 {
-	struct swe_cuda_gauges *g = &x->gg;
-	if (!g->n)
-		return -SPATE_EINVAL;
 	CUDA_CHECK(cudaSetDevice(x->device));
 	CUDA_CHECK(cudaStreamSynchronize(x->stream));
-	CUDA_CHECK(cudaMemcpy(gs->tr, g->tr, (size_t)gs->n * gs->per * sizeof *gs->tr,
-		cudaMemcpyDeviceToHost));
-	CUDA_CHECK(cudaMemcpy(x->hclk, g->clk, sizeof *x->hclk, cudaMemcpyDeviceToHost));
-	*next = x->hclk->next;
-	return 0;
+	return swe_cuda_gauges_tracks(&x->gg, x->hclk, gs->tr, next);
 }

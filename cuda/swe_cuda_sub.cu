@@ -326,7 +326,7 @@ static void begin_stage(struct swe_backend_ctx *x)
 }
 
 /* After the last rows of a stage (main stream): join the edge stream, then
- * read the stage-1 speeds back, or update the flood products. */
+ * read the stage-1 speeds back, or update the flood products and gauges. */
 static void end_stage(struct swe_backend_ctx *x, const step_t *a, int s2)
 {
 	if (x->edge != x->main)
@@ -350,6 +350,8 @@ static void end_stage(struct swe_backend_ctx *x, const step_t *a, int s2)
 		swe_cuda_enqueue_products(&x->kp, a, x->prod, x->prod_thr, 0, x->main);
 		swe_cuda_sub_tstop(x, i, x->main);
 	}
+	if (x->gg.n)
+		swe_cuda_enqueue_gauges(&x->gg, a, x->main);
 	/* after the products, which read which tiles this step computed */
 	swe_cuda_enqueue_tiles(&x->kp, a, x->main);
 }

@@ -199,6 +199,7 @@ static void sub_fini(struct swe_backend_ctx *x)
 	cudaFree(x->dsamp);
 	if (x->hsamp)
 		cudaFreeHost(x->hsamp);
+	swe_cuda_sub_gauges_free(x);
 	for (int i = 0; i < SWE_CUDA_TIME_PAIRS; i++)
 		if (x->tp[i].a) {
 			cudaEventDestroy(x->tp[i].a);
@@ -561,6 +562,9 @@ static struct swe_sub_ops cuda_sub_ops(void)
 	o.rows_get = sub_rows_get;
 	o.rows_put = sub_rows_put;
 	o.sample = sub_sample;
+	o.gauges_start = swe_cuda_sub_gauges_start;
+	o.gauges_rows = swe_cuda_sub_gauges_rows;
+	o.gauges_get = swe_cuda_sub_gauges_get;
 	o.products_start = sub_products_start;
 	o.products_get = sub_products_get;
 	o.fini = sub_fini;

@@ -93,6 +93,9 @@ int swe_balance_resting(const struct swe_balance *b, int k);
 const int *swe_balance_rest_flags(const struct swe_balance *b);
 int swe_balance_rest_changed(struct swe_balance *b);
 void swe_balance_set_slack(struct swe_balance *b, int steps);
+/* No subdomain rests from now on (the devices keep the gauges: a resting
+ * one would miss their rows). */
+void swe_balance_keep_awake(struct swe_balance *b);
 /* Fill and print the phase table (balance_last(); rank 0 prints) for a run
  * of `steps` steps that spent advance_s seconds advancing.  Collective. */
 void swe_balance_report(struct swe_balance *b, long steps, double advance_s);

@@ -43,7 +43,8 @@
  * last step's, or nothing after its rows moved.
  * Not with several MPI ranks, ghost cell expansion, early_exit = auto or
  * off, rain, a Manning raster, or a level or inflow boundary (whose ghosts
- * change with time); not with SPATE_BALANCE_REST=0. */
+ * change with time), nor with gauges kept on the devices; not with
+ * SPATE_BALANCE_REST=0. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -61,7 +62,7 @@ static int allowed(const struct swe_balance *b)
 {
 	const struct swe_params *p = b->p;
 	const char *e = getenv("SPATE_BALANCE_REST");
-	if ((e && *e == '0') || b->r.d->nranks > 1 || b->r.d->n < 2 ||
+	if ((e && *e == '0') || b->awake || b->r.d->nranks > 1 || b->r.d->n < 2 ||
 		b->k != 1 ||
 		b->ktry >= 0 || p->early_exit != SWE_EARLY_ON || p->balance == SWE_BALANCE_STATIC ||
 		p->rain > 0 || p->rain_files[0] || p->manning_file[0])
@@ -258,4 +259,9 @@ int swe_balance_rest_changed(struct swe_balance *b)
 void swe_balance_set_slack(struct swe_balance *b, int steps)
 {
 	b->slack = steps > 0 ? steps : 0;
+}
+
+void swe_balance_keep_awake(struct swe_balance *b)
+{
+	b->awake = 1;
 }

@@ -40,6 +40,7 @@ struct swe_balance {
 	 * < 0: unknown), the wall seconds of the steps since the last measure,
 	 * the steps a measure may come late */
 	int rest[DECOMP_MAX], rest_changed, slack;
+	int awake;               /* no subdomain may rest (swe_balance_keep_awake) */
 	double a_one, a_multi, wall_acc;
 	long wall_steps;
 	int trace;                     /* SPATE_BALANCE_TRACE */

@@ -210,7 +210,8 @@ void swe_cuda_enqueue_products(const struct swe_cuda_params *kp, const struct sw
  * after every real step, the tracks of the n * per sampled cells idx, and
  * at the first step with t >= clk->next a row of the n centres' w, hu, hv
  * (rv[(3 r + f) n + k]) at rt[r], r = clk->rows < cap; then clk->next
- * moves on by interval (past t; interval <= 0: never again). */
+ * moves on by interval (past t; interval <= 0: never again).  A cell whose
+ * index is < 0 is another subdomain's: skipped (its row values too). */
 struct gauge_track;
 struct swe_cuda_gauge_clock {
 	double next;        /* time of the next row, s */
@@ -225,6 +226,21 @@ struct swe_cuda_gauges {
 	double *rt;
 	real *rv;
 };
+
+/* swe_cuda_gauges.cu: the arrays of g for n gauges of per cells each at
+ * device indices idx (< 0: a cell another subdomain holds) with tracks tr,
+ * the next row at `next`; the rows recorded since the last call (up to
+ * SWE_GAUGE_ROWS: t[r], v[(3 r + f) n + k]); the tracks and the next row's
+ * time back; the arrays freed.  hclk: pinned copy of the clock.  The device
+ * set and idle.  0 or -SPATE_E*. */
+int swe_cuda_gauges_alloc(struct swe_cuda_gauges *g, struct swe_cuda_gauge_clock **hclk,
+	const long *idx, int n, int per, const struct gauge_track *tr, double bref, double thr,
+	double next, double interval);
+int swe_cuda_gauges_rows(struct swe_cuda_gauges *g, struct swe_cuda_gauge_clock *hclk,
+	double *t, real *v, int *nrows);
+int swe_cuda_gauges_tracks(const struct swe_cuda_gauges *g, struct swe_cuda_gauge_clock *hclk,
+	struct gauge_track *tr, double *next);
+void swe_cuda_gauges_free(struct swe_cuda_gauges *g, struct swe_cuda_gauge_clock **hclk);
 
 /* Enqueue the gauges' update from the state a step made (a->w1, a->hu1,
  * a->hv1, a->Bm) at the control block's t; nothing after a no-op step. */

@@ -132,6 +132,8 @@ struct swe_backend_ctx {
 	long *didx;                  /* gauge samples: device indices, values */
 	real *dsamp, *hsamp;         /* (device, pinned host), nsamp of each */
 	int nsamp;
+	struct swe_cuda_gauges gg;   /* gauges kept here (gg.n > 0) */
+	struct swe_cuda_gauge_clock *hclk;
 };
 
 /* Cells of one field in a halo (SWE_GHOST rows); row j (local, ghosts
@@ -153,6 +155,14 @@ static inline real *swe_cuda_sub_row(real *f, const struct swe_backend_ctx *x, i
 struct swe_cuda_step swe_cuda_sub_arrays(const struct swe_backend_ctx *x, int p);
 int swe_cuda_sub_fields(const struct swe_backend_ctx *x, int stage, real *f[3]);
 int swe_cuda_sub_sync(struct swe_backend_ctx *x);
+
+/* swe_cuda_sub_gauges.cu: struct swe_sub_ops' gauges_start, gauges_rows,
+ * gauges_get; the arrays freed. */
+int swe_cuda_sub_gauges_start(struct swe_backend_ctx *x, const long *idx, int n, int per,
+	const struct gauge_track *tr, double bref, double thr, double next, double interval);
+int swe_cuda_sub_gauges_rows(struct swe_backend_ctx *x, double *t, real *v, int *nrows);
+int swe_cuda_sub_gauges_get(struct swe_backend_ctx *x, struct gauge_track *tr, double *next);
+void swe_cuda_sub_gauges_free(struct swe_backend_ctx *x);
 void swe_cuda_sub_harvest(struct swe_backend_ctx *x, int all);
 /* A timed interval on stream s begins (its index, -1: this step is not
  * timed) and ends; kind 0 computing, 1 copying halos. */

@@ -44,6 +44,7 @@ int swe_gauges_start(struct swe_gauges *g, const struct spate_backend *be,
 	struct swe_backend_ctx *ctx, const struct gauge_set *gs, const struct swe_state *s,
 	const struct swe_params *p, double next)
 {
+	int rc;
 	memset(g, 0, sizeof *g);
 	if (!gs->n || !be->gauges_start || !be->gauges_rows || !be->gauges_get ||
 		getenv("SPATE_GAUGES_HOST"))
@@ -54,9 +55,15 @@ int swe_gauges_start(struct swe_gauges *g, const struct spate_backend *be,
 		swe_gauges_free(g);
 		return -SPATE_ENOMEM;
 	}
-	g->dev = 1;
-	spate_log_info("spate: %d gauges kept by the %s backend\n", gs->n, be->name);
-	return be->gauges_start(ctx, gs, s->bref, next, p->gauge_interval);
+	rc = be->gauges_start(ctx, gs, s->bref, next, p->gauge_interval);
+	if (rc == -SPATE_EUNSUPPORTED) { /* not in this run: the driver samples them */
+		swe_gauges_free(g);
+		return 0;
+	}
+	g->dev = !rc;
+	if (!rc)
+		spate_log_info("spate: %d gauges kept by the %s backend\n", gs->n, be->name);
+	return rc;
 }
 
 long swe_gauges_limit(const struct swe_gauges *g, const struct gauge_set *gs, long want)

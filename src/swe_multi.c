@@ -451,9 +451,10 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 		st->last_dt = dt;
 		if ((rc = swe_balance_step(m->bal, m->steps, spate_now() - t0)))
 			return rc;
-		/* rows moved: U's halos again where it is exchanged after a step */
-		if (swe_balance_moved(m->bal) && m->ops->mid_stage == SWE_STAGE_RATE &&
-			(rc = swe_multi_exchange_moved(m)))
+		/* rows moved: U's halos again where it is exchanged after a step;
+		 * the gauges to the subdomains that hold their cells now */
+		if (swe_balance_moved(m->bal) && ((m->ops->mid_stage == SWE_STAGE_RATE &&
+			(rc = swe_multi_exchange_moved(m))) || (rc = swe_multi_gauges_moved(m))))
 			return rc;
 	}
 	/* asynchronous devices: the speeds of the last stage 2 */
@@ -576,6 +577,7 @@ static void multi_fini(struct swe_backend_ctx *ctx)
 			m->ops->fini(m->sub[k]);
 	halo_plan_free(&m->halo);
 	swe_balance_free(m->bal);
+	swe_multi_gauges_free(m);
 	free(m);
 }
 
@@ -593,6 +595,9 @@ const struct spate_backend spate_backend_multi = {
 	.set_time = multi_set_time,
 	.products_put = swe_multi_products_put,
 	.set_rain = multi_set_rain,
+	.gauges_start = swe_multi_gauges_start,
+	.gauges_rows = swe_multi_gauges_rows,
+	.gauges_get = swe_multi_gauges_get,
 };
 
 #ifdef HAVE_CUDA
@@ -611,5 +616,8 @@ const struct spate_backend spate_backend_multi_cuda = {
 	.set_time = multi_set_time,
 	.products_put = swe_multi_products_put,
 	.set_rain = multi_set_rain,
+	.gauges_start = swe_multi_gauges_start,
+	.gauges_rows = swe_multi_gauges_rows,
+	.gauges_get = swe_multi_gauges_get,
 };
 #endif

@@ -27,6 +27,7 @@
 #include "swe.h"
 
 struct swe_prod;
+struct gauge_track;
 
 /* Which copy of the state a halo operation reads or writes: U, the RK2
  * intermediate U*, the stage-1 rate L (ghost rows included), or the copy
@@ -77,6 +78,15 @@ struct swe_sub_ops {
 	/* Read (w, hu, hv) of n cells at local state indices idx. */
 	int (*sample)(struct swe_backend_ctx *sub, const long *idx, int n, real *w, real *hu,
 		real *hv);
+	/* Gauges kept on the device (NULL: not offered; swe_multi_gauges.c):
+	 * as struct spate_backend's gauges_start, gauges_rows, gauges_get, for
+	 * all n gauges of per cells each at local indices idx (< 0: a cell of
+	 * another subdomain, skipped, its rows' values left unset), the tracks
+	 * tr of all of them (those of other subdomains' cells unused). */
+	int (*gauges_start)(struct swe_backend_ctx *sub, const long *idx, int n, int per,
+		const struct gauge_track *tr, double bref, double thr, double next, double interval);
+	int (*gauges_rows)(struct swe_backend_ctx *sub, double *t, real *v, int *nrows);
+	int (*gauges_get)(struct swe_backend_ctx *sub, struct gauge_track *tr, double *next);
 	/* Flood products of the subdomain's rows (NULL: not kept). */
 	int (*products_start)(struct swe_backend_ctx *sub, real thr);
 	int (*products_get)(struct swe_backend_ctx *sub, struct swe_prod *out);

@@ -66,6 +66,11 @@ static void graph_drop(struct multi *m)
 	m->graph_steps = 0;
 }
 
+void swe_multi_graph_drop(struct multi *m)
+{
+	graph_drop(m);
+}
+
 void swe_multi_dev_on(struct multi *m)
 {
 	m->non = 0;
@@ -239,6 +244,8 @@ int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps, struct
 		if (!rc && swe_balance_moved(m->bal)) {
 			graph_drop(m);
 			rc = swe_multi_exchange_moved(m);
+			if (!rc)
+				rc = swe_multi_gauges_moved(m);
 		}
 	}
 	m->t_steps += spate_now() - wall0;

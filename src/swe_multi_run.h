@@ -47,6 +47,16 @@ struct multi {
 	 * swe_balance_resting), whose graphs and clocks are linked */
 	struct swe_backend_ctx *on[DECOMP_MAX];
 	int non;
+	/* gauges kept on the devices (swe_multi_io.c; gn > 0): the n * per
+	 * cells' global indices, the subdomain each was handed to, the tracks
+	 * as last read back, rows read back at a move and not yet handed on
+	 * (gpend at gt, gv), scratch for a subdomain's (st, sv, str, gloc) */
+	int gn, gper, gpend;
+	long *gidx, *gloc;
+	int *gown;
+	struct gauge_track *gtr, *str;
+	double gbref, gthr, ginterval, *gt, *st;
+	real *gv, *sv;
 };
 
 /* swe_multi.c: the halos of `stage` (U, L) of every internal edge. */
@@ -72,5 +82,15 @@ int swe_multi_sample(struct swe_backend_ctx *ctx, const long *idx, int n, real *
 int swe_multi_products_start(struct swe_backend_ctx *ctx, real thr);
 int swe_multi_products_get(struct swe_backend_ctx *ctx, struct swe_prod *out);
 int swe_multi_products_put(struct swe_backend_ctx *ctx, const struct swe_prod *in);
+int swe_multi_gauges_start(struct swe_backend_ctx *ctx, const struct gauge_set *gs,
+	double bref, double next, double interval);
+int swe_multi_gauges_rows(struct swe_backend_ctx *ctx, double *t, real *v, int *nrows);
+int swe_multi_gauges_get(struct swe_backend_ctx *ctx, struct gauge_set *gs, double *next);
+/* After rows moved: the gauges' rows and tracks read back, and the gauges
+ * handed to the subdomains that now hold their cells. */
+int swe_multi_gauges_moved(struct multi *m);
+void swe_multi_gauges_free(struct multi *m);
+/* swe_multi_dev.c: forget the recorded graph of the steps. */
+void swe_multi_graph_drop(struct multi *m);
 
 #endif

@@ -11,8 +11,9 @@
 # (interval 0): gauges.csv, gauges_summary.csv and every grid must be the
 # same bytes.  Then the same run stopped at a step with checkpoints and
 # continued with --restart (the tracks go into the checkpoint and back to
-# the device), and on two GPU subdomains (the driver samples them, one
-# gather per subdomain): the same bytes again.  Skips (77) without a GPU.
+# the device), and on two and three GPU subdomains (each keeps those of
+# its cells; with balance = rows they follow the rows that move): the same
+# bytes again.  Skips (77) without a GPU.
 set -u
 
 if [ -z "${SPATE:-}" ] || [ ! -x "$SPATE" ]; then
@@ -85,8 +86,16 @@ if [ -n "$ck" ]; then
 	same "restarted from ${ck##*/}" "$tmp/dev0.5" "$tmp/stop"
 fi
 
-# two GPU subdomains (one GPU or two)
+# two GPU subdomains (one GPU or two), static, then with rows moving at
+# every measure (seeded speeds: the same moves under any load)
 run two --gauges.interval=0.5 --parallel.subdomains=2
+grep -q 'gauges kept by the cuda backend' "$tmp/two.err"
+result $? "two GPU subdomains: the gauges were kept on the devices"
 same "two GPU subdomains" "$tmp/dev0.5" "$tmp/two"
+SPATE_BALANCE_FAKE_SPEED=3 run moving --gauges.interval=0.5 --parallel.subdomains=3 \
+	--parallel.balance=rows --parallel.balance_interval=7 --parallel.balance_gain=0
+mv=$(sed -n 's/.*re-decomposition.*(\([0-9]*\) moves.*/\1/p' "$tmp/moving.err")
+result $(( ${mv:-0} < 5 )) "three GPU subdomains, balance = rows: ${mv:-no} moves"
+same "three GPU subdomains, rows moving" "$tmp/dev0.5" "$tmp/moving"
 
 exit $fail
