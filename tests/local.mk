@@ -117,9 +117,11 @@ clean-tests-local:
 # Outputs (issue 3): the flood products against a step-by-step watch of the
 # state (t_products), the NetCDF results file against the DEM and the ESRI
 # ASCII grids (t_ncout: skips without NetCDF).
+# t_gauge: the gauges' running maxima, also after a restart (gauge_kern.h).
 # t_map: spate map's GeoTIFF and PNG read back with GDAL (skips without GDAL
 # or NetCDF).
-check_PROGRAMS += tests/t_products tests/t_ncout tests/t_map
+check_PROGRAMS += tests/t_products tests/t_ncout tests/t_map tests/t_gauge
+tests_t_gauge_SOURCES = tests/t_gauge.c tests/simtest.h
 tests_t_products_SOURCES = tests/t_products.c tests/simtest.h
 tests_t_ncout_SOURCES = tests/t_ncout.c tests/demtest.h
 tests_t_map_SOURCES = tests/t_map.c tests/demtest.h
