@@ -181,11 +181,8 @@ static void cuda_fini(struct swe_backend_ctx *x)
 	cudaFree(x->rain);
 	cudaFree(x->dctl);
 	cudaFree(x->prod);
-	cudaFree(x->didx);
-	cudaFree(x->dsamp);
+	swe_cuda_samples_free(&x->smp);
 	swe_cuda_one_gauges_free(x);
-	if (x->hsamp)
-		cudaFreeHost(x->hsamp);
 	if (x->hstage)
 		cudaFreeHost(x->hstage);
 	if (x->hctl)

@@ -1,9 +1,10 @@
-/* swe_cuda_gauges.cu: gauges kept on a GPU (swe_cuda.h, struct
- * swe_cuda_gauges; the kernel k_gauges is in swe_cuda_cells.cu), for the
- * single-GPU backend (swe_cuda_state.cu) and the subdomains of a
- * decomposed run (swe_cuda_sub_gauges.cu): the device arrays, the rows
- * read back, the tracks read back.  The caller has set the device and
- * waited for the stream that runs the steps. */
+/* swe_cuda_gauges.cu: gauges on a GPU, for the single-GPU backend
+ * (swe_cuda_state.cu) and the subdomains of a decomposed run
+ * (swe_cuda_sub_gauges.cu, swe_cuda_sub_mem.cu): cells gathered and read
+ * back (struct swe_cuda_samples), and gauges kept on the device (struct
+ * swe_cuda_gauges; the kernel k_gauges is in swe_cuda_cells.cu): the device
+ * arrays, the rows read back, the tracks read back.  The caller has set the
+ * device and waited for the stream that runs the steps. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -91,5 +92,44 @@ int swe_cuda_gauges_tracks(const struct swe_cuda_gauges *g, struct swe_cuda_gaug
 		cudaMemcpyDeviceToHost));
 	CUDA_CHECK(cudaMemcpy(hclk, g->clk, sizeof *hclk, cudaMemcpyDeviceToHost));
 	*next = hclk->next;
+	return 0;
+}
+
+void swe_cuda_samples_free(struct swe_cuda_samples *b)
+{
+	cudaFree(b->didx);
+	cudaFree(b->dsamp);
+	if (b->hsamp)
+		cudaFreeHost(b->hsamp);
+	memset(b, 0, sizeof *b);
+}
+
+int swe_cuda_samples_get(struct swe_cuda_samples *b, const long *idx, int n, int cache,
+	const real *w, const real *hu, const real *hv, void *stream, real *ow, real *ohu,
+	real *ohv)
+{
+	cudaStream_t st = (cudaStream_t)stream;
+	if (n <= 0)
+		return 0;
+	if (n > b->nsamp) {
+		swe_cuda_samples_free(b);
+		CUDA_CHECK(cudaMalloc((void **)&b->didx, (size_t)n * sizeof(long)));
+		CUDA_CHECK(cudaMalloc((void **)&b->dsamp, 3 * (size_t)n * sizeof(real)));
+		CUDA_CHECK(cudaMallocHost((void **)&b->hsamp, 3 * (size_t)n * sizeof(real)));
+		b->nsamp = n;
+	}
+	if (!cache || b->sampled != idx) {
+		CUDA_CHECK(cudaMemcpyAsync(b->didx, idx, (size_t)n * sizeof(long),
+			cudaMemcpyHostToDevice, st));
+		b->sampled = cache ? idx : NULL;
+	}
+	swe_cuda_enqueue_gather(b->didx, n, w, hu, hv, b->dsamp, st);
+	CUDA_CHECK(cudaGetLastError());
+	CUDA_CHECK(cudaMemcpyAsync(b->hsamp, b->dsamp, 3 * (size_t)n * sizeof(real),
+		cudaMemcpyDeviceToHost, st));
+	CUDA_CHECK(cudaStreamSynchronize(st));
+	memcpy(ow, b->hsamp, (size_t)n * sizeof(real));
+	memcpy(ohu, b->hsamp + n, (size_t)n * sizeof(real));
+	memcpy(ohv, b->hsamp + 2 * n, (size_t)n * sizeof(real));
 	return 0;
 }

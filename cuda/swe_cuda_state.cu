@@ -120,34 +120,8 @@ int swe_cuda_one_sample(struct swe_backend_ctx *x, const long *idx, int n, real 
 	real *hv)
 {
 	CUDA_CHECK(cudaSetDevice(x->device));
-	if (n > x->nsamp) {
-		cudaFree(x->didx);
-		cudaFree(x->dsamp);
-		if (x->hsamp)
-			cudaFreeHost(x->hsamp);
-		x->didx = NULL;
-		x->dsamp = x->hsamp = NULL;
-		x->nsamp = 0;
-		CUDA_CHECK(cudaMalloc((void **)&x->didx, (size_t)n * sizeof(long)));
-		CUDA_CHECK(cudaMalloc((void **)&x->dsamp, 3 * (size_t)n * sizeof(real)));
-		CUDA_CHECK(cudaMallocHost((void **)&x->hsamp, 3 * (size_t)n * sizeof(real)));
-		x->nsamp = n;
-		x->sampled = NULL;
-	}
-	if (x->sampled != idx) {
-		CUDA_CHECK(cudaMemcpy(x->didx, idx, (size_t)n * sizeof(long), cudaMemcpyHostToDevice));
-		x->sampled = idx;
-	}
-	swe_cuda_enqueue_gather(x->didx, n, x->w[x->cur], x->hu[x->cur], x->hv[x->cur], x->dsamp,
-		x->stream);
-	CUDA_CHECK(cudaGetLastError());
-	CUDA_CHECK(cudaMemcpyAsync(x->hsamp, x->dsamp, 3 * (size_t)n * sizeof(real),
-		cudaMemcpyDeviceToHost, x->stream));
-	CUDA_CHECK(cudaStreamSynchronize(x->stream));
-	memcpy(w, x->hsamp, (size_t)n * sizeof(real));
-	memcpy(hu, x->hsamp + n, (size_t)n * sizeof(real));
-	memcpy(hv, x->hsamp + 2 * n, (size_t)n * sizeof(real));
-	return 0;
+	return swe_cuda_samples_get(&x->smp, idx, n, 1, x->w[x->cur], x->hu[x->cur],
+		x->hv[x->cur], x->stream, w, hu, hv);
 }
 
 /* ---- gauges kept on the device (swe.h, gauges_start; swe_cuda_gauges.cu) */

@@ -71,33 +71,8 @@ static int sub_sample(struct swe_backend_ctx *x, const long *idx, int n, real *w
 	real *hv)
 {
 	int rc = swe_cuda_sub_sync(x);
-	if (rc || n <= 0)
-		return rc;
-	if (n > x->nsamp) {
-		cudaFree(x->didx);
-		cudaFree(x->dsamp);
-		if (x->hsamp)
-			cudaFreeHost(x->hsamp);
-		x->didx = NULL;
-		x->dsamp = x->hsamp = NULL;
-		x->nsamp = 0;
-		CUDA_CHECK(cudaMalloc((void **)&x->didx, (size_t)n * sizeof(long)));
-		CUDA_CHECK(cudaMalloc((void **)&x->dsamp, 3 * (size_t)n * sizeof(real)));
-		CUDA_CHECK(cudaMallocHost((void **)&x->hsamp, 3 * (size_t)n * sizeof(real)));
-		x->nsamp = n;
-	}
-	CUDA_CHECK(cudaMemcpyAsync(x->didx, idx, (size_t)n * sizeof(long), cudaMemcpyHostToDevice,
-		x->main));
-	swe_cuda_enqueue_gather(x->didx, n, x->w[x->cur], x->hu[x->cur], x->hv[x->cur], x->dsamp,
-		x->main);
-	CUDA_CHECK(cudaGetLastError());
-	CUDA_CHECK(cudaMemcpyAsync(x->hsamp, x->dsamp, 3 * (size_t)n * sizeof(real),
-		cudaMemcpyDeviceToHost, x->main));
-	CUDA_CHECK(cudaStreamSynchronize(x->main));
-	memcpy(w, x->hsamp, (size_t)n * sizeof(real));
-	memcpy(hu, x->hsamp + n, (size_t)n * sizeof(real));
-	memcpy(hv, x->hsamp + 2 * n, (size_t)n * sizeof(real));
-	return 0;
+	return rc ? rc : swe_cuda_samples_get(&x->smp, idx, n, 0, x->w[x->cur], x->hu[x->cur],
+		x->hv[x->cur], x->main, w, hu, hv);
 }
 
 static int sub_products_start(struct swe_backend_ctx *x, real thr)
@@ -195,10 +170,7 @@ static void sub_fini(struct swe_backend_ctx *x)
 			cudaEventDestroy(x->ev_join[i]);
 	cudaFreeHost(x->hin);
 	cudaFreeHost(x->hout);
-	cudaFree(x->didx);
-	cudaFree(x->dsamp);
-	if (x->hsamp)
-		cudaFreeHost(x->hsamp);
+	swe_cuda_samples_free(&x->smp);
 	swe_cuda_sub_gauges_free(x);
 	for (int i = 0; i < SWE_CUDA_TIME_PAIRS; i++)
 		if (x->tp[i].a) {

@@ -242,6 +242,23 @@ int swe_cuda_gauges_tracks(const struct swe_cuda_gauges *g, struct swe_cuda_gaug
 	struct gauge_track *tr, double *next);
 void swe_cuda_gauges_free(struct swe_cuda_gauges *g, struct swe_cuda_gauge_clock **hclk);
 
+/* Cells read back (gauge samples, struct spate_backend's sample): device
+ * indices and gathered values (device, pinned host) for nsamp cells. */
+struct swe_cuda_samples {
+	long *didx;
+	real *dsamp, *hsamp;
+	int nsamp;
+	const long *sampled;  /* the host index array last uploaded (cache) */
+};
+/* swe_cuda_gauges.cu: w, hu, hv of the n cells at indices idx of the
+ * arrays w, hu, hv (stream's device) into ow, ohu, ohv, through b; with
+ * cache, idx is not uploaded again while it is the array last uploaded (its
+ * contents unchanged).  Waits for the stream.  0 or -SPATE_E*. */
+int swe_cuda_samples_get(struct swe_cuda_samples *b, const long *idx, int n, int cache,
+	const real *w, const real *hu, const real *hv, void *stream, real *ow, real *ohu,
+	real *ohv);
+void swe_cuda_samples_free(struct swe_cuda_samples *b);
+
 /* Enqueue the gauges' update from the state a step made (a->w1, a->hu1,
  * a->hv1, a->Bm) at the control block's t; nothing after a no-op step. */
 void swe_cuda_enqueue_gauges(const struct swe_cuda_gauges *g, const struct swe_cuda_step *a,

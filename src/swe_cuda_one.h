@@ -38,10 +38,7 @@ struct swe_backend_ctx {
 	double t_stop_dev;            /* t_stop last written to the device */
 	struct swe_prod *prod;        /* flood products (device), or NULL */
 	real prod_thr;
-	long *didx;                   /* gauge sampling: device indices */
-	real *dsamp, *hsamp;          /* gathered values (device, pinned host) */
-	int nsamp;
-	const long *sampled;          /* the host index array last uploaded */
+	struct swe_cuda_samples smp;  /* gauge cells read back */
 	struct swe_cuda_gauges gg;    /* gauges kept on the device (gg.n > 0) */
 	struct swe_cuda_gauge_clock *hclk; /* pinned: its clock, read back */
 };

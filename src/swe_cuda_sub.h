@@ -129,9 +129,7 @@ struct swe_backend_ctx {
 	int capturing, gcur;
 	long gsteps;
 	const void *gsig[6];         /* what the graph was recorded with (graph_sig) */
-	long *didx;                  /* gauge samples: device indices, values */
-	real *dsamp, *hsamp;         /* (device, pinned host), nsamp of each */
-	int nsamp;
+	struct swe_cuda_samples smp; /* gauge cells read back */
 	struct swe_cuda_gauges gg;   /* gauges kept here (gg.n > 0) */
 	struct swe_cuda_gauge_clock *hclk;
 };
