@@ -18,7 +18,7 @@ src_libspate_a_SOURCES = \
 	src/halo.c \
 	src/halo_nccl.c \
 	src/balance.c \
-	src/swe_multi.c src/swe_multi_io.c src/swe_multi_dev.c \
+	src/swe_multi.c src/swe_multi_halo.c src/swe_multi_io.c src/swe_multi_dev.c \
 	src/swe_balance.c src/swe_balance_move.c src/swe_balance_rest.c src/swe_balance_run.h \
 	src/swe_probe.c \
 	src/backend.c \

@@ -110,113 +110,6 @@ static int multi_describe(int i, char *buf, size_t len)
 	return 0;
 }
 
-/* ---- halo callbacks: the g rows next to an edge of U, U* or L (g =
- * SWE_GHOST, or more with ghost cell expansion: rows_get and rows_put) */
-
-/* A resting subdomain computes no U*: its U* is its U (a dry cell among
- * dry ones is a fixed point of the predictor), which its neighbours read.
- * Its own U* array may hold anything: that of its last step, or nothing
- * after its rows moved. */
-static int halo_get(void *user, int k, int side, void *buf)
-{
-	struct multi *m = user;
-	int g = swe_balance_halo(m->bal), rows = m->d.part[k].rows, j0 = side ? rows - g : 0;
-	int stage = m->stage == SWE_STAGE_USTAR && swe_balance_resting(m->bal, k) ?
-		SWE_STAGE_U : m->stage;
-	real *b = buf;
-	size_t f = (size_t)g * m->pitch;
-	if (m->ops->halo_get && g == SWE_GHOST)
-		return m->ops->halo_get(m->sub[k], stage, side, buf);
-	return m->ops->rows_get(m->sub[k], stage, j0, j0 + g, b, b + f, b + 2 * f);
-}
-
-static int halo_put(void *user, int k, int side, const void *buf)
-{
-	struct multi *m = user;
-	int g = swe_balance_halo(m->bal), rows = m->d.part[k].rows, j0 = side ? rows : -g;
-	const real *b = buf;
-	size_t f = (size_t)g * m->pitch;
-	if (m->ops->halo_put && g == SWE_GHOST)
-		return m->ops->halo_put(m->sub[k], m->stage, side, buf);
-	return m->ops->rows_put(m->sub[k], m->stage, j0, j0 + g, b, b + f, b + 2 * f);
-}
-
-static int halo_copy(void *user, int from, int side_from, int to)
-{
-	struct multi *m = user;
-	return m->ops->halo_copy(m->sub[from], m->stage, side_from, m->sub[to],
-		swe_balance_halo(m->bal));
-}
-
-static int halo_dev(void *user, int k, int side, int ghost, void *ptr[3], void **stream)
-{
-	struct multi *m = user;
-	return m->ops->halo_dev(m->sub[k], m->stage, side, ghost, ptr, stream);
-}
-
-static int halo_mark(void *user, int k, int end)
-{
-	struct multi *m = user;
-	return m->ops->halo_mark(m->sub[k], end);
-}
-
-static void halo_keep(void *user, int k, int side)
-{
-	struct multi *m = user;
-	m->ops->halo_keep(m->sub[k], m->stage, side);
-}
-
-/* The halos of `stage`; the interior rows of a stage whose edge rows went
- * first compute while they travel.  The edges of a resting subdomain are
- * skipped (their ghost rows stay valid: swe_balance_rest.c) unless `all`:
- * after rows moved, the new edges' ghost rows hold nothing yet. */
-static int exchange_some(struct multi *m, int stage, int all)
-{
-	struct halo_ops h;
-	int rc, rc2;
-	memset(&h, 0, sizeof h);
-	h.user = m;
-	h.get = halo_get;
-	h.put = halo_put;
-	h.copy = m->ops->halo_copy ? halo_copy : NULL;
-	if (m->ops->halo_keep && !all) {
-		h.skip = swe_balance_rest_flags(m->bal);
-		h.keep = halo_keep;
-	}
-	if (m->nccl && swe_balance_halo(m->bal) == SWE_GHOST) {
-		h.nccl = m->nccl;
-		h.dev = halo_dev;
-		h.mark = halo_mark;
-	}
-	m->stage = stage;
-	rc = halo_exchange_start(&m->halo, &h, m->t_exchange);
-	for (int k = m->d.first; k < m->d.last && !rc && m->ops->interior; k++)
-		if (!swe_balance_resting(m->bal, k))
-			rc = m->ops->interior(m->sub[k]);
-	rc2 = halo_exchange_finish(&m->halo, &h, m->t_exchange);
-	return rc ? rc : rc2;
-}
-
-static int exchange(struct multi *m, int stage)
-{
-	return exchange_some(m, stage, 0);
-}
-
-int swe_multi_exchange(struct multi *m, int stage)
-{
-	return exchange(m, stage);
-}
-
-int swe_multi_exchange_moved(struct multi *m)
-{
-	int rc = exchange_some(m, SWE_STAGE_U, 1);
-	if (!rc && swe_balance_rest_flags(m->bal))
-		rc = exchange_some(m, SWE_STAGE_UNEXT, 1);
-	if (!rc && swe_balance_exchange_ustar(m->bal) && swe_balance_rest_flags(m->bal))
-		rc = exchange_some(m, SWE_STAGE_RATE, 1);
-	return rc;
-}
-
 /* The MPI rank of this process among those of its node. */
 static int local_rank(void)
 {
@@ -325,7 +218,7 @@ static int multi_init(struct swe_backend_ctx **out, const struct swe_state *s,
 		rc = link_devices(m);
 	/* U is exchanged after each step there: the first one now */
 	if (!rc && m->ops->mid_stage == SWE_STAGE_RATE)
-		rc = exchange(m, SWE_STAGE_U);
+		rc = swe_multi_exchange(m, SWE_STAGE_U);
 	if (rc) {
 		m->failed = 1;
 		multi_fini((struct swe_backend_ctx *)m);
@@ -352,7 +245,7 @@ static int stage1_all(struct multi *m, double *ax, double *ay)
 	/* asynchronous devices: L travels while the speeds are reduced (not
 	 * with ghost cell expansion, which computes it beyond the edges) */
 	if (!rc && m->ops->mid_stage == SWE_STAGE_RATE && swe_balance_exchange_ustar(m->bal))
-		rc = exchange(m, SWE_STAGE_RATE);
+		rc = swe_multi_exchange(m, SWE_STAGE_RATE);
 	if (rc)
 		return rc; /* the others wait for this rank's halos: the end aborts them */
 	for (int k = m->d.first; k < m->d.last && !rc && m->ops->speeds; k++) {
@@ -393,7 +286,7 @@ static int finish_all(struct multi *m, double dt, double t_new, double amax1)
 		m->t_compute[k] += spate_now() - t0;
 	}
 	if (rk2 && !rc && !rate && swe_balance_exchange_ustar(m->bal))
-		rc = exchange(m, SWE_STAGE_USTAR);
+		rc = swe_multi_exchange(m, SWE_STAGE_USTAR);
 	for (int k = m->d.first; k < m->d.last && rk2 && !rc; k++) {
 		double a, b, t0 = spate_now();
 		if (swe_balance_resting(m->bal, k))
@@ -411,7 +304,7 @@ static int finish_all(struct multi *m, double dt, double t_new, double amax1)
 		m->t_compute[k] += spate_now() - t0;
 	}
 	if (!rc && rate && swe_balance_k(m->bal) == 1)
-		rc = exchange(m, SWE_STAGE_U);
+		rc = swe_multi_exchange(m, SWE_STAGE_U);
 	m->amax = rk2 ? amax : amax1;
 	return rc;
 }
@@ -435,7 +328,7 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 	for (n = 0; (max_steps <= 0 || n < max_steps) && m->t < t_stop; n++) {
 		double ax, ay, dt, cap = t_stop - m->t, t_new, t0 = spate_now();
 		if (swe_balance_exchange_due(m->bal, m->steps, m->ops->mid_stage == SWE_STAGE_RATE) &&
-			(rc = exchange(m, SWE_STAGE_U)))
+			(rc = swe_multi_exchange(m, SWE_STAGE_U)))
 			return rc;
 		if ((rc = stage1_all(m, &ax, &ay)))
 			return rc;
@@ -488,35 +381,6 @@ static int multi_advance_mark(struct swe_backend_ctx *ctx, double t_stop, long m
 	int rc = multi_advance(ctx, t_stop, max_steps, st);
 	((struct multi *)ctx)->failed |= rc != 0;
 	return rc;
-}
-
-/* Rain: every subdomain of this rank takes the global rates (each reads
- * its own rows, also after rows moved). */
-static int multi_set_rain(struct swe_backend_ctx *ctx, const float *rate, double uniform)
-{
-	struct multi *m = (struct multi *)ctx;
-	int rc = 0;
-	if (!m->ops->set_rain) {
-		spate_log_error("run", "rain with %s subdomains is not built yet: run it with one "
-			"subdomain, or on the CPU with any decomposition", m->ops->name);
-		return -SPATE_EUNSUPPORTED;
-	}
-	for (int k = m->d.first; k < m->d.last && !rc; k++)
-		rc = m->ops->set_rain(m->sub[k], rate, uniform);
-	return rc;
-}
-
-/* Restart: the clock of the decomposed run (each subdomain's follows at its
- * next commit). */
-static int multi_set_time(struct swe_backend_ctx *ctx, double t, long steps, double last_dt)
-{
-	struct multi *m = (struct multi *)ctx;
-	m->t = t;
-	m->steps = steps;
-	m->last_dt = last_dt;
-	/* the ghost rows as restored may not be the neighbours' */
-	swe_balance_exchange_soon(m->bal);
-	return 0;
 }
 
 /* Per subdomain: rows, device, seconds computing, exchanging halos, waiting
@@ -592,9 +456,9 @@ const struct spate_backend spate_backend_multi = {
 	.sample = swe_multi_sample,
 	.products_start = swe_multi_products_start,
 	.products_get = swe_multi_products_get,
-	.set_time = multi_set_time,
+	.set_time = swe_multi_set_time,
 	.products_put = swe_multi_products_put,
-	.set_rain = multi_set_rain,
+	.set_rain = swe_multi_set_rain,
 	.gauges_start = swe_multi_gauges_start,
 	.gauges_rows = swe_multi_gauges_rows,
 	.gauges_get = swe_multi_gauges_get,
@@ -613,9 +477,9 @@ const struct spate_backend spate_backend_multi_cuda = {
 	.sample = swe_multi_sample,
 	.products_start = swe_multi_products_start,
 	.products_get = swe_multi_products_get,
-	.set_time = multi_set_time,
+	.set_time = swe_multi_set_time,
 	.products_put = swe_multi_products_put,
-	.set_rain = multi_set_rain,
+	.set_rain = swe_multi_set_rain,
 	.gauges_start = swe_multi_gauges_start,
 	.gauges_rows = swe_multi_gauges_rows,
 	.gauges_get = swe_multi_gauges_get,

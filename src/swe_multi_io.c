@@ -158,6 +158,35 @@ int swe_multi_products_put(struct swe_backend_ctx *ctx, const struct swe_prod *i
 	return rc;
 }
 
+/* Rain: every subdomain of this rank takes the global rates (each reads
+ * its own rows, also after rows moved). */
+int swe_multi_set_rain(struct swe_backend_ctx *ctx, const float *rate, double uniform)
+{
+	struct multi *m = (struct multi *)ctx;
+	int rc = 0;
+	if (!m->ops->set_rain) {
+		spate_log_error("run", "rain with %s subdomains is not built yet: run it with one "
+			"subdomain, or on the CPU with any decomposition", m->ops->name);
+		return -SPATE_EUNSUPPORTED;
+	}
+	for (int k = m->d.first; k < m->d.last && !rc; k++)
+		rc = m->ops->set_rain(m->sub[k], rate, uniform);
+	return rc;
+}
+
+/* Restart: the clock of the decomposed run (each subdomain's follows at its
+ * next commit). */
+int swe_multi_set_time(struct swe_backend_ctx *ctx, double t, long steps, double last_dt)
+{
+	struct multi *m = (struct multi *)ctx;
+	m->t = t;
+	m->steps = steps;
+	m->last_dt = last_dt;
+	/* the ghost rows as restored may not be the neighbours' */
+	swe_balance_exchange_soon(m->bal);
+	return 0;
+}
+
 /* ---- gauges kept on the devices (struct spate_backend, gauges_start):
  * every subdomain of this process is handed all the gauges, with the cells
  * it does not hold marked (-1); each keeps the tracks of its cells and the

@@ -1,6 +1,7 @@
 /* swe_multi_run.h: the decomposed run's context, shared by the step driver
- * (swe_multi.c, and swe_multi_dev.c for the time step on the devices) and
- * its data access (swe_multi_io.c: download, sampling, products).
+ * (swe_multi.c, swe_multi_halo.c for the halos, and swe_multi_dev.c for the
+ * time step on the devices) and its data access (swe_multi_io.c: download,
+ * sampling, products, gauges, rain, the clock of a restart).
  * Internal to those files. */
 #ifndef SPATE_SWE_MULTI_RUN_H
 #define SPATE_SWE_MULTI_RUN_H
@@ -82,6 +83,8 @@ int swe_multi_sample(struct swe_backend_ctx *ctx, const long *idx, int n, real *
 int swe_multi_products_start(struct swe_backend_ctx *ctx, real thr);
 int swe_multi_products_get(struct swe_backend_ctx *ctx, struct swe_prod *out);
 int swe_multi_products_put(struct swe_backend_ctx *ctx, const struct swe_prod *in);
+int swe_multi_set_rain(struct swe_backend_ctx *ctx, const float *rate, double uniform);
+int swe_multi_set_time(struct swe_backend_ctx *ctx, double t, long steps, double last_dt);
 int swe_multi_gauges_start(struct swe_backend_ctx *ctx, const struct gauge_set *gs,
 	double bref, double next, double interval);
 int swe_multi_gauges_rows(struct swe_backend_ctx *ctx, double *t, real *v, int *nrows);
