@@ -7,7 +7,7 @@
 noinst_LIBRARIES += src/libspate.a
 src_libspate_a_SOURCES = \
 	src/util.c src/forcing.c \
-	src/params.c src/params_file.c \
+	src/params.c src/params_check.c src/params_file.c \
 	src/setup.c \
 	src/diag.c \
 	src/swe_cpu.c \

@@ -1,6 +1,7 @@
-/* params.c: shallow-water parameters: defaults, --section.key=value settings
- * (the one place that knows every key), validation and printing; scenario
- * files are read in params_file.c. */
+/* params.c: shallow-water parameters: --section.key=value settings (the one
+ * place that knows every key) and printing; the defaults and the checks
+ * across keys are in params_check.c, scenario files are read in
+ * params_file.c. */
 #define _POSIX_C_SOURCE 200809L
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -101,67 +102,7 @@ static const struct key keys[] = {
 #undef F
 #undef S
 
-static const char *const side_names[4] = { "west", "east", "south", "north" };
-
-void swe_params_defaults(struct swe_params *p)
-{
-	int k;
-	memset(p, 0, sizeof *p);
-	snprintf(p->setup, sizeof p->setup, "circular_dambreak");
-	p->nx = p->ny = 200;
-	p->dx = p->dy = 10;
-	p->h_in = 1;
-	p->h_out = 0.1;
-	p->radius = 200;
-	p->dam_x = -1;      /* centre of the domain */
-	p->dam_y = -1;
-	p->level = 0.5;
-	p->amplitude = 0.05;
-	p->wall_height = 100;
-	p->fill_level = NAN;
-	p->reservoir_level = NAN;
-	p->polygon_level = NAN;
-	{
-		const char *d = getenv("SPATE_DATA");
-		snprintf(p->data_dir, sizeof p->data_dir, "%s", d && *d ? d : "../shared/data");
-	}
-	p->g = 9.81;
-	p->manning = 0;
-	p->cfl = 0.45;
-	p->theta = 1.3;
-	p->kappa = 1e-2;
-#ifdef SPATE_DOUBLE
-	p->dry_tol = 1e-9;
-#else
-	p->dry_tol = 1e-5;
-#endif
-	p->integrator = 2;
-	for (k = 0; k < 4; k++)
-		p->bc[k].kind = SWE_BC_WALL;
-	p->end_time = 10;
-	snprintf(p->device, sizeof p->device, "auto");
-	snprintf(p->out_dir, sizeof p->out_dir, "spate-out");
-	p->write_grids = 1;
-	p->products = 1;
-	p->early_exit = 1;
-	p->threshold = 0.05;
-#ifdef HAVE_NETCDF
-	p->out_format = SWE_FMT_NETCDF;
-#else
-	p->out_format = SWE_FMT_ASCII;
-#endif
-	p->gauge_radius = 1;
-	p->gauge_threshold = 0.05;
-	p->gauge_interval = 10;
-	p->subdomains = 1;
-	p->early_exit_steps = 4;
-	p->early_exit_interval = 500;
-	p->balance_interval = 50;
-	p->balance_gain = 1; /* a move pays within one interval (measured best on two H200s) */
-	p->probe_steps = 4;
-	p->ghost_expansion = 1;
-	p->overlap = 2;     /* streams */
-}
+const char *const swe_side_names[4] = { "west", "east", "south", "north" };
 
 /* Index of `word` in a '|'-separated list, or -1. */
 static int choice_index(const char *list, const char *word)
@@ -272,8 +213,8 @@ static int set_boundary(struct swe_params *p, const char *key, const char *value
 {
 	const char *section = "boundary";
 	for (int s = 0; s < 4; s++) {
-		size_t n = strlen(side_names[s]);
-		if (strncmp(key, side_names[s], n) != 0)
+		size_t n = strlen(swe_side_names[s]);
+		if (strncmp(key, swe_side_names[s], n) != 0)
 			continue;
 		if (key[n] == 0) {
 			int k = choice_index("wall|outflow|level|inflow", value);
@@ -452,94 +393,6 @@ int swe_params_set(struct swe_params *p, const char *section, const char *key,
 }
 #undef BAD
 
-int swe_params_validate(const struct swe_params *p)
-{
-	for (int s = 0; s < 4; s++) {
-		if (p->bc[s].kind == SWE_BC_INFLOW && p->bc[s].n == 0) {
-			spate_log_error("scenario", "[boundary] %s = inflow needs %s_hydrograph = "
-				"\"time discharge, ...\"", side_names[s], side_names[s]);
-			return -SPATE_EINVAL;
-		}
-	}
-	if (strcmp(p->setup, "dem") == 0 && !p->dem[0]) {
-		spate_log_error("scenario", "[domain] setup = dem needs dem = FILE (a DEM raster)");
-		return -SPATE_EINVAL;
-	}
-	if (strcmp(p->setup, "dem") != 0 && (p->manning_file[0] || p->rain_files[0] ||
-		p->level_file[0] || p->depth_file[0])) {
-		spate_log_error("scenario", "[physics] manning_file, rain_files and [initial] "
-			"depth_file, level_file need [domain] setup = dem (rasters on the DEM's grid)");
-		return -SPATE_EINVAL;
-	}
-	if (p->depth_file[0] && p->level_file[0]) {
-		spate_log_error("scenario", "[initial] depth_file and level_file: give one of them");
-		return -SPATE_EINVAL;
-	}
-	if (!p->polygon[0] != isnan(p->polygon_level)) {
-		spate_log_error("scenario", "[initial] polygon and polygon_level go together: "
-			"give both (vertices \"x y, x y, ...\" and the water level, m)");
-		return -SPATE_EINVAL;
-	}
-	if (p->polygon[0] && strcmp(p->setup, "dem") != 0) {
-		spate_log_error("scenario", "[initial] polygon needs [domain] setup = dem");
-		return -SPATE_EINVAL;
-	}
-	if (p->has_reservoir && isnan(p->reservoir_level)) {
-		spate_log_error("scenario", "[initial] reservoir_line needs reservoir_level");
-		return -SPATE_EINVAL;
-	}
-	if ((double)p->nx * p->ny > 4.0e9) {
-		spate_log_error("scenario", "[domain] nx * ny = %.3g cells: too many", (double)p->nx * p->ny);
-		return -SPATE_EINVAL;
-	}
-	if (p->nworkload > 0 && p->subdomains > 1 && p->subdomains != p->nworkload) {
-		spate_log_error("scenario", "[parallel] subdomains = %d but workload gives %d "
-			"fractions: give one of them, or make them agree", p->subdomains, p->nworkload);
-		return -SPATE_EINVAL;
-	}
-#ifndef HAVE_NETCDF
-	if (p->out_format != SWE_FMT_ASCII) {
-		spate_log_error("scenario", "[output] format = %s: this spate was built without "
-			"NetCDF; use format = ascii, or rebuild with NetCDF (libnetcdf-dev)",
-			p->out_format == SWE_FMT_NETCDF ? "netcdf" : "both");
-		return -SPATE_EINVAL;
-	}
-#endif
-	if (p->probe && p->nworkload > 0) {
-		spate_log_error("scenario", "[parallel] probe = on measures the workloads: leave "
-			"workload out, or set probe = off");
-		return -SPATE_EINVAL;
-	}
-#ifndef HAVE_NCCL
-	if (p->transport == SWE_TRANSPORT_NCCL) {
-		spate_log_error("scenario", "[parallel] transport = nccl: this spate was built "
-			"without NCCL (reconfigure with --with-nccl, or set transport = auto or mpi)");
-		return -SPATE_EUNSUPPORTED;
-	}
-#endif
-	if (p->integrator == 1 && p->cfl > 0.5) {
-		spate_log_error("scenario", "[physics] cfl = %g: forward Euler keeps depths "
-			"positive only for cfl <= 0.5", p->cfl);
-		return -SPATE_EINVAL;
-	}
-	return 0;
-}
-
-char *swe_params_text(const struct swe_params *p)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return NULL;
-	swe_params_print(p, f);
-	if (fclose(f)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
 void swe_params_print(const struct swe_params *p, void *file)
 {
 	FILE *f = file;
@@ -590,12 +443,12 @@ void swe_params_print(const struct swe_params *p, void *file)
 			static const char *const kinds[] = { "wall", "outflow", "level", "inflow" };
 			fprintf(f, "\n[boundary]\n");
 			for (int s = 0; s < 4; s++) {
-				fprintf(f, "%s = %s\n", side_names[s], kinds[p->bc[s].kind]);
+				fprintf(f, "%s = %s\n", swe_side_names[s], kinds[p->bc[s].kind]);
 				if (p->bc[s].kind == SWE_BC_LEVEL)
-					fprintf(f, "%s_level = %.17g\n", side_names[s], p->bc[s].level);
+					fprintf(f, "%s_level = %.17g\n", swe_side_names[s], p->bc[s].level);
 				if (p->bc[s].kind == SWE_BC_INFLOW) {
-					fprintf(f, "%s_discharge = %s\n%s_hydrograph =", side_names[s],
-						p->bc[s].total ? "total" : "width", side_names[s]);
+					fprintf(f, "%s_discharge = %s\n%s_hydrograph =", swe_side_names[s],
+						p->bc[s].total ? "total" : "width", swe_side_names[s]);
 					for (int j = 0; j < p->bc[s].n; j++)
 						fprintf(f, "%s %.17g %.17g", j ? "," : "", p->bc[s].t[j],
 							p->bc[s].q[j]);

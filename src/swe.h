@@ -261,7 +261,9 @@ extern long swe_cuda_tiles_skipped;
  * when the name is unknown or the device is absent (auto never fails). */
 const struct spate_backend *spate_backend_select(const char *name);
 
-/* params.c */
+/* params.c, params_check.c (defaults, validation), params_file.c */
+/* The sides' names in [boundary]: west, east, south, north (SWE_WEST...). */
+extern const char *const swe_side_names[4];
 void swe_params_defaults(struct swe_params *p);
 /* Reads an INI scenario file; returns 0 or -SPATE_E* with a message naming
  * the file, line and key. */
