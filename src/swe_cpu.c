@@ -449,58 +449,6 @@ static void cpu_fini(struct swe_backend_ctx *x)
 	free(x);
 }
 
-/* Local state indices count from the first owned row less SWE_GHOST. */
-static int cpu_sample(struct swe_backend_ctx *x, const long *idx, int n, real *w, real *hu,
-	real *hv)
-{
-	long o = (long)x->xlo * x->s.pitch;
-	for (int k = 0; k < n; k++) {
-		w[k] = x->s.w[idx[k] + o];
-		hu[k] = x->s.hu[idx[k] + o];
-		hv[k] = x->s.hv[idx[k] + o];
-	}
-	return 0;
-}
-
-/* Copy owned rows [j0, j1) (j from -halo to rows + halo) of U or U* to or
- * from three row blocks.  A put beyond an internal edge makes those rows
- * the valid ghost rows of that copy there (ghost cell expansion). */
-static int cpu_rows_copy(struct swe_backend_ctx *x, int stage, int j0, int j1, real *w,
-	real *hu, real *hv, int put)
-{
-	real *a[3];
-	real *b[3];
-	size_t off = (size_t)(x->xlo + j0 + SWE_GHOST) * x->s.pitch;
-	size_t n = (size_t)(j1 - j0) * x->s.pitch * sizeof(real);
-	if (x->xlo + j0 < -SWE_GHOST || x->xlo + j1 > x->s.ny + SWE_GHOST || j0 > j1)
-		return -SPATE_EINVAL;
-	a[0] = (stage == SWE_STAGE_U ? x->s.w : x->ws) + off;
-	a[1] = (stage == SWE_STAGE_U ? x->s.hu : x->hus) + off;
-	a[2] = (stage == SWE_STAGE_U ? x->s.hv : x->hvs) + off;
-	b[0] = w;
-	b[1] = hu;
-	b[2] = hv;
-	for (int f = 0; f < 3; f++)
-		memcpy(put ? a[f] : b[f], put ? b[f] : a[f], n);
-	if (put && j1 == 0)
-		(stage == SWE_STAGE_U ? x->mu : x->ms)[0] = -j0;
-	if (put && j0 == x->rows)
-		(stage == SWE_STAGE_U ? x->mu : x->ms)[1] = j1 - x->rows;
-	return 0;
-}
-
-static int cpu_rows_get(struct swe_backend_ctx *x, int stage, int j0, int j1, real *w,
-	real *hu, real *hv)
-{
-	return cpu_rows_copy(x, stage, j0, j1, w, hu, hv, 0);
-}
-
-static int cpu_rows_put(struct swe_backend_ctx *x, int stage, int j0, int j1, const real *w,
-	const real *hu, const real *hv)
-{
-	return cpu_rows_copy(x, stage, j0, j1, (real *)w, (real *)hu, (real *)hv, 1);
-}
-
 static int cpu_set_early(struct swe_backend_ctx *x, int on)
 {
 	x->early = on && x->c.kappa4 > 0;
@@ -520,9 +468,9 @@ const struct swe_sub_ops swe_cpu_sub_ops = {
 	.predict = cpu_predict,
 	.correct = cpu_correct,
 	.commit = cpu_commit,
-	.rows_get = cpu_rows_get,
-	.rows_put = cpu_rows_put,
-	.sample = cpu_sample,
+	.rows_get = swe_cpu_rows_get,
+	.rows_put = swe_cpu_rows_put,
+	.sample = swe_cpu_sample,
 	.products_start = cpu_products_start,
 	.products_get = cpu_products_get,
 	.fini = cpu_fini,
@@ -539,7 +487,7 @@ const struct swe_sub_ops swe_cpu_sub_ops = {
 };
 
 const struct spate_backend spate_backend_cpu = {
-	"cpu", cpu_count, cpu_describe, cpu_init, cpu_advance, cpu_download, cpu_fini, cpu_sample,
+	"cpu", cpu_count, cpu_describe, cpu_init, cpu_advance, cpu_download, cpu_fini, swe_cpu_sample,
 	cpu_products_start, cpu_products_get, cpu_set_time, cpu_products_put, cpu_set_rain,
 	NULL, NULL, NULL /* gauges: sampled by the driver after every step */
 };

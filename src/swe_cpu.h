@@ -68,6 +68,14 @@ size_t swe_cpu_rows_bytes(struct swe_backend_ctx *x, int n);
 int swe_cpu_rows_pack(struct swe_backend_ctx *x, int side, int n, void *buf);
 int swe_cpu_rows_resize(struct swe_backend_ctx *x, int gain_lo, int gain_hi, const void *lo,
 	const void *hi);
+/* swe_cpu_sub.c: struct swe_sub_ops' rows_get, rows_put and sample (also
+ * the backend's sample). */
+int swe_cpu_rows_get(struct swe_backend_ctx *x, int stage, int j0, int j1, real *w,
+	real *hu, real *hv);
+int swe_cpu_rows_put(struct swe_backend_ctx *x, int stage, int j0, int j1, const real *w,
+	const real *hu, const real *hv);
+int swe_cpu_sample(struct swe_backend_ctx *x, const long *idx, int n, real *w, real *hu,
+	real *hv);
 
 /* swe_cpu_rhs.c: bytes of one thread's row buffers for rows of nx cells. */
 size_t swe_cpu_rowbuf_bytes(int nx);

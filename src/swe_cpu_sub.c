@@ -13,7 +13,9 @@
  *     the Manning raster when there is one;
  *   - the flood products of the row, when kept.
  * U*, L and the ghost rows of internal edges are rebuilt by the next step
- * (it starts with a halo exchange); the dry map is derived from the bed.
+ * (it starts with a halo exchange; a resting subdomain, which computes no
+ * U*, hands its U for it: swe_multi_halo.c); the dry map is derived from
+ * the bed.
  *
  * The message of n rows, in reals unless noted (P = pitch, C = cpitch, g =
  * halo rows):  U: 3 n P;  spare: 3 n P;  Bm: (n + 2g) P;  Bc: (n + 2g + 1) C;
@@ -27,6 +29,7 @@
 
 #include "spate.h"
 #include "swe_cpu.h"
+#include "swe_multi.h"
 #include "products_kern.h"
 
 /* Offsets (reals) of the parts of a message of n rows. */
@@ -221,4 +224,60 @@ nomem:
 	swe_cpu_free_work(&y);
 	spate_log_error("cpu", "out of memory moving rows (%d x %d grid)", x->s.nx, rows);
 	return -SPATE_ENOMEM;
+}
+
+/* ---- rows and cells of a subdomain (struct swe_sub_ops: rows_get,
+ * rows_put, sample) */
+
+/* Gauge cells: local state indices count from the first owned row less
+ * SWE_GHOST. */
+int swe_cpu_sample(struct swe_backend_ctx *x, const long *idx, int n, real *w, real *hu,
+	real *hv)
+{
+	long o = (long)x->xlo * x->s.pitch;
+	for (int k = 0; k < n; k++) {
+		w[k] = x->s.w[idx[k] + o];
+		hu[k] = x->s.hu[idx[k] + o];
+		hv[k] = x->s.hv[idx[k] + o];
+	}
+	return 0;
+}
+
+/* Copy owned rows [j0, j1) (j from -halo to rows + halo) of U or U* to or
+ * from three row blocks.  A put beyond an internal edge makes those rows
+ * the valid ghost rows of that copy there (ghost cell expansion). */
+static int cpu_rows_copy(struct swe_backend_ctx *x, int stage, int j0, int j1, real *w,
+	real *hu, real *hv, int put)
+{
+	real *a[3];
+	real *b[3];
+	size_t off = (size_t)(x->xlo + j0 + SWE_GHOST) * x->s.pitch;
+	size_t n = (size_t)(j1 - j0) * x->s.pitch * sizeof(real);
+	if (x->xlo + j0 < -SWE_GHOST || x->xlo + j1 > x->s.ny + SWE_GHOST || j0 > j1)
+		return -SPATE_EINVAL;
+	a[0] = (stage == SWE_STAGE_U ? x->s.w : x->ws) + off;
+	a[1] = (stage == SWE_STAGE_U ? x->s.hu : x->hus) + off;
+	a[2] = (stage == SWE_STAGE_U ? x->s.hv : x->hvs) + off;
+	b[0] = w;
+	b[1] = hu;
+	b[2] = hv;
+	for (int f = 0; f < 3; f++)
+		memcpy(put ? a[f] : b[f], put ? b[f] : a[f], n);
+	if (put && j1 == 0)
+		(stage == SWE_STAGE_U ? x->mu : x->ms)[0] = -j0;
+	if (put && j0 == x->rows)
+		(stage == SWE_STAGE_U ? x->mu : x->ms)[1] = j1 - x->rows;
+	return 0;
+}
+
+int swe_cpu_rows_get(struct swe_backend_ctx *x, int stage, int j0, int j1, real *w,
+	real *hu, real *hv)
+{
+	return cpu_rows_copy(x, stage, j0, j1, w, hu, hv, 0);
+}
+
+int swe_cpu_rows_put(struct swe_backend_ctx *x, int stage, int j0, int j1, const real *w,
+	const real *hu, const real *hv)
+{
+	return cpu_rows_copy(x, stage, j0, j1, (real *)w, (real *)hu, (real *)hv, 1);
 }
