@@ -60,7 +60,8 @@ noinst_HEADERS += \
 	src/swe_gauges.h \
 	src/mapdraw.h \
 	src/products_kern.h \
-	src/gauge_kern.h
+	src/gauge_kern.h \
+	src/ncutil.h
 # CUDA objects (cuda/local.mk) join the library through LIBADD.
 src_libspate_a_LIBADD =
 

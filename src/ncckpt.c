@@ -22,6 +22,7 @@
 
 #ifdef HAVE_NETCDF
 #include <netcdf.h>
+#include "ncutil.h"
 
 #ifdef SPATE_DOUBLE
 #define NC_REAL NC_DOUBLE
@@ -53,19 +54,7 @@ static double *dbl_field(struct swe_ckpt *c, int k)
 	return f[k];
 }
 
-static int fail(const char *path, const char *what, int e)
-{
-	spate_log_error("checkpoint", "%s: %s: %s", path, what, nc_strerror(e));
-	return e == NC_ENOMEM ? -SPATE_ENOMEM : -SPATE_EIO;
-}
-
-#define NC(what, call) do { \
-		int e_ = (call); \
-		if (e_ != NC_NOERR) { \
-			rc = fail(path, what, e_); \
-			goto out; \
-		} \
-	} while (0)
+#define NC(what, call) SPATE_NC("checkpoint", what, call)
 
 static int put_int(int id, const char *name, int v)
 {
@@ -227,7 +216,7 @@ int spate_nc_ckpt_read(const char *path, struct swe_ckpt *c)
 	NC("opening it", nc_open(path, NC_NOWRITE, &id));
 	open = 1;
 	if ((rc = read_head(id, c))) {
-		rc = fail(path, "not a spate checkpoint of this version, or a damaged one", rc);
+		rc = spate_nc_fail("checkpoint", path, "not a spate checkpoint of this version, or a damaged one", rc);
 		goto out;
 	}
 	if (c->real_bytes != (int)sizeof(real)) {

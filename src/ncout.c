@@ -27,6 +27,7 @@
 
 #ifdef HAVE_NETCDF
 #include <netcdf.h>
+#include "ncutil.h"
 
 #define FILL (-9999.0)
 #ifdef SPATE_DOUBLE
@@ -48,20 +49,7 @@ struct spate_nc {
 	double *buf;        /* nx * ny (NetCDF converts to the variables' types) */
 };
 
-/* A failed NetCDF call: the file, what was being done, NetCDF's reason. */
-static int fail(const char *path, const char *what, int e)
-{
-	spate_log_error("netcdf", "%s: %s: %s", path, what, nc_strerror(e));
-	return e == NC_ENOMEM ? -SPATE_ENOMEM : -SPATE_EIO;
-}
-
-#define NC(what, call) do { \
-		int e_ = (call); \
-		if (e_ != NC_NOERR) { \
-			rc = fail(path, what, e_); \
-			goto out; \
-		} \
-	} while (0)
+#define NC(what, call) SPATE_NC("netcdf", what, call)
 
 static int att_text(int id, int v, const char *name, const char *text)
 {

@@ -18,22 +18,17 @@
 
 #ifdef HAVE_NETCDF
 #include <netcdf.h>
+#include "ncutil.h"
 
 #define FILL (-9999.0)
 
-static int fail(const char *path, const char *what, int e)
+int spate_nc_fail(const char *who, const char *path, const char *what, int e)
 {
-	spate_log_error("netcdf", "%s: %s: %s", path, what, nc_strerror(e));
+	spate_log_error(who, "%s: %s: %s", path, what, nc_strerror(e));
 	return e == NC_ENOMEM ? -SPATE_ENOMEM : -SPATE_EIO;
 }
 
-#define NC(what, call) do { \
-		int e_ = (call); \
-		if (e_ != NC_NOERR) { \
-			rc = fail(path, what, e_); \
-			goto out; \
-		} \
-	} while (0)
+#define NC(what, call) SPATE_NC("netcdf", what, call)
 
 /* Text attribute name of variable v into buf (n bytes); "" when absent. */
 static void get_text(int id, int v, const char *name, char *buf, size_t n)
