@@ -191,10 +191,7 @@ __global__ static void k_gauges(struct swe_cuda_gauges g, const ctl_t *q, step_t
 	if (row < g.cap)
 		g.rt[row] = t;
 	g.clk->rows = row + 1;
-	next += g.interval > 0 ? g.interval : 1e300;
-	while (next <= t)
-		next += g.interval;
-	g.clk->next = next;
+	g.clk->next = gauge_next_row(next, t, g.interval);
 }
 
 __global__ static void k_gather(const long *idx, int n, const real *w, const real *hu,

@@ -48,4 +48,14 @@ HOSTDEVICE static inline void gauge_track_update(struct gauge_track *g, real w, 
 		g->depth = h;
 }
 
+/* The time of the next time-series row, after the row due at `next` was
+ * written at time t >= next: `interval` on, past t (interval <= 0: never). */
+HOSTDEVICE static inline double gauge_next_row(double next, double t, double interval)
+{
+	next += interval > 0 ? interval : 1e300;
+	while (next <= t)
+		next += interval;
+	return next;
+}
+
 #endif

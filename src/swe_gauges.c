@@ -33,9 +33,7 @@ int swe_gauges_sample(const struct spate_backend *be, struct swe_backend_ctx *ct
 	gauge_update(gs, s, t, p->kappa);
 	if (t >= *next && out) {
 		rc = swe_out_gauges(out, gs, t);
-		*next += p->gauge_interval > 0 ? p->gauge_interval : 1e300;
-		while (*next <= t)
-			*next += p->gauge_interval;
+		*next = gauge_next_row(*next, t, p->gauge_interval);
 	}
 	return rc;
 }
