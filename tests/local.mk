@@ -65,6 +65,10 @@ tests_t_balance_SOURCES = tests/t_balance.c tests/simtest.h
 dist_check_SCRIPTS += tests/mpi_decomp.sh tests/mpi_balance.sh
 EXTRA_DIST += tests/mpi_common.sh
 TESTS += tests/mpi_decomp.sh tests/mpi_balance.sh
+# tools/balance-bound: the most a re-decomposition could gain, from the
+# plans a traced run logs (balance_bound.sh).
+dist_check_SCRIPTS += tests/balance_bound.sh
+TESTS += tests/balance_bound.sh
 
 # The decomposition on GPUs: 1 GPU vs N subdomains on 1 and 2 GPUs, every
 # overlap strategy (t_cuda_multi), 1 vs 2 MPI ranks (mpi_cuda.sh); both skip

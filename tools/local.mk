@@ -1,3 +1,3 @@
 # tools/local.mk: scripts (set-up, demo, benchmarks); distributed, not installed.
 
-EXTRA_DIST += tools/setup tools/bench tools/bench-scaling tools/demo
+EXTRA_DIST += tools/setup tools/bench tools/bench-scaling tools/demo tools/balance-bound
