@@ -8,7 +8,8 @@
 CUDA_SRCS = cuda/swe_cuda.cu cuda/swe_cuda_kern.cu cuda/swe_cuda_cells.cu \
 	cuda/swe_cuda_state.cu cuda/swe_cuda_sub.cu \
 	cuda/swe_cuda_sub_mem.cu cuda/swe_cuda_sub_rows.cu cuda/swe_cuda_sub_dev.cu \
-	cuda/swe_cuda_sub_halo.cu cuda/swe_cuda_gauges.cu cuda/swe_cuda_sub_gauges.cu
+	cuda/swe_cuda_sub_halo.cu cuda/swe_cuda_gauges.cu cuda/swe_cuda_sub_gauges.cu \
+	cuda/swe_cuda_sub_src.cu
 CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/hostdevice.h \
 	$(top_srcdir)/src/spate.h \

@@ -25,6 +25,8 @@
  *             interior on another one, concurrently; events join them
  * The rows a kernel updates do not change the values it computes (every
  * face comes out of the same loop body), so the three give the same bits.
+ * With sources (rain, the Manning raster: swe_cuda_sub_src.cu) stage 2 is
+ * one launch whatever the overlap: its halos leave after the sources.
  *
  * The tile map (RK2 with early exit, as on one GPU; swe_cuda_sub.h): the
  * edge ranges are the tile rows within two rows of an internal edge, always
@@ -345,6 +347,7 @@ static void end_stage(struct swe_backend_ctx *x, const step_t *a, int s2)
 		x->spd_ready = 1;
 		return;
 	}
+	swe_cuda_sub_sources(x, a, x->main); /* rain, Manning raster (kp.src) */
 	if (x->prod) {
 		int i = swe_cuda_sub_tstart(x, x->main, 0);
 		swe_cuda_enqueue_products(&x->kp, a, x->prod, x->prod_thr, 0, x->main);
@@ -368,7 +371,13 @@ static int stage(struct swe_backend_ctx *x, int s2)
 	x->spd_ready = 0;
 	if (extend(x, &a, s2, 0, x->edge))
 		return -SPATE_EINVAL;
-	if (x->overlap == SWE_OVERLAP_NONE) {
+	if (x->overlap == SWE_OVERLAP_NONE || (s2 && x->kp.src)) {
+		/* with sources, stage 2 as one: the halos of U^{n+1} leave after
+		 * the sources made it (end_stage), the edge stream waits for that */
+		if (x->edge != x->main) {
+			cudaEventRecord(x->ev_edge, x->edge);
+			cudaStreamWaitEvent(x->main, x->ev_edge, 0);
+		}
 		if (x->kp.tiles) {
 			launch(x, &a, s2, 4, x->main);
 			launch(x, &a, s2, 2, x->main);
@@ -376,6 +385,10 @@ static int stage(struct swe_backend_ctx *x, int s2)
 			launch(x, &a, s2, 0, x->main);
 		}
 		end_stage(x, &a, s2);
+		if (x->edge != x->main) {
+			cudaEventRecord(x->ev_main, x->main);
+			cudaStreamWaitEvent(x->edge, x->ev_main, 0);
+		}
 	} else {
 		if (x->kp.tiles) {
 			launch(x, &a, s2, 4, x->edge);

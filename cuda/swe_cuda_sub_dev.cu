@@ -247,8 +247,9 @@ static void graph_drop(struct swe_backend_ctx *x)
 
 /* What a recorded graph holds of subdomain x: its arrays (rows moved,
  * products started), the parity of its state at the graph's first step
- * (a restart), its rows, the products' threshold. */
-static void graph_sig(const struct swe_backend_ctx *x, const void *s[6])
+ * (a restart), its rows and first row (the sources' rasters), the
+ * products' threshold. */
+static void graph_sig(const struct swe_backend_ctx *x, const void *s[7])
 {
 	size_t thr = 0;
 	memcpy(&thr, &x->prod_thr, sizeof x->prod_thr < sizeof thr ? sizeof x->prod_thr :
@@ -259,12 +260,13 @@ static void graph_sig(const struct swe_backend_ctx *x, const void *s[6])
 	s[3] = (const void *)(size_t)x->cur;
 	s[4] = (const void *)(size_t)x->rows;
 	s[5] = (const void *)thr;
+	s[6] = (const void *)(size_t)x->row0;
 }
 
 static int graph_stale(struct swe_backend_ctx **sub, int n)
 {
 	for (int k = 0; k < n; k++) {
-		const void *s[6];
+		const void *s[7];
 		graph_sig(sub[k], s);
 		if (memcmp(s, sub[k]->gsig, sizeof s))
 			return 1;

@@ -152,6 +152,7 @@ static void sub_fini(struct swe_backend_ctx *x)
 			cudaEventDestroy(x->ev_put[p]);
 	}
 	cudaFree(x->bc);
+	swe_cuda_sub_sources_free(x);
 	cudaFree(x->ecnt);
 	cudaFree(x->spdx);
 	tiles_free(x);
@@ -375,7 +376,8 @@ static int upload(struct swe_backend_ctx *x, const struct swe_state *g,
 		CUDA_CHECK(cudaEventCreateWithFlags(&x->ev_out[s], sync));
 		CUDA_CHECK(cudaEventCreateWithFlags(&x->ev_put[s], sync));
 	}
-	if ((rc = upload_state(x, g, row0)) || (rc = edge_counts(x)))
+	if ((rc = upload_state(x, g, row0)) || (rc = edge_counts(x)) ||
+		(rc = swe_cuda_sub_sources_init(x, g)))
 		return rc;
 	CUDA_CHECK(cudaMemcpy(x->bc, p->bc, sizeof p->bc, cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMallocHost((void **)&x->hcnt, sizeof *x->hcnt));
@@ -413,11 +415,7 @@ static int env_int(const char *name, int def, int lo, int hi)
 /* What GPU subdomains do not do yet: a message, -SPATE_EUNSUPPORTED. */
 static int refused(const struct swe_state *g, const struct swe_params *p)
 {
-	if (g->n2) {
-		spate_log_error("cuda", "[physics] manning_file with GPU subdomains is not built "
-			"yet: run it on one GPU, or on the CPU with any decomposition");
-		return -SPATE_EUNSUPPORTED;
-	}
+	(void)g;
 	if (swe_halo_rows(p) > G && p->balance != SWE_BALANCE_STATIC) {
 		spate_log_error("cuda", "[parallel] ghost_expansion with balance = %s on GPU "
 			"subdomains is not built yet: use one of them (or CPU subdomains)",
@@ -460,9 +458,14 @@ static void settings(struct swe_backend_ctx *x, const struct swe_state *g,
 	x->kp.sides = 1u << SWE_WEST | 1u << SWE_EAST | (row0 == 0 ? 1u << SWE_SOUTH : 0) |
 		(row0 + rows == g->ny ? 1u << SWE_NORTH : 0);
 	swe_bcdev_fill(&x->kp.bcd, g, p);
-	/* the tile map as on one GPU (RK2 with early exit; no sources here:
-	 * rain and the Manning raster are refused); SPATE_CUDA_TILES=0: off */
-	x->kp.tiles = x->kp.early && x->kp.integrator == 2 &&
+	/* sources after each step (rain, Manning raster: swe_cuda_sub_src.cu;
+	 * friction then leaves the stages, as on one GPU) */
+	x->kp.src = swe_has_sources(g, p);
+	if (g->n2)
+		x->kp.c.n2 = 0;
+	/* the tile map as on one GPU (RK2 with early exit, no sources: a
+	 * skipped tile would miss its rain); SPATE_CUDA_TILES=0: off */
+	x->kp.tiles = x->kp.early && x->kp.integrator == 2 && !x->kp.src &&
 		env_int("SPATE_CUDA_TILES", 1, 0, 1);
 	x->kp.ntx = (g->nx + SWE_CUDA_STRIP_COLS - 1) / SWE_CUDA_STRIP_COLS;
 }
@@ -561,6 +564,7 @@ static struct swe_sub_ops cuda_sub_ops(void)
 	o.rows_take = swe_cuda_sub_rows_take;
 	o.expand = 1;
 	o.products_put = sub_products_put;
+	o.set_rain = swe_cuda_sub_set_rain;
 	o.dev_link = swe_cuda_sub_link;
 	o.dev_dt = swe_cuda_sub_dt;
 	o.dev_clock = swe_cuda_sub_clock_set;

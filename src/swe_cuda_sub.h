@@ -82,6 +82,12 @@ struct swe_backend_ctx {
 	struct swe_cuda_params kp;
 	real *w[2], *hu[2], *hv[2];  /* ping-pong states */
 	real *Lw, *Lhu, *Lhv, *Bc, *Bm;
+	/* sources (kp.src): the Manning n^2 and the rain rates of the whole
+	 * grid (nx * ny, row-major, global rows), so that rows moving between
+	 * subdomains need nothing of them; rain NULL: kp.rain_u everywhere */
+	real *n2;
+	float *rain;
+	int have_rain;
 	struct swe_bc *bc;
 	struct swe_cuda_ctl *dctl, *hin, *hout; /* control block; pinned copies to
 	                                           and from it */
@@ -128,7 +134,7 @@ struct swe_backend_ctx {
 	struct CUevent_st *ev_fork, *ev_join[2 * DECOMP_MAX];
 	int capturing, gcur;
 	long gsteps;
-	const void *gsig[6];         /* what the graph was recorded with (graph_sig) */
+	const void *gsig[7];         /* what the graph was recorded with (graph_sig) */
 	struct swe_cuda_samples smp; /* gauge cells read back */
 	struct swe_cuda_gauges gg;   /* gauges kept here (gg.n > 0) */
 	struct swe_cuda_gauge_clock *hclk;
@@ -171,6 +177,13 @@ void swe_cuda_sub_tstop(struct swe_backend_ctx *x, int i, struct CUstream_st *s)
 void swe_cuda_sub_graph_times(struct swe_backend_ctx *x, int reset);
 /* The phases of swe_cuda_sub_ops (swe_multi.h); the halos are
  * cuda/swe_cuda_sub_halo.cu's. */
+/* swe_cuda_sub_src.cu: rain and the Manning raster */
+int swe_cuda_sub_sources_init(struct swe_backend_ctx *x, const struct swe_state *g);
+void swe_cuda_sub_sources_free(struct swe_backend_ctx *x);
+int swe_cuda_sub_set_rain(struct swe_backend_ctx *x, const float *rate, double uniform);
+void swe_cuda_sub_sources(struct swe_backend_ctx *x, const struct swe_cuda_step *a,
+	struct CUstream_st *s);
+
 int swe_cuda_sub_stage1(struct swe_backend_ctx *x, double t, double *ax, double *ay);
 int swe_cuda_sub_speeds(struct swe_backend_ctx *x, double *ax, double *ay);
 int swe_cuda_sub_predict(struct swe_backend_ctx *x, double dt, double t_new);

@@ -169,6 +169,8 @@ int swe_multi_set_rain(struct swe_backend_ctx *ctx, const float *rate, double un
 			"subdomain, or on the CPU with any decomposition", m->ops->name);
 		return -SPATE_EUNSUPPORTED;
 	}
+	/* a graph recorded before holds the old rain (none, or uniform) */
+	swe_multi_graph_drop(m);
 	for (int k = m->d.first; k < m->d.last && !rc; k++)
 		rc = m->ops->set_rain(m->sub[k], rate, uniform);
 	return rc;

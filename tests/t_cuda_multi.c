@@ -27,7 +27,9 @@
  * (SPATE_CUDA_ROWS=16, SPATE_CUDA_SPLIT=64): the final state and products
  * bitwise equal to one GPU, rows moved, and
  * every move kept each row and its state (swe_balance_hook).  Ghost cell
- * expansion k = 2, 3, 4, 8 and auto: bitwise equal to one GPU. */
+ * expansion k = 2, 3, 4, 8 and auto: bitwise equal to one GPU.  Rain and
+ * the Manning raster (check_sources): the same decompositions, moves and
+ * expansions. */
 #include "simtest.h"
 #include "products_kern.h"
 #include "balance.h"
@@ -328,6 +330,74 @@ static void check_ghost(const char *name, const struct swe_params *p, int ngpu)
 	free(ref.prod);
 }
 
+/* Rain and the Manning raster (the sources after each step,
+ * swe_cuda_sub_src.cu): uniform rain on the dry dam break over bumps, and a
+ * DEM with a Manning raster and rain rasters that change during the run
+ * (NODATA cells of the second get none): every decomposition and overlap,
+ * rows moving, ghost cell expansion; bitwise equal to one GPU. */
+static void check_sources(int ngpu)
+{
+	enum { NX = 120, NY = 100 };
+	char dir[] = "/tmp/t_cuda_multi.XXXXXX", dem[64], man[64], r1[64], r2[64];
+	size_t nn = (size_t)NX * NY;
+	double *B = malloc(4 * nn * sizeof *B), *n = B + nn, *ra = n + nn, *rb = ra + nn;
+	struct swe_params p;
+	if (!B || !mkdtemp(dir))
+		exit(99);
+	for (int j = 0; j < NY; j++)
+		for (int i = 0; i < NX; i++) {
+			double x = i - 60.0, y = j - 45.0;
+			size_t c = (size_t)j * NX + i;
+			B[c] = 0.004 * j + 0.8 * exp(-(x * x + y * y) / 40.0);
+			n[c] = 0.01 + 0.01 * ((i * 7 + j * 3) % 5);
+			ra[c] = 200 + 100 * ((i + 2 * j) % 7);
+			rb[c] = (i * 3 + j) % 11 == 0 ? -9999 : 3000 - 20 * j;
+		}
+	snprintf(dem, sizeof dem, "%s/dem.asc", dir);
+	snprintf(man, sizeof man, "%s/n.asc", dir);
+	snprintf(r1, sizeof r1, "%s/r1.asc", dir);
+	snprintf(r2, sizeof r2, "%s/r2.asc", dir);
+	if (spate_write_asc(dem, NX, NY, 0, 0, 5, 5, B, -9999) ||
+		spate_write_asc(man, NX, NY, 0, 0, 5, 5, n, -9999) ||
+		spate_write_asc(r1, NX, NY, 0, 0, 5, 5, ra, -9999) ||
+		spate_write_asc(r2, NX, NY, 0, 0, 5, 5, rb, -9999))
+		exit(99);
+
+	sim_params(&p, "bumps_dambreak", 160, 120, 5, 5);
+	sim_set(&p, "initial", "radius", "100");
+	sim_set(&p, "initial", "h_out", "0");
+	sim_set(&p, "physics", "rain", "3600");
+	sim_set(&p, "run", "end_time", "1e9");
+	sim_set(&p, "run", "max_steps", "60");
+	check_case("bumps dam break, dry bed, rain 3600 mm/h", &p, ngpu);
+	sim_set(&p, "physics", "integrator", "euler");
+	sim_set(&p, "physics", "cfl", "0.4");
+	check_case("bumps dam break, dry bed, rain 3600 mm/h, Euler", &p, ngpu);
+
+	sim_params(&p, "dem", NX, NY, 5, 5);
+	sim_set(&p, "domain", "dem", "%s", dem);
+	sim_set(&p, "physics", "manning_file", "%s", man);
+	sim_set(&p, "physics", "rain_files", "0 %s, 5 %s", r1, r2);
+	sim_set(&p, "initial", "reservoir_level", "1.5");
+	sim_set(&p, "initial", "reservoir_line", "600 300 0 300");
+	sim_set(&p, "boundary", "north", "outflow");
+	sim_set(&p, "run", "end_time", "1e9");
+	sim_set(&p, "run", "max_steps", "80");
+	check_case("DEM, Manning raster, rain rasters", &p, ngpu);
+	/* rain wets every row alike (no tile map, a bounding box of the whole
+	 * grid): seeded subdomain speeds make the plans move rows all the same */
+	setenv("SPATE_BALANCE_FAKE_SPEED", "1", 1);
+	check_balance("DEM, Manning raster, rain rasters, seeded speeds", &p, ngpu);
+	unsetenv("SPATE_BALANCE_FAKE_SPEED");
+	check_ghost("DEM, Manning raster, rain rasters", &p, ngpu);
+	remove(dem);
+	remove(man);
+	remove(r1);
+	remove(r2);
+	remove(dir);
+	free(B);
+}
+
 int main(void)
 {
 #ifndef HAVE_CUDA
@@ -397,6 +467,7 @@ int main(void)
 	check_balance("small flood, dry domain, Euler", &p, ngpu);
 	check_ghost("small flood, dry domain, Euler", &p, ngpu);
 	check_rest(ngpu);
+	check_sources(ngpu);
 
 	return sim_done("t_cuda_multi");
 #endif
