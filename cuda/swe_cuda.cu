@@ -257,54 +257,80 @@ static int upload(struct swe_backend_ctx *x, const struct swe_state *s0,
 	return upload_tiles(x);
 }
 
-static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
-	const struct swe_params *p, int device)
+void swe_cuda_params_fill(struct swe_cuda_params *k, const struct swe_state *g,
+	const struct swe_params *p, int ny)
 {
-	struct swe_backend_ctx *x = (struct swe_backend_ctx *)calloc(1, sizeof *x);
-	int rc, sms;
-	if (!x)
-		return -SPATE_ENOMEM;
-	x->device = device;
-	x->kp.integrator = p->integrator;
-	x->kp.warps = env_int("SPATE_CUDA_WARPS", STRIP_WARPS, 1, 8);
-	x->kp.c = swe_coef_of(p);
-	x->kp.early = p->early_exit && x->kp.c.kappa4 > 0;
-	x->kp.nx = s0->nx;
-	x->kp.ny = s0->ny;
-	x->kp.pitch = s0->pitch;
-	x->kp.cpitch = s0->cpitch;
-	x->kp.inv_dx = (real)(1.0 / s0->dx);
-	x->kp.inv_dy = (real)(1.0 / s0->dy);
-	x->kp.dx = s0->dx;
-	x->kp.dy = s0->dy;
-	x->kp.cfl = p->cfl;
-	x->kp.ncell = (long)(s0->ny + 2 * SWE_GHOST) * s0->pitch;
-	x->kp.sides = 0xFu; /* every side is a boundary of the domain */
-	swe_bcdev_fill(&x->kp.bcd, s0, p);
+	k->integrator = p->integrator;
+	k->warps = env_int("SPATE_CUDA_WARPS", STRIP_WARPS, 1, 8);
+	k->c = swe_coef_of(p);
+	k->early = p->early_exit && k->c.kappa4 > 0;
+	k->nx = g->nx;
+	k->ny = ny;
+	k->pitch = g->pitch;
+	k->cpitch = g->cpitch;
+	k->inv_dx = (real)(1.0 / g->dx);
+	k->inv_dy = (real)(1.0 / g->dy);
+	k->dx = g->dx;
+	k->dy = g->dy;
+	k->cfl = p->cfl;
+	k->ncell = (long)(ny + 2 * SWE_GHOST) * g->pitch;
+	k->max_dt = swe_max_dt(g, p);
+	swe_bcdev_fill(&k->bcd, g, p);
+	/* sources after each step (rain, Manning raster: friction then leaves
+	 * the stages); the tile map then stays off (a skipped tile would miss
+	 * its rain) */
+	k->src = swe_has_sources(g, p);
+	if (g->n2)
+		k->c.n2 = 0;
+	/* the tile map needs the second stage (it marks the tiles) and tiles
+	 * of at least the stencil's two rows; SPATE_CUDA_TILES=0 turns it off */
+	k->tiles = k->early && k->integrator == 2 && !k->src &&
+		env_int("SPATE_CUDA_TILES", 1, 0, 1);
+	k->ntx = (g->nx + SWE_CUDA_STRIP_COLS - 1) / SWE_CUDA_STRIP_COLS;
+}
+
+int swe_cuda_rain_put(float **dev, const float *rate, size_t n)
+{
+	if (!rate)
+		return 0;
+	if (!*dev)
+		CUDA_CHECK(cudaMalloc((void **)dev, n * sizeof **dev));
+	CUDA_CHECK(cudaMemcpy(*dev, rate, n * sizeof **dev, cudaMemcpyHostToDevice));
+	return 0;
+}
+
+int swe_cuda_params_device(struct swe_cuda_params *k, int device)
+{
+	int sms = 1;
 	if (cudaSetDevice(device) != cudaSuccess) {
 		spate_log_error("cuda", "cannot use device %d: %s", device,
 			cudaGetErrorString(cudaGetLastError()));
-		free(x);
 		return -SPATE_ENODEV;
 	}
 	if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
 		sms = 1;
-	/* the tile map needs the second stage (it marks the tiles) and tiles
-	 * of at least the stencil's two rows; SPATE_CUDA_TILES=0 turns it off */
-	/* sources after each step (rain, Manning raster); the tile map then
-	 * stays off (a skipped tile would miss its rain) */
-	x->kp.src = swe_has_sources(s0, p);
-	x->kp.max_dt = swe_max_dt(s0, p);
-	if (s0->n2)
-		x->kp.c.n2 = 0;
-	x->kp.tiles = x->kp.early && x->kp.integrator == 2 && !x->kp.src &&
-		env_int("SPATE_CUDA_TILES", 1, 0, 1);
-	x->kp.rows = env_int("SPATE_CUDA_ROWS", swe_cuda_strip_rows(s0->nx, s0->ny, sms, x->kp.tiles), 1,
+	k->rows = env_int("SPATE_CUDA_ROWS", swe_cuda_strip_rows(k->nx, k->ny, sms, k->tiles), 1,
 		1 << 20);
-	if (x->kp.rows < 2)
-		x->kp.tiles = 0;
-	x->kp.ntx = (s0->nx + SWE_CUDA_STRIP_COLS - 1) / SWE_CUDA_STRIP_COLS;
-	x->kp.nty = (s0->ny + x->kp.rows - 1) / x->kp.rows;
+	if (k->rows < 2)
+		k->tiles = 0; /* the map's bands are two rows */
+	k->nty = (k->ny + k->rows - 1) / k->rows;
+	return 0;
+}
+
+static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
+	const struct swe_params *p, int device)
+{
+	struct swe_backend_ctx *x = (struct swe_backend_ctx *)calloc(1, sizeof *x);
+	int rc;
+	if (!x)
+		return -SPATE_ENOMEM;
+	x->device = device;
+	swe_cuda_params_fill(&x->kp, s0, p, s0->ny);
+	x->kp.sides = 0xFu; /* every side is a boundary of the domain */
+	if ((rc = swe_cuda_params_device(&x->kp, device))) {
+		free(x);
+		return rc;
+	}
 	rc = upload(x, s0, p);
 	if (rc == 0)
 		rc = swe_cuda_kernels_init();

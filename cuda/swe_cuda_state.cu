@@ -60,14 +60,11 @@ int swe_cuda_one_products_start(struct swe_backend_ctx *x, real thr)
 
 int swe_cuda_one_set_rain(struct swe_backend_ctx *x, const float *rate, double uniform)
 {
-	size_t n = (size_t)x->kp.nx * x->kp.ny * sizeof(float);
+	int rc;
 	CUDA_CHECK(cudaSetDevice(x->device));
 	CUDA_CHECK(cudaStreamSynchronize(x->stream));
-	if (rate) {
-		if (!x->rain)
-			CUDA_CHECK(cudaMalloc((void **)&x->rain, n));
-		CUDA_CHECK(cudaMemcpy(x->rain, rate, n, cudaMemcpyHostToDevice));
-	}
+	if ((rc = swe_cuda_rain_put(&x->rain, rate, (size_t)x->kp.nx * x->kp.ny)))
+		return rc;
 	x->have_rain = rate != NULL;
 	x->kp.rain_u = (real)uniform;
 	swe_cuda_one_drop_graphs(x);

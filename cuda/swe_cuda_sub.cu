@@ -231,6 +231,22 @@ static void launch(struct swe_backend_ctx *x, const step_t *a0, int s2, int r, c
 	swe_cuda_sub_tstop(x, i, s);
 }
 
+void swe_cuda_sub_shift(step_t *a, const struct swe_cuda_params *kp, long j)
+{
+	long o = j * kp->pitch, oc = j * kp->cpitch;
+	a->w += o;
+	a->hu += o;
+	a->hv += o;
+	a->w1 += o;
+	a->hu1 += o;
+	a->hv1 += o;
+	a->Lw += o;
+	a->Lhu += o;
+	a->Lhv += o;
+	a->Bm += o;
+	a->Bc += oc;
+}
+
 void swe_cuda_sub_valid(struct swe_backend_ctx *x, int stage, int side, int rows)
 {
 	if (stage != SWE_STAGE_UNEXT) /* no stage reads that copy's ghost rows */
@@ -251,22 +267,10 @@ static void launch_ext(struct swe_backend_ctx *x, const step_t *a0, int s2, int 
 {
 	step_t a = *a0;
 	struct swe_cuda_params k = x->kp;
-	long sh = side ? x->rows : -e;
-	size_t o = (size_t)(sh * x->kp.pitch), oc = (size_t)(sh * x->kp.cpitch);
 	int i;
 	if (e <= 0)
 		return;
-	a.w += o;
-	a.hu += o;
-	a.hv += o;
-	a.w1 += o;
-	a.hu1 += o;
-	a.hv1 += o;
-	a.Lw += o;
-	a.Lhu += o;
-	a.Lhv += o;
-	a.Bm += o;
-	a.Bc += oc;
+	swe_cuda_sub_shift(&a, &x->kp, side ? x->rows : -e);
 	a.spd = x->spdx;
 	a.list = x->list;
 	a.count = x->ecnt + e;

@@ -21,10 +21,6 @@ extern "C" {
 #define G SWE_GHOST
 typedef struct swe_cuda_step step_t;
 
-/* Warps per block of the stage kernels, as on one GPU (swe_cuda.cu); the
- * strip heights come from swe_cuda_strip_rows. */
-#define STRIP_WARPS 4
-
 /* ---- whole-subdomain access (synchronous) */
 
 static int rows_copy(struct swe_backend_ctx *x, int st, int j0, int j1, real *w, real *hu,
@@ -439,42 +435,17 @@ static void settings(struct swe_backend_ctx *x, const struct swe_state *g,
 	x->time_every = env_int("SPATE_CUDA_TIME_EVERY", SWE_CUDA_TIME_EVERY, 2, 4096);
 	/* room to grow in place (SPATE_CUDA_ROOM=0: none, every gain a new store) */
 	x->room = p->balance != SWE_BALANCE_STATIC && env_int("SPATE_CUDA_ROOM", 1, 0, 1);
-	x->kp.integrator = p->integrator;
-	x->kp.warps = env_int("SPATE_CUDA_WARPS", STRIP_WARPS, 1, 8);
-	x->kp.c = swe_coef_of(p);
-	x->kp.early = p->early_exit && x->kp.c.kappa4 > 0;
-	x->kp.nx = g->nx;
-	x->kp.ny = rows;
-	x->kp.pitch = g->pitch;
-	x->kp.cpitch = g->cpitch;
-	x->kp.inv_dx = (real)(1.0 / g->dx);
-	x->kp.inv_dy = (real)(1.0 / g->dy);
-	x->kp.dx = g->dx;
-	x->kp.dy = g->dy;
-	x->kp.cfl = p->cfl;
-	x->kp.ncell = (long)(rows + 2 * G) * g->pitch;
+	swe_cuda_params_fill(&x->kp, g, p, rows);
 	x->kp.host_dt = 1;
-	x->kp.max_dt = swe_max_dt(g, p); /* device-dt mode (swe_cuda_sub_link) */
 	x->kp.sides = 1u << SWE_WEST | 1u << SWE_EAST | (row0 == 0 ? 1u << SWE_SOUTH : 0) |
 		(row0 + rows == g->ny ? 1u << SWE_NORTH : 0);
-	swe_bcdev_fill(&x->kp.bcd, g, p);
-	/* sources after each step (rain, Manning raster: swe_cuda_sub_src.cu;
-	 * friction then leaves the stages, as on one GPU) */
-	x->kp.src = swe_has_sources(g, p);
-	if (g->n2)
-		x->kp.c.n2 = 0;
-	/* the tile map as on one GPU (RK2 with early exit, no sources: a
-	 * skipped tile would miss its rain); SPATE_CUDA_TILES=0: off */
-	x->kp.tiles = x->kp.early && x->kp.integrator == 2 && !x->kp.src &&
-		env_int("SPATE_CUDA_TILES", 1, 0, 1);
-	x->kp.ntx = (g->nx + SWE_CUDA_STRIP_COLS - 1) / SWE_CUDA_STRIP_COLS;
 }
 
 static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	const struct swe_params *p, int row0, int rows, int device)
 {
 	struct swe_backend_ctx *x;
-	int rc, sms = 1;
+	int rc;
 	step_t a;
 	if (row0 < 0 || rows < G || row0 + rows > g->ny)
 		return -SPATE_EINVAL;
@@ -484,18 +455,10 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 		return -SPATE_ENOMEM;
 	x->device = device;
 	settings(x, g, p, row0, rows);
-	if (cudaSetDevice(device) != cudaSuccess) {
-		spate_log_error("cuda", "cannot use device %d: %s", device,
-			cudaGetErrorString(cudaGetLastError()));
+	if ((rc = swe_cuda_params_device(&x->kp, device))) {
 		free(x);
-		return -SPATE_ENODEV;
+		return rc;
 	}
-	if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
-		sms = 1;
-	x->kp.rows = env_int("SPATE_CUDA_ROWS", swe_cuda_strip_rows(g->nx, rows, sms,
-		x->kp.tiles), 1, 1 << 20);
-	if (x->kp.rows < 2)
-		x->kp.tiles = 0; /* the map's bands are two rows */
 	rc = upload(x, g, p, row0);
 	if (!rc)
 		rc = swe_cuda_kernels_init();

@@ -43,16 +43,12 @@ void swe_cuda_sub_sources_free(struct swe_backend_ctx *x)
  * step on. */
 int swe_cuda_sub_set_rain(struct swe_backend_ctx *x, const float *rate, double uniform)
 {
-	size_t n = (size_t)x->kp.nx * x->gny * sizeof *x->rain;
 	int rc = swe_cuda_sub_sync(x);
 	if (rc)
 		return rc;
 	CUDA_CHECK(cudaSetDevice(x->device));
-	if (rate) {
-		if (!x->rain)
-			CUDA_CHECK(cudaMalloc((void **)&x->rain, n));
-		CUDA_CHECK(cudaMemcpy(x->rain, rate, n, cudaMemcpyHostToDevice));
-	}
+	if ((rc = swe_cuda_rain_put(&x->rain, rate, (size_t)x->kp.nx * x->gny)))
+		return rc;
 	x->have_rain = rate != NULL;
 	x->kp.rain_u = (real)uniform;
 	return 0;
@@ -70,21 +66,10 @@ void swe_cuda_sub_sources(struct swe_backend_ctx *x, const struct swe_cuda_step 
 	struct swe_cuda_step a = *a0;
 	int south = (k.sides >> SWE_SOUTH) & 1u, north = (k.sides >> SWE_NORTH) & 1u;
 	int j0 = south ? 0 : -x->mu[0], j1 = x->rows + (north ? 0 : x->mu[1]);
-	long o = (long)j0 * k.pitch, oc = (long)j0 * k.cpitch;
 	size_t r = (size_t)(x->row0 + j0) * (size_t)k.nx;
 	if (!k.src || j1 <= j0)
 		return;
-	a.w += o;
-	a.hu += o;
-	a.hv += o;
-	a.w1 += o;
-	a.hu1 += o;
-	a.hv1 += o;
-	a.Lw += o;
-	a.Lhu += o;
-	a.Lhv += o;
-	a.Bm += o;
-	a.Bc += oc;
+	swe_cuda_sub_shift(&a, &k, j0);
 	a.n2 = x->n2 ? x->n2 + r : NULL;
 	a.rain = x->have_rain ? x->rain + r : NULL;
 	k.ny = j1 - j0;

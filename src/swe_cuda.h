@@ -173,6 +173,22 @@ void swe_cuda_enqueue_dt_peers(const struct swe_cuda_params *kp, struct swe_cuda
 	swe_rbits *const *peers, int n, int slot, swe_rbits *own, const unsigned int *cnt,
 	unsigned long long *acc, void *stream);
 
+/* The kernel parameters of an nx x ny grid (g's columns, ny rows of it),
+ * common to one GPU (swe_cuda.cu) and a subdomain of rows
+ * (swe_cuda_sub_mem.cu): the coefficients, the grid, dt's cap, the
+ * boundaries, the sources and whether the tile map is on; sides, rows and
+ * the caps are left to the caller and swe_cuda_params_device. */
+void swe_cuda_params_fill(struct swe_cuda_params *k, const struct swe_state *g,
+	const struct swe_params *p, int ny);
+/* Device `device` made current, and the tile height for it (SPATE_CUDA_ROWS;
+ * the tile map off below two rows); -SPATE_ENODEV with a message if it
+ * cannot be used. */
+int swe_cuda_params_device(struct swe_cuda_params *k, int device);
+
+/* Rain rates (n cells) into *dev on the current device, allocated on first
+ * use; rate NULL: nothing (the uniform rate then stands). */
+int swe_cuda_rain_put(float **dev, const float *rate, size_t n);
+
 /* Rows per strip (tile height) of the stage kernels for an nx x ny grid (or
  * subdomain) on a device with sms multiprocessors, with the tile map or not:
  * swe_cuda.cu, where the measurements behind it are. */

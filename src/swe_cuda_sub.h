@@ -177,6 +177,9 @@ void swe_cuda_sub_tstop(struct swe_backend_ctx *x, int i, struct CUstream_st *s)
 void swe_cuda_sub_graph_times(struct swe_backend_ctx *x, int reset);
 /* The phases of swe_cuda_sub_ops (swe_multi.h); the halos are
  * cuda/swe_cuda_sub_halo.cu's. */
+/* The arrays of a step moved by j rows (row j of the subdomain as row 0). */
+void swe_cuda_sub_shift(struct swe_cuda_step *a, const struct swe_cuda_params *kp, long j);
+
 /* swe_cuda_sub_src.cu: rain and the Manning raster */
 int swe_cuda_sub_sources_init(struct swe_backend_ctx *x, const struct swe_state *g);
 void swe_cuda_sub_sources_free(struct swe_backend_ctx *x);
