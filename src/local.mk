@@ -19,7 +19,8 @@ src_libspate_a_SOURCES = \
 	src/halo_nccl.c \
 	src/balance.c \
 	src/swe_multi.c src/swe_multi_halo.c src/swe_multi_io.c src/swe_multi_dev.c \
-	src/swe_balance.c src/swe_balance_move.c src/swe_balance_rest.c src/swe_balance_run.h \
+	src/swe_balance.c src/swe_balance_trial.c src/swe_balance_measure.c \
+	src/swe_balance_plan.c src/swe_balance_move.c src/swe_balance_run.h \
 	src/swe_probe.c \
 	src/backend.c \
 	src/swe.c \
@@ -48,7 +49,7 @@ noinst_HEADERS += \
 	src/swe_run.h \
 	src/swe_multi.h src/swe_multi_run.h \
 	src/swe_cpu.h \
-	src/swe_balance.h \
+	src/swe_balance.h src/swe_balance_types.h \
 	src/decomp.h \
 	src/balance.h \
 	src/output.h \

@@ -1,7 +1,8 @@
-/* swe_balance.c: the [parallel] tuning of a decomposed shallow-water run:
- * speed probe, early exit auto, ghost cell expansion, and load balancing
- * (measured and decided in swe_balance_move.c; the plan and the move are
- * balance.c's).
+/* swe_balance.c: the [parallel] tuning of a decomposed shallow-water run,
+ * its entry points (swe_balance.h): options, speed probe, exchange schedule,
+ * and after every step the trials (swe_balance_trial.c) and every
+ * balance_interval steps one balancing decision, measure -> plan -> move
+ * (swe_balance_measure.c, swe_balance_plan.c, swe_balance_move.c).
  *
  * Every decision that changes what the ranks exchange (the rows each
  * subdomain owns, the ghost expansion k) is taken from numbers reduced over
@@ -10,7 +11,7 @@
  * exit on or off.
  *
  * beta, the cost of a cell the early exit skips relative to a computed one
- * in the work model of swe_balance_move.c: the backend's, the probe's
+ * in the work model of swe_balance_measure.c: the backend's, the probe's
  * measure, else SWE_BALANCE_BETA. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -21,19 +22,12 @@
 
 #include "spate.h"
 #include "swe_balance.h"
-#include "balance.h"
 #include "swe_balance_run.h"
 
 /* Relative cost of a cell the early exit skips (the update of U*, U^{n+1}
  * and the dry test remain): 0.10-0.13 measured by the probe on the CPU
  * backend (2 threads, 1000 columns). */
 #define SWE_BALANCE_BETA 0.15
-/* Trial length of ghost_expansion = auto: whole exchange cycles of every k
- * tried (1, 2, 4, 8). */
-#define KTRIAL 16
-
-void (*swe_balance_hook)(const struct swe_balance_check *c);
-
 
 static void report_names(struct swe_balance *b)
 {
@@ -77,6 +71,7 @@ static int ghost_options(struct swe_balance *b, int n, int ny)
 		b->ktry = b->nk > 1 ? 0 : -1;
 	}
 	b->halo_alloc = swe_halo_rows(&b->pw);
+	b->min_rows = b->halo_alloc > SWE_GHOST ? b->halo_alloc : SWE_GHOST;
 	if (b->halo_alloc > SWE_GHOST && (long)n * b->halo_alloc > ny) {
 		spate_log_error("decomp", "[parallel] ghost_expansion = %d: each subdomain holds %d "
 			"ghost rows and must own as many; %d subdomains need %ld rows, the grid has %d "
@@ -131,14 +126,13 @@ int swe_balance_new(struct swe_balance **out, const struct swe_params *p,
 
 int swe_balance_min_rows(const struct swe_balance *b)
 {
-	return b->halo_alloc > SWE_GHOST ? b->halo_alloc : SWE_GHOST;
+	return b->min_rows;
 }
 
 void swe_balance_attach(struct swe_balance *b, const struct swe_balance_run *r)
 {
 	b->r = *r;
-	for (int k = r->d->first; k < r->d->last; k++)
-		b->tc_prev[k] = swe_balance_compute_s(b, k);
+	swe_balance_interval_start(b);
 }
 
 long swe_balance_steps_free(const struct swe_balance *b, long steps)
@@ -198,80 +192,28 @@ int swe_balance_k(const struct swe_balance *b)
 	return b->k;
 }
 
-/* Exchange every k steps from now on: the halo plan for the new depth. */
-static int set_k(struct swe_balance *b, int k)
-{
-	double t0 = spate_now();
-	int rc;
-	b->k = k;
-	b->due = 1;
-	halo_plan_free(b->r.halo);
-	rc = halo_plan_build(b->r.halo, b->r.d,
-		3 * (size_t)swe_balance_halo(b) * b->r.pitch * sizeof(real));
-	b->rep.tuning += spate_now() - t0;
-	return rc;
-}
+/* ------------------------------------------------------------- the step */
 
-/* ghost_expansion = auto: KTRIAL steps of every candidate k, then the one
- * whose slowest rank was fastest. */
-static int ghost_trial(struct swe_balance *b, double step_s)
+/* One balancing decision, every balance_interval steps: measure the work and
+ * the speeds, plan the boundaries, move the rows when it pays; then which
+ * subdomains rest, and the next interval starts.  Collective. */
+static int balance_now(struct swe_balance *b, long steps)
 {
-	int best = 0, rc;
-	b->ktime[b->ktry] += step_s;
-	if (++b->ksteps < KTRIAL)
-		return 0;
-	if ((rc = decomp_max(&b->ktime[b->ktry], 1, NULL)))
+	struct swe_balance_meas m;
+	struct swe_balance_plan pl;
+	double t1;
+	int rc, move = 0;
+	if ((rc = swe_balance_measure(b, steps, &m)))
 		return rc;
-	b->ksteps = 0;
-	if (++b->ktry < b->nk)
-		return set_k(b, b->kcand[b->ktry]);
-	for (int q = 1; q < b->nk; q++)
-		if (b->ktime[q] < b->ktime[best])
-			best = q;
-	b->ktry = -1;
-	return set_k(b, b->kcand[best]);
-}
-
-/* Early exit on or off on every subdomain of this rank. */
-static void early_all(struct swe_balance *b, int on)
-{
-	for (int k = b->r.d->first; k < b->r.d->last; k++)
-		b->r.ops->set_early(b->r.sub[k], on);
-}
-
-/* early_exit = auto: every early_exit_interval steps, early_exit_steps
- * steps with and as many without; each subdomain keeps the faster (a local
- * choice: the results are the same bits, nothing else changes). */
-static void early_trial(struct swe_balance *b, long steps)
-{
-	const struct decomp *d = b->r.d;
-	double t0 = spate_now();
-	if (b->ephase == 0) {
-		if (steps < b->enext)
-			return;
-		early_all(b, 1);
-	} else if (++b->esteps < b->p->early_exit_steps) {
-		return;
-	} else if (b->ephase == 1) {
-		for (int k = d->first; k < d->last; k++)
-			b->eon[k] = swe_balance_compute_s(b, k) - b->e0[k];
-		early_all(b, 0);
-	} else {
-		for (int k = d->first; k < d->last; k++) {
-			b->early_on[k] = b->eon[k] <= swe_balance_compute_s(b, k) - b->e0[k];
-			b->r.ops->set_early(b->r.sub[k], b->early_on[k]);
-		}
-		b->ephase = 0;
-		b->enext = steps + b->p->early_exit_interval;
-		b->rep.early_trials++;
-		b->rep.tuning += spate_now() - t0;
-		return;
-	}
-	for (int k = d->first; k < d->last; k++)
-		b->e0[k] = swe_balance_compute_s(b, k);
-	b->ephase++;
-	b->esteps = 0;
-	b->rep.tuning += spate_now() - t0;
+	t1 = spate_now();
+	if (m.valid)
+		move = swe_balance_plan(b, &m, steps, &pl);
+	if (move && (rc = swe_balance_move(b, pl.bnew, pl.cells)))
+		return rc;
+	swe_balance_rest_apply(b, move);
+	swe_balance_interval_start(b);
+	b->rep.redecomp += spate_now() - t1;
+	return 0;
 }
 
 int swe_balance_step(struct swe_balance *b, long steps, double step_s)
@@ -280,13 +222,10 @@ int swe_balance_step(struct swe_balance *b, long steps, double step_s)
 	if (steps > b->wall_steps)
 		b->wall_acc += step_s * (double)(steps - b->wall_steps);
 	b->wall_steps = steps;
-	if (b->ktry >= 0)
-		rc = ghost_trial(b, step_s);
-	else if (b->p->early_exit == SWE_EARLY_AUTO && b->r.ops->set_early)
-		early_trial(b, steps);
+	rc = swe_balance_trial(b, steps, step_s);
 	if (!rc && b->p->balance != SWE_BALANCE_STATIC && b->r.d->n > 1 &&
 		steps >= b->next_measure) {
-		rc = swe_balance_now(b, steps);
+		rc = balance_now(b, steps);
 		b->next_measure = steps + b->p->balance_interval;
 	}
 	return rc;
@@ -310,6 +249,38 @@ int swe_balance_probe(struct swe_balance *b, const struct swe_state *s, int n,
 	}
 	b->rep.probe = spate_now() - t0;
 	return rc;
+}
+
+/* ---------------------------------------------------- resting subdomains */
+
+int swe_balance_resting(const struct swe_balance *b, int k)
+{
+	return b->rest[k];
+}
+
+const int *swe_balance_rest_flags(const struct swe_balance *b)
+{
+	for (int k = 0; k < b->r.d->n; k++)
+		if (b->rest[k])
+			return b->rest;
+	return NULL;
+}
+
+int swe_balance_rest_changed(struct swe_balance *b)
+{
+	int c = b->rest_changed;
+	b->rest_changed = 0;
+	return c;
+}
+
+void swe_balance_set_slack(struct swe_balance *b, int steps)
+{
+	b->slack = steps > 0 ? steps : 0;
+}
+
+void swe_balance_keep_awake(struct swe_balance *b)
+{
+	b->awake = 1;
 }
 
 /* --------------------------------------------------------------- report */

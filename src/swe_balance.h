@@ -17,18 +17,13 @@
 #include "swe.h"
 #include "swe_multi.h"
 #include "decomp.h"
+#include "swe_balance_types.h"
 
 struct swe_balance;
 
-/* What the balancer reaches of the decomposed run. */
-struct swe_balance_run {
-	const struct swe_sub_ops *ops;
-	struct decomp *d;
-	struct swe_backend_ctx **sub;   /* [DECOMP_MAX], NULL on other ranks */
-	struct halo_plan *halo;         /* rebuilt when the exchange depth changes */
-	double *t_compute, *t_exchange; /* per subdomain, s, growing */
-	int nx, ny, pitch;
-};
+/* The parts of the run that swe_balance_attach hands over (struct
+ * swe_balance_run) and the test hook around a move (swe_balance_hook):
+ * swe_balance_types.h. */
 
 /* Check the [parallel] options of p against the sub-operations ops for n
  * subdomains of ny rows, and make *pw, the parameters the subdomains keep
@@ -44,13 +39,6 @@ int swe_balance_new(struct swe_balance **b, const struct swe_params *p,
  * -SPATE_E*. */
 int swe_balance_probe(struct swe_balance *b, const struct swe_state *s, int n,
 	const int *dev, double *workload, int *nworkload);
-/* swe_probe.c: the speed of each of the n subdomains' devices (dev[k] for
- * subdomain k of this rank), cells/s, on
- * probe_steps steps of a fully wet flat grid of s->nx columns (and a few
- * hundred thousand cells) into speed[0..n), and *beta, the mean time of the
- * same grid dry over the wet one.  Collective; returns 0 or -SPATE_E*. */
-int swe_probe_speeds(const struct swe_sub_ops *ops, const struct swe_params *p,
-	const struct swe_state *s, int n, const int *dev, double *speed, double *beta);
 /* The fewest rows a subdomain may own: the ghost rows it holds. */
 int swe_balance_min_rows(const struct swe_balance *b);
 void swe_balance_attach(struct swe_balance *b, const struct swe_balance_run *r);
@@ -81,7 +69,7 @@ long swe_balance_steps_free(const struct swe_balance *b, long steps);
  * its halos again (a backend that exchanges U after each step, mid_stage =
  * SWE_STAGE_RATE, exchanges it once more). */
 int swe_balance_moved(struct swe_balance *b);
-/* Resting subdomains (swe_balance_rest.c): whether subdomain k (global
+/* Resting subdomains (the rule: swe_balance_plan.c): whether subdomain k (global
  * index) sits out the steps until the next measure (the driver skips its
  * phases and the halos of its edges; the others take the time step without
  * it); the flags of every subdomain when any rests, else NULL; whether the
@@ -100,17 +88,5 @@ void swe_balance_keep_awake(struct swe_balance *b);
  * of `steps` steps that spent advance_s seconds advancing.  Collective. */
 void swe_balance_report(struct swe_balance *b, long steps, double advance_s);
 void swe_balance_free(struct swe_balance *b);
-
-/* Test hook: when set, called on every rank after each move of rows with the
- * decomposition before and after it and, per global row, the sums of w, hu
- * and hv over the row's cells (in double, in column order; sums[3 j + f])
- * before and after: a row lost, duplicated or moved without its state shows
- * there.  NULL (default): not called, and the sums are not computed. */
-struct swe_balance_check {
-	int ny, n;
-	const int *row0_before, *rows_before, *row0_after, *rows_after;
-	const double *sums_before, *sums_after;
-};
-extern void (*swe_balance_hook)(const struct swe_balance_check *c);
 
 #endif

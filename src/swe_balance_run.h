@@ -1,12 +1,21 @@
 /* swe_balance_run.h: the state of the [parallel] tuning of a decomposed
- * shallow-water run, shared by swe_balance.c (options, exchanges, trials,
- * probe, report) and swe_balance_move.c (measuring the work, planning and
- * moving rows).  Private to those two files. */
+ * shallow-water run (struct swe_balance) and what each of its files offers
+ * the one above.  Private to the balancer; below all of its files, it
+ * includes only the types it is made of.
+ *
+ * One balancing decision, top to bottom (swe_balance.c calls each):
+ *   swe_balance_measure.c  the work of every row, the speed of every subdomain
+ *   swe_balance_plan.c     the new boundaries, which subdomains rest, whether
+ *                          the move pays
+ *   swe_balance_move.c     the rows moved between neighbours, the cost fitted
+ * and beside it swe_balance_trial.c, the trials of early_exit = auto and
+ * ghost_expansion = auto, which time the subdomains as the measure does. */
 #ifndef SPATE_SWE_BALANCE_RUN_H
 #define SPATE_SWE_BALANCE_RUN_H
 
-#include "swe_balance.h"
+#include "swe.h"
 #include "balance.h"
+#include "swe_balance_types.h"
 
 struct swe_balance {
 	struct swe_params pw;          /* what the subdomains keep */
@@ -14,6 +23,7 @@ struct swe_balance {
 	const struct swe_sub_ops *ops;
 	struct swe_balance_run r;
 	int ny, halo_alloc;
+	int min_rows;                  /* the fewest rows a subdomain may own */
 	/* exchange schedule */
 	int k, due;                    /* k: ghost expansion in use (1: classic) */
 	/* ghost_expansion = auto */
@@ -35,7 +45,7 @@ struct swe_balance {
 	double c_fix, c_cell, mv[5];
 	double *work;                  /* per global row */
 	double *act;                   /* per global row: its active cells */
-	/* resting subdomains (swe_balance_rest.c): the set until the next
+	/* resting subdomains (swe_balance_plan.c): the set until the next
 	 * measure, the fixed cost of a step on one device and on several (s;
 	 * < 0: unknown), the wall seconds of the steps since the last measure,
 	 * the steps a measure may come late */
@@ -48,38 +58,73 @@ struct swe_balance {
 	struct balance_report rep;
 };
 
+/* ---- swe_balance_trial.c */
+
+/* After step `steps` that took step_s seconds: a step of the trial of
+ * ghost_expansion = auto while it runs, else of early_exit = auto (with a
+ * backend that can switch it).  Collective.  Returns 0 or -SPATE_E*. */
+int swe_balance_trial(struct swe_balance *b, long steps, double step_s);
+
+/* ---- swe_balance_measure.c */
+
+/* One measure of an interval of isteps steps: the seconds T each subdomain
+ * computed, its seconds per unit of work sec (valid = 0: none, no plan),
+ * and its group (subdomains of one group run one after another:
+ * balance_plan). */
+struct swe_balance_meas {
+	long isteps;
+	int valid;
+	double T[DECOMP_MAX], sec[DECOMP_MAX];
+	int group[DECOMP_MAX];
+};
 /* Seconds subdomain k of this rank has computed so far: the device's own
  * count where the phases only enqueue work (ops->times; it waits for the
  * device), else the driver's clock. */
-static inline double swe_balance_compute_s(const struct swe_balance *b, int k)
-{
-	double c, x;
-	if (b->r.ops->times && b->r.ops->times(b->r.sub[k], &c, &x) == 0)
-		return c;
-	return b->r.t_compute[k];
-}
+double swe_balance_compute_s(const struct swe_balance *b, int k);
+/* Start the interval that the next measure times, now. */
+void swe_balance_interval_start(struct swe_balance *b);
+/* After step `steps`: the work of every row (b->work, b->act) and the
+ * measure *m of the interval since the last one.  Collective.  Returns 0
+ * or -SPATE_E*. */
+int swe_balance_measure(struct swe_balance *b, long steps, struct swe_balance_meas *m);
 
-/* Every balance_interval steps: measure, plan, and move when worth it
- * (swe_balance_move.c).  Collective. */
-int swe_balance_now(struct swe_balance *b, long steps);
+/* ---- swe_balance_plan.c */
+
+/* The boundaries now (bold) and the balanced ones (bnew, or every active row
+ * on one of two subdomains when that is faster), and the cells that would
+ * change subdomain. */
+struct swe_balance_plan {
+	int bold[DECOMP_MAX + 1], bnew[DECOMP_MAX + 1];
+	double cells;
+};
+/* Plan the next interval from the measure m (valid) after step `steps`:
+ * 1 when the rows should move to pl->bnew, 0 when they stay (the same
+ * boundaries, or a saving short of balance_gain times the move's cost). */
+int swe_balance_plan(struct swe_balance *b, const struct swe_balance_meas *m, long steps,
+	struct swe_balance_plan *pl);
+/* After the measure (and any move): which subdomains rest until the next. */
+void swe_balance_rest_apply(struct swe_balance *b, int moved);
+
+/* ---- swe_balance_move.c */
+
+/* Move the rows to boundaries bnew (cells: how many change subdomain), and
+ * fit the cost of a move to the seconds it took.  Collective.  Returns 0
+ * or -SPATE_E*. */
+int swe_balance_move(struct swe_balance *b, const int *bnew, double cells);
 /* Add a move of cells cells that took s seconds to the sums mv (zeroed at
  * first) and fit the cost of a move to them: *c_fix + *c_cell * cells,
  * least squares with both terms >= 0 (through the origin until two moves
  * of different sizes are known). */
 void swe_balance_cost_fit(double mv[5], double cells, double s, double *c_fix, double *c_cell);
 
-/* swe_balance_rest.c.  After an interval of isteps steps with boundaries
- * bold: the fixed cost of a step as the interval ran it (one device or
- * several), from the wall time less the predicted compute. */
-void swe_balance_rest_learn(struct swe_balance *b, const int *bold, const double *sec,
-	const int *group, long isteps);
-/* The predicted seconds of the next interval with boundaries bnew (the
- * balanced plan), or with a plan that gathers the active rows on one of two
- * subdomains when that is faster (then in bnew); *told: with bold.  With
- * subdomains that cannot rest: balance_time of both. */
-double swe_balance_rest_plan(struct swe_balance *b, const int *bold, const double *sec,
-	const int *group, long isteps, int *bnew, double *told);
-/* After the measure (and any move): which subdomains rest until the next. */
-void swe_balance_rest_apply(struct swe_balance *b, int moved);
+/* ---- swe_probe.c */
+
+/* The speed of each of the n subdomains' devices (dev[k] for subdomain k
+ * of this rank), cells/s, on probe_steps steps of a fully wet flat grid of
+ * s->nx columns (and a few hundred thousand cells) into speed[0..n), and
+ * *beta, the mean time of the same grid dry over the wet one.  Collective;
+ * returns 0 or -SPATE_E*. */
+int swe_probe_speeds(const struct swe_sub_ops *ops, const struct swe_params *p,
+	const struct swe_state *s, int n, const int *dev, double *speed, double *beta);
 
 #endif

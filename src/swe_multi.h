@@ -33,7 +33,7 @@ struct gauge_track;
  * intermediate U*, the stage-1 rate L (ghost rows included), or the copy
  * of U that the next step writes, where a backend keeps two and the step
  * writes only their owned rows (the CUDA one: their ghost rows matter
- * where the halos of a resting subdomain are skipped, swe_balance_rest.c). */
+ * where the halos of a resting subdomain are skipped, swe_balance_plan.c). */
 enum swe_stage {
 	SWE_STAGE_U = 0, SWE_STAGE_USTAR = 1, SWE_STAGE_RATE = 2, SWE_STAGE_UNEXT = 3
 };

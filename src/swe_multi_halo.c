@@ -72,7 +72,7 @@ static void halo_keep(void *user, int k, int side)
 
 /* The halos of `stage`; the interior rows of a stage whose edge rows went
  * first compute while they travel.  The edges of a resting subdomain are
- * skipped (their ghost rows stay valid: swe_balance_rest.c) unless `all`:
+ * skipped (their ghost rows stay valid: swe_balance_plan.c) unless `all`:
  * after rows moved, the new edges' ghost rows hold nothing yet. */
 static int exchange_some(struct multi *m, int stage, int all)
 {

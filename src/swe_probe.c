@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "spate.h"
-#include "swe_balance.h"
+#include "swe_multi.h"
+#include "swe_balance_run.h"
 
 /* Seconds of `steps` steps (after one untimed) of state g on one subdomain
  * that owns all its rows (every edge a wall: no exchange). */

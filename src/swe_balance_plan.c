@@ -1,5 +1,16 @@
-/* swe_balance_rest.c: subdomains that sit out steps (dynamic balancing,
- * swe_balance_move.c): a subdomain whose rows are dry, as are the rows of
+/* swe_balance_plan.c: the plan of a balancing decision (swe_balance.c), from
+ * the measure (swe_balance_measure.c): the new boundaries (balance_plan), the
+ * subdomains that rest with them, and whether the move pays for itself.
+ *
+ * The move pays when the saving over the next interval (as long as this
+ * one) exceeds balance_gain times its cost; balance_gain = 0 follows every
+ * plan.  Before the first move: a move touches every cell of the
+ * subdomains it changes about as much as half a step does, a step's
+ * seconds spread over every cell of the grid (dry ones cost little to
+ * step, as much to move); then the fit to the moves made
+ * (swe_balance_move.c).
+ *
+ * Resting subdomains.  A subdomain whose rows are dry, as are the rows of
  * its neighbours that the flood could reach before the next measure of the
  * work, "rests": the decomposed run skips its phases and the halos of its
  * edges until then, and the others take the time step without waiting for
@@ -53,8 +64,16 @@
 #include <string.h>
 
 #include "spate.h"
-#include "balance.h"
 #include "swe_balance_run.h"
+
+/* The boundaries of the subdomains now: bd[0..n], bd[n] = ny. */
+static void bounds_now(const struct swe_balance *b, int *bd)
+{
+	const struct decomp *d = b->r.d;
+	for (int k = 0; k < d->n; k++)
+		bd[k] = d->part[k].row0;
+	bd[d->n] = b->ny;
+}
 
 /* Whether subdomains may rest in this run (see the top of the file); not
  * with SPATE_BALANCE_REST=0. */
@@ -157,7 +176,10 @@ static int fixed_cost(double *one, double *multi)
 	return 0;
 }
 
-void swe_balance_rest_learn(struct swe_balance *b, const int *bold, const double *sec,
+/* After an interval of isteps steps with boundaries bold: the fixed cost of
+ * a step as the interval ran it (one device or several), from the wall time
+ * less the predicted compute. */
+static void rest_learn(struct swe_balance *b, const int *bold, const double *sec,
 	const int *group, long isteps)
 {
 	int n = b->r.d->n, on = 0;
@@ -175,10 +197,14 @@ void swe_balance_rest_learn(struct swe_balance *b, const int *bold, const double
 	*a = *a < 0 ? obs : 0.5 * (*a + obs);
 }
 
-double swe_balance_rest_plan(struct swe_balance *b, const int *bold, const double *sec,
+/* The predicted seconds of the next interval with boundaries bnew (the
+ * balanced plan), or with a plan that gathers the active rows on one of two
+ * subdomains when that is faster (then in bnew); *told: with bold.  With
+ * subdomains that cannot rest: balance_time of both. */
+static double rest_plan(const struct swe_balance *b, const int *bold, const double *sec,
 	const int *group, long isteps, int *bnew, double *told)
 {
-	int n = b->r.d->n, rest[DECOMP_MAX], R = reach(b), lo, hi, mn = swe_balance_min_rows(b);
+	int n = b->r.d->n, rest[DECOMP_MAX], R = reach(b), lo, hi, mn = b->min_rows;
 	double tnew;
 	if (!allowed(b)) {
 		*told = balance_time(n, b->work, sec, group, bold);
@@ -223,9 +249,7 @@ void swe_balance_rest_apply(struct swe_balance *b, int moved)
 	b->wall_acc = 0;
 	if (!allowed(b))
 		return;
-	for (int k = 0; k < d->n; k++)
-		bd[k] = d->part[k].row0;
-	bd[d->n] = b->ny;
+	bounds_now(b, bd);
 	cnt = rest_set(b, bd, rest);
 	if (memcmp(rest, b->rest, (size_t)d->n * sizeof *rest)) {
 		memcpy(b->rest, rest, (size_t)d->n * sizeof *rest);
@@ -236,32 +260,76 @@ void swe_balance_rest_apply(struct swe_balance *b, int moved)
 	b->rep.rest_moves += moved && cnt;
 }
 
-int swe_balance_resting(const struct swe_balance *b, int k)
+/* SPATE_BALANCE_TRACE=1: every plan on the log (rank 0). */
+static void trace(const struct swe_balance *b, long steps, const int *bold, const int *bnew,
+	const double *sec, double told, double tnew)
 {
-	return b->rest[k];
+	const struct decomp *d = b->r.d;
+	char line[1024];
+	int o = 0;
+	if (d->rank != 0)
+		return;
+	for (int k = 0; k < d->n && o < (int)sizeof line - 80; k++) {
+		double w = 0;
+		for (int j = bold[k]; j < bold[k + 1]; j++)
+			w += b->work[j];
+		o += snprintf(line + o, sizeof line - o, " [%d: rows %d-%d -> %d-%d, work %.4g, %.3g s/unit]",
+			k, bold[k], bold[k + 1] - 1, bnew[k], bnew[k + 1] - 1, w, sec[k]);
+	}
+	spate_log_info("spate: balance at step %ld:%s; slowest %.4g -> %.4g s\n", steps, line,
+		told, tnew);
+	if (b->trace > 1)
+		for (int j = 0; j < b->ny; j += (b->ny + 31) / 32)
+			spate_log_info("spate:   row %d: work %.4g\n", j, b->work[j]);
 }
 
-const int *swe_balance_rest_flags(const struct swe_balance *b)
+/* Whether boundaries bnew are bold; else the cells of the subdomains they
+ * change (*touched) and the cells that change subdomain (pl->cells). */
+static int same_bounds(const struct swe_balance *b, struct swe_balance_plan *pl, double *touched)
 {
-	for (int k = 0; k < b->r.d->n; k++)
-		if (b->rest[k])
-			return b->rest;
-	return NULL;
+	const int *bold = pl->bold, *bnew = pl->bnew;
+	int n = b->r.d->n, same = 1;
+	*touched = 0;
+	pl->cells = 0;
+	for (int k = 0; k < n; k++)
+		if (bnew[k] != bold[k] || bnew[k + 1] != bold[k + 1]) {
+			same = 0;
+			*touched += (double)(bold[k + 1] - bold[k] + bnew[k + 1] - bnew[k]) * b->r.nx;
+		}
+	for (int k = 1; k < n; k++)
+		pl->cells += (double)abs(bnew[k] - bold[k]) * b->r.nx;
+	return same;
 }
 
-int swe_balance_rest_changed(struct swe_balance *b)
+/* The predicted seconds of a move (see the top of the file). */
+static double move_cost(const struct swe_balance *b, const struct swe_balance_meas *m,
+	double touched, double cells)
 {
-	int c = b->rest_changed;
-	b->rest_changed = 0;
-	return c;
+	double s = 0;
+	if (b->c_cell < 0) {
+		for (int k = 0; k < b->r.d->n; k++)
+			s += m->T[k];
+		return 0.5 * s / ((double)b->ny * b->r.nx) / (double)m->isteps * touched;
+	}
+	return b->c_fix + b->c_cell * cells;
 }
 
-void swe_balance_set_slack(struct swe_balance *b, int steps)
+int swe_balance_plan(struct swe_balance *b, const struct swe_balance_meas *m, long steps,
+	struct swe_balance_plan *pl)
 {
-	b->slack = steps > 0 ? steps : 0;
-}
-
-void swe_balance_keep_awake(struct swe_balance *b)
-{
-	b->awake = 1;
+	double told, tnew, touched;
+	bounds_now(b, pl->bold);
+	rest_learn(b, pl->bold, m->sec, m->group, m->isteps);
+	balance_plan(b->ny, b->r.d->n, b->work, m->sec, m->group, pl->bold, b->min_rows, pl->bnew);
+	tnew = rest_plan(b, pl->bold, m->sec, m->group, m->isteps, pl->bnew, &told);
+	if (b->trace)
+		trace(b, steps, pl->bold, pl->bnew, m->sec, told, tnew);
+	if (same_bounds(b, pl, &touched))
+		return 0;
+	if (b->p->balance_gain > 0 &&
+		!(told - tnew > b->p->balance_gain * move_cost(b, m, touched, pl->cells))) {
+		b->rep.skipped++;
+		return 0;
+	}
+	return 1;
 }
