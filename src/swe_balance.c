@@ -132,7 +132,7 @@ int swe_balance_min_rows(const struct swe_balance *b)
 void swe_balance_attach(struct swe_balance *b, const struct swe_balance_run *r)
 {
 	b->r = *r;
-	swe_balance_interval_start(b);
+	swe_balance_computed(b, b->tc_prev); /* the first interval starts */
 }
 
 long swe_balance_steps_free(const struct swe_balance *b, long steps)
@@ -194,31 +194,46 @@ int swe_balance_k(const struct swe_balance *b)
 
 /* ------------------------------------------------------------- the step */
 
+/* The subdomains that rest until the next measure, as planned (and once the
+ * rows moved, when they were to move). */
+static void rest_apply(struct swe_balance *b, const struct swe_balance_next *pl)
+{
+	size_t bytes = (size_t)b->r.d->n * sizeof *b->rest;
+	if (!pl->may_rest)
+		return;
+	if (memcmp(pl->rest, b->rest, bytes)) {
+		memcpy(b->rest, pl->rest, bytes);
+		b->rest_changed = 1;
+		b->moved = 1; /* the halos of the edges that rested, again */
+	}
+	b->rep.rests += pl->nrest;
+	b->rep.rest_moves += pl->move && pl->nrest;
+}
+
 /* One balancing decision, every balance_interval steps: measure the work and
- * the speeds, plan the boundaries, move the rows when it pays; then which
- * subdomains rest, and the next interval starts.  Collective. */
+ * the speeds, plan the next interval, move the rows when it pays and rest
+ * the subdomains out of the flood's reach; then the next interval starts.
+ * Collective. */
 static int balance_now(struct swe_balance *b, long steps)
 {
 	struct swe_balance_meas m;
-	struct swe_balance_plan pl;
+	struct swe_balance_next pl;
 	double t1;
-	int rc, move = 0;
+	int rc;
 	if ((rc = swe_balance_measure(b, steps, &m)))
 		return rc;
 	t1 = spate_now();
-	if (m.valid)
-		move = swe_balance_plan(b, &m, steps, &pl);
-	if (move && (rc = swe_balance_move(b, pl.bnew, pl.cells)))
+	if (swe_balance_plan(b, &m, steps, &pl) && (rc = swe_balance_move(b, pl.bnew, pl.cells)))
 		return rc;
-	swe_balance_rest_apply(b, move);
-	swe_balance_interval_start(b);
+	rest_apply(b, &pl);
+	swe_balance_computed(b, b->tc_prev); /* the next interval starts */
 	b->rep.redecomp += spate_now() - t1;
 	return 0;
 }
 
 int swe_balance_step(struct swe_balance *b, long steps, double step_s)
 {
-	int rc = 0;
+	int rc;
 	if (steps > b->wall_steps)
 		b->wall_acc += step_s * (double)(steps - b->wall_steps);
 	b->wall_steps = steps;

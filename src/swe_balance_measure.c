@@ -19,7 +19,10 @@
 #include "swe_multi.h"
 #include "swe_balance_run.h"
 
-double swe_balance_compute_s(const struct swe_balance *b, int k)
+/* Seconds subdomain k of this rank has computed so far: the device's own
+ * count where the phases only enqueue work (ops->times; it waits for the
+ * device), else the driver's clock. */
+static double compute_s(const struct swe_balance *b, int k)
 {
 	double c, x;
 	if (b->r.ops->times && b->r.ops->times(b->r.sub[k], &c, &x) == 0)
@@ -27,10 +30,10 @@ double swe_balance_compute_s(const struct swe_balance *b, int k)
 	return b->r.t_compute[k];
 }
 
-void swe_balance_interval_start(struct swe_balance *b)
+void swe_balance_computed(const struct swe_balance *b, double *c)
 {
 	for (int k = b->r.d->first; k < b->r.d->last; k++)
-		b->tc_prev[k] = swe_balance_compute_s(b, k);
+		c[k] = compute_s(b, k);
 }
 
 /* The wet bounding box of this rank's subdomains (rows box[0..1], columns
@@ -62,7 +65,7 @@ static int measure_work(struct swe_balance *b, double *T)
 			b->work[d->part[k].row0 + j] = b->iwork[j];
 		if (!rows_mode)
 			box_grow(box, kb);
-		T[k] = swe_balance_compute_s(b, k) - b->tc_prev[k];
+		T[k] = compute_s(b, k) - b->tc_prev[k];
 	}
 	if (!rc)
 		rc = decomp_max(T, d->n, NULL);

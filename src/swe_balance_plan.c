@@ -197,19 +197,15 @@ static void rest_learn(struct swe_balance *b, const int *bold, const double *sec
 	*a = *a < 0 ? obs : 0.5 * (*a + obs);
 }
 
-/* The predicted seconds of the next interval with boundaries bnew (the
- * balanced plan), or with a plan that gathers the active rows on one of two
- * subdomains when that is faster (then in bnew); *told: with bold.  With
- * subdomains that cannot rest: balance_time of both. */
+/* Where subdomains may rest: the predicted seconds of the next interval
+ * with boundaries bnew (the balanced plan), or with a plan that gathers the
+ * active rows on one of two subdomains when that is faster (then in bnew);
+ * *told: with bold. */
 static double rest_plan(const struct swe_balance *b, const int *bold, const double *sec,
 	const int *group, long isteps, int *bnew, double *told)
 {
 	int n = b->r.d->n, rest[DECOMP_MAX], R = reach(b), lo, hi, mn = b->min_rows;
 	double tnew;
-	if (!allowed(b)) {
-		*told = balance_time(n, b->work, sec, group, bold);
-		return balance_time(n, b->work, sec, group, bnew);
-	}
 	rest_set(b, bold, rest);
 	*told = plan_time(b, bold, rest, sec, group, isteps);
 	rest_set(b, bnew, rest);
@@ -242,24 +238,6 @@ static double rest_plan(const struct swe_balance *b, const int *bold, const doub
 	return tnew;
 }
 
-void swe_balance_rest_apply(struct swe_balance *b, int moved)
-{
-	const struct decomp *d = b->r.d;
-	int bd[DECOMP_MAX + 1], rest[DECOMP_MAX], cnt;
-	b->wall_acc = 0;
-	if (!allowed(b))
-		return;
-	bounds_now(b, bd);
-	cnt = rest_set(b, bd, rest);
-	if (memcmp(rest, b->rest, (size_t)d->n * sizeof *rest)) {
-		memcpy(b->rest, rest, (size_t)d->n * sizeof *rest);
-		b->rest_changed = 1;
-		b->moved = 1; /* the halos of the edges that rested, again */
-	}
-	b->rep.rests += cnt;
-	b->rep.rest_moves += moved && cnt;
-}
-
 /* SPATE_BALANCE_TRACE=1: every plan on the log (rank 0). */
 static void trace(const struct swe_balance *b, long steps, const int *bold, const int *bnew,
 	const double *sec, double told, double tnew)
@@ -285,7 +263,7 @@ static void trace(const struct swe_balance *b, long steps, const int *bold, cons
 
 /* Whether boundaries bnew are bold; else the cells of the subdomains they
  * change (*touched) and the cells that change subdomain (pl->cells). */
-static int same_bounds(const struct swe_balance *b, struct swe_balance_plan *pl, double *touched)
+static int same_bounds(const struct swe_balance *b, struct swe_balance_next *pl, double *touched)
 {
 	const int *bold = pl->bold, *bnew = pl->bnew;
 	int n = b->r.d->n, same = 1;
@@ -314,14 +292,17 @@ static double move_cost(const struct swe_balance *b, const struct swe_balance_me
 	return b->c_fix + b->c_cell * cells;
 }
 
-int swe_balance_plan(struct swe_balance *b, const struct swe_balance_meas *m, long steps,
-	struct swe_balance_plan *pl)
+/* The boundaries and whether to move to them (see the top of the file). */
+static int balance(struct swe_balance *b, const struct swe_balance_meas *m, long steps,
+	struct swe_balance_next *pl)
 {
 	double told, tnew, touched;
-	bounds_now(b, pl->bold);
 	rest_learn(b, pl->bold, m->sec, m->group, m->isteps);
-	balance_plan(b->ny, b->r.d->n, b->work, m->sec, m->group, pl->bold, b->min_rows, pl->bnew);
-	tnew = rest_plan(b, pl->bold, m->sec, m->group, m->isteps, pl->bnew, &told);
+	told = balance_time(b->r.d->n, b->work, m->sec, m->group, pl->bold);
+	tnew = balance_plan(b->ny, b->r.d->n, b->work, m->sec, m->group, pl->bold, b->min_rows,
+		pl->bnew);
+	if (allowed(b))
+		tnew = rest_plan(b, pl->bold, m->sec, m->group, m->isteps, pl->bnew, &told);
 	if (b->trace)
 		trace(b, steps, pl->bold, pl->bnew, m->sec, told, tnew);
 	if (same_bounds(b, pl, &touched))
@@ -332,4 +313,15 @@ int swe_balance_plan(struct swe_balance *b, const struct swe_balance_meas *m, lo
 		return 0;
 	}
 	return 1;
+}
+
+int swe_balance_plan(struct swe_balance *b, const struct swe_balance_meas *m, long steps,
+	struct swe_balance_next *pl)
+{
+	bounds_now(b, pl->bold);
+	pl->move = m->valid && balance(b, m, steps, pl);
+	pl->may_rest = allowed(b);
+	pl->nrest = pl->may_rest ? rest_set(b, pl->move ? pl->bnew : pl->bold, pl->rest) : 0;
+	b->wall_acc = 0;
+	return pl->move;
 }

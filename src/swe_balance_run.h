@@ -5,11 +5,12 @@
  *
  * One balancing decision, top to bottom (swe_balance.c calls each):
  *   swe_balance_measure.c  the work of every row, the speed of every subdomain
- *   swe_balance_plan.c     the new boundaries, which subdomains rest, whether
- *                          the move pays
+ *   swe_balance_plan.c     the new boundaries, whether the move pays, which
+ *                          subdomains rest
  *   swe_balance_move.c     the rows moved between neighbours, the cost fitted
  * and beside it swe_balance_trial.c, the trials of early_exit = auto and
- * ghost_expansion = auto, which time the subdomains as the measure does. */
+ * ghost_expansion = auto, which read the seconds the subdomains computed
+ * from swe_balance_measure.c. */
 #ifndef SPATE_SWE_BALANCE_RUN_H
 #define SPATE_SWE_BALANCE_RUN_H
 
@@ -77,12 +78,11 @@ struct swe_balance_meas {
 	double T[DECOMP_MAX], sec[DECOMP_MAX];
 	int group[DECOMP_MAX];
 };
-/* Seconds subdomain k of this rank has computed so far: the device's own
- * count where the phases only enqueue work (ops->times; it waits for the
- * device), else the driver's clock. */
-double swe_balance_compute_s(const struct swe_balance *b, int k);
-/* Start the interval that the next measure times, now. */
-void swe_balance_interval_start(struct swe_balance *b);
+/* The seconds each subdomain of this rank has computed so far into
+ * c[first..last): the device's own count where the phases only enqueue work
+ * (it waits for the device), else the driver's clock.  Into b->tc_prev: the
+ * interval that the next measure times starts. */
+void swe_balance_computed(const struct swe_balance *b, double *c);
 /* After step `steps`: the work of every row (b->work, b->act) and the
  * measure *m of the interval since the last one.  Collective.  Returns 0
  * or -SPATE_E*. */
@@ -90,20 +90,24 @@ int swe_balance_measure(struct swe_balance *b, long steps, struct swe_balance_me
 
 /* ---- swe_balance_plan.c */
 
-/* The boundaries now (bold) and the balanced ones (bnew, or every active row
- * on one of two subdomains when that is faster), and the cells that would
- * change subdomain. */
-struct swe_balance_plan {
+/* The next interval as planned: the boundaries now (bold) and the balanced
+ * ones (bnew, or every active row on one of two subdomains when that is
+ * faster), the cells that would change subdomain, and whether the rows
+ * move; then whether subdomains may rest, and which rest with the
+ * boundaries of the next interval (nrest of them). */
+struct swe_balance_next {
 	int bold[DECOMP_MAX + 1], bnew[DECOMP_MAX + 1];
 	double cells;
+	int move;
+	int may_rest, rest[DECOMP_MAX], nrest;
 };
-/* Plan the next interval from the measure m (valid) after step `steps`:
- * 1 when the rows should move to pl->bnew, 0 when they stay (the same
- * boundaries, or a saving short of balance_gain times the move's cost). */
+/* Plan the next interval from the measure m after step `steps`: returns
+ * pl->move, 1 when the rows should move to pl->bnew, 0 when they stay (no
+ * valid measure, the same boundaries, or a saving short of balance_gain
+ * times the move's cost).  The wall time of the interval is spent on the
+ * fixed costs of the steps it ran, and starts anew. */
 int swe_balance_plan(struct swe_balance *b, const struct swe_balance_meas *m, long steps,
-	struct swe_balance_plan *pl);
-/* After the measure (and any move): which subdomains rest until the next. */
-void swe_balance_rest_apply(struct swe_balance *b, int moved);
+	struct swe_balance_next *pl);
 
 /* ---- swe_balance_move.c */
 

@@ -19,13 +19,14 @@ static int set_k(struct swe_balance *b, int k)
 {
 	struct swe_params q = b->pw;
 	double t0 = spate_now();
+	size_t bytes;
 	int rc;
 	b->k = k;
 	b->due = 1;
 	q.ghost_expansion = k;
+	bytes = 3 * (size_t)swe_halo_rows(&q) * b->r.pitch * sizeof(real);
 	halo_plan_free(b->r.halo);
-	rc = halo_plan_build(b->r.halo, b->r.d,
-		3 * (size_t)swe_halo_rows(&q) * b->r.pitch * sizeof(real));
+	rc = halo_plan_build(b->r.halo, b->r.d, bytes);
 	b->rep.tuning += spate_now() - t0;
 	return rc;
 }
@@ -59,24 +60,25 @@ static void early_all(struct swe_balance *b, int on)
 
 /* early_exit = auto: every early_exit_interval steps, early_exit_steps
  * steps with and as many without; each subdomain keeps the faster (a local
- * choice: the results are the same bits, nothing else changes). */
+ * choice: the results are the same bits, nothing else changes).  The
+ * seconds the subdomains computed are read once at each turn of the trial
+ * (switching early exit adds none). */
 static void early_trial(struct swe_balance *b, long steps)
 {
 	const struct decomp *d = b->r.d;
-	double t0 = spate_now();
-	if (b->ephase == 0) {
-		if (steps < b->enext)
-			return;
-		early_all(b, 1);
-	} else if (++b->esteps < b->p->early_exit_steps) {
+	double t0 = spate_now(), c[DECOMP_MAX];
+	if (b->ephase == 0 ? steps < b->enext : ++b->esteps < b->p->early_exit_steps)
 		return;
+	swe_balance_computed(b, c);
+	if (b->ephase == 0) {
+		early_all(b, 1);
 	} else if (b->ephase == 1) {
 		for (int k = d->first; k < d->last; k++)
-			b->eon[k] = swe_balance_compute_s(b, k) - b->e0[k];
+			b->eon[k] = c[k] - b->e0[k];
 		early_all(b, 0);
 	} else {
 		for (int k = d->first; k < d->last; k++) {
-			b->early_on[k] = b->eon[k] <= swe_balance_compute_s(b, k) - b->e0[k];
+			b->early_on[k] = b->eon[k] <= c[k] - b->e0[k];
 			b->r.ops->set_early(b->r.sub[k], b->early_on[k]);
 		}
 		b->ephase = 0;
@@ -86,7 +88,7 @@ static void early_trial(struct swe_balance *b, long steps)
 		return;
 	}
 	for (int k = d->first; k < d->last; k++)
-		b->e0[k] = swe_balance_compute_s(b, k);
+		b->e0[k] = c[k];
 	b->ephase++;
 	b->esteps = 0;
 	b->rep.tuning += spate_now() - t0;
