@@ -194,8 +194,8 @@ int swe_balance_k(const struct swe_balance *b)
 
 /* ------------------------------------------------------------- the step */
 
-/* The subdomains that rest until the next measure, as planned (and once the
- * rows moved, when they were to move). */
+/* The subdomains that rest until the next measure, as the plan has them
+ * (after its move, if any). */
 static void rest_apply(struct swe_balance *b, const struct swe_balance_next *pl)
 {
 	size_t bytes = (size_t)b->r.d->n * sizeof *b->rest;
@@ -223,7 +223,8 @@ static int balance_now(struct swe_balance *b, long steps)
 	if ((rc = swe_balance_measure(b, steps, &m)))
 		return rc;
 	t1 = spate_now();
-	if (swe_balance_plan(b, &m, steps, &pl) && (rc = swe_balance_move(b, pl.bnew, pl.cells)))
+	swe_balance_plan(b, &m, steps, &pl);
+	if (pl.move && (rc = swe_balance_move(b, pl.bnew, pl.cells)))
 		return rc;
 	rest_apply(b, &pl);
 	swe_balance_computed(b, b->tc_prev); /* the next interval starts */

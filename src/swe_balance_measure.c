@@ -1,6 +1,7 @@
 /* swe_balance_measure.c: the measure that starts a balancing decision
  * (swe_balance.c): the work of every row, and the seconds and the speed of
- * every subdomain over the interval since the last measure.
+ * every subdomain over the interval since the last measure; the seconds the
+ * subdomains computed, which the trials read too (swe_balance_trial.c).
  *
  * The work model: a step costs a subdomain sec x sum over its rows of
  * (a + beta (nx - a)), where a is the row's active cells (those the rhs
@@ -162,6 +163,8 @@ int swe_balance_measure(struct swe_balance *b, long steps, struct swe_balance_me
 	b->rep.measures++;
 	b->last_measure = steps;
 	m->valid = m->isteps > 0 && speeds(b, m->T, m->isteps, m->sec);
+	/* the CPU subdomains of a rank run one after another; devices side by
+	 * side are groups of their own */
 	for (int k = 0; k < d->n; k++)
 		m->group[k] = b->r.ops->concurrent ? k : d->part[k].rank;
 	b->rep.bbox += spate_now() - t0;

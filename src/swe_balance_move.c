@@ -152,7 +152,7 @@ int swe_balance_move(struct swe_balance *b, const int *bnew, double cells)
 		return rc;
 	swe_balance_cost_fit(b->mv, cells, dt, &b->c_fix, &b->c_cell);
 	b->rep.moves++;
-	b->due = 1;   /* every halo anew */
-	b->moved = 1;
+	b->due = 1;   /* the next step exchanges first */
+	b->moved = 1; /* every internal edge needs its halos again */
 	return 0;
 }

@@ -315,7 +315,7 @@ static int balance(struct swe_balance *b, const struct swe_balance_meas *m, long
 	return 1;
 }
 
-int swe_balance_plan(struct swe_balance *b, const struct swe_balance_meas *m, long steps,
+void swe_balance_plan(struct swe_balance *b, const struct swe_balance_meas *m, long steps,
 	struct swe_balance_next *pl)
 {
 	bounds_now(b, pl->bold);
@@ -323,5 +323,4 @@ int swe_balance_plan(struct swe_balance *b, const struct swe_balance_meas *m, lo
 	pl->may_rest = allowed(b);
 	pl->nrest = pl->may_rest ? rest_set(b, pl->move ? pl->bnew : pl->bold, pl->rest) : 0;
 	b->wall_acc = 0;
-	return pl->move;
 }

@@ -1,16 +1,18 @@
 /* swe_balance_run.h: the state of the [parallel] tuning of a decomposed
  * shallow-water run (struct swe_balance) and what each of its files offers
- * the one above.  Private to the balancer; below all of its files, it
- * includes only the types it is made of.
+ * swe_balance.c, the one above them all.  Private to the balancer; below
+ * all of its files, it includes only the types it is made of.
  *
- * One balancing decision, top to bottom (swe_balance.c calls each):
+ * swe_balance.c calls, after every step:
+ *   swe_balance_trial.c    the trials of early_exit = auto and
+ *                          ghost_expansion = auto
+ * and every balance_interval steps one balancing decision, top to bottom:
  *   swe_balance_measure.c  the work of every row, the speed of every subdomain
  *   swe_balance_plan.c     the new boundaries, whether the move pays, which
  *                          subdomains rest
  *   swe_balance_move.c     the rows moved between neighbours, the cost fitted
- * and beside it swe_balance_trial.c, the trials of early_exit = auto and
- * ghost_expansion = auto, which read the seconds the subdomains computed
- * from swe_balance_measure.c. */
+ * (the trials read the seconds the subdomains computed from the measure's
+ * file), and once before the run swe_probe.c, the speed probe. */
 #ifndef SPATE_SWE_BALANCE_RUN_H
 #define SPATE_SWE_BALANCE_RUN_H
 
@@ -101,12 +103,12 @@ struct swe_balance_next {
 	int move;
 	int may_rest, rest[DECOMP_MAX], nrest;
 };
-/* Plan the next interval from the measure m after step `steps`: returns
- * pl->move, 1 when the rows should move to pl->bnew, 0 when they stay (no
- * valid measure, the same boundaries, or a saving short of balance_gain
- * times the move's cost).  The wall time of the interval is spent on the
- * fixed costs of the steps it ran, and starts anew. */
-int swe_balance_plan(struct swe_balance *b, const struct swe_balance_meas *m, long steps,
+/* Plan the next interval from the measure m after step `steps` into *pl:
+ * move = 1 when the rows should move to bnew, 0 when they stay (no valid
+ * measure, the same boundaries, or a saving short of balance_gain times
+ * the move's cost).  The wall time of the interval, once it taught the
+ * fixed cost of a step, starts anew. */
+void swe_balance_plan(struct swe_balance *b, const struct swe_balance_meas *m, long steps,
 	struct swe_balance_next *pl);
 
 /* ---- swe_balance_move.c */
