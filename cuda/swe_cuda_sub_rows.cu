@@ -37,6 +37,7 @@
 extern "C" {
 #include "spate.h"
 #include "swe.h"
+#include "swe_backend.h"
 #include "swe_cuda_sub.h"
 #include "products_kern.h"
 }

@@ -27,6 +27,7 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "params.h"
 #include "checkpoint.h"
 #include "ncout.h"
 #include "products_kern.h"

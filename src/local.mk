@@ -8,7 +8,7 @@ noinst_LIBRARIES += src/libspate.a
 src_libspate_a_SOURCES = \
 	src/util.c src/forcing.c \
 	src/params.c src/params_check.c src/params_file.c \
-	src/setup.c \
+	src/setup.c src/swe_state.c \
 	src/diag.c \
 	src/swe_cpu.c \
 	src/swe_cpu_rhs.c \
@@ -22,7 +22,7 @@ src_libspate_a_SOURCES = \
 	src/swe_balance.c src/swe_balance_move.c src/swe_balance_rest.c src/swe_balance_run.h \
 	src/swe_probe.c \
 	src/backend.c \
-	src/swe.c \
+	src/swe_run.c \
 	src/output.c \
 	src/bench.c \
 	src/gauge.c \
@@ -38,7 +38,7 @@ src_libspate_a_SOURCES = \
 noinst_HEADERS += \
 	src/hostdevice.h \
 	src/spate.h \
-	src/swe.h \
+	src/swe.h src/swe_backend.h src/backend.h src/params.h src/setup.h src/forcing.h src/diag.h src/swe_state.h src/swe_bc.h \
 	src/swe_kern.h \
 	src/swe_step.h \
 	src/swe_cuda.h \

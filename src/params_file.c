@@ -13,6 +13,7 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "params.h"
 
 /* libinih reads through this so the handler knows the line number.  The
  * first bad key is only recorded (err, err_line, its text): libinih reports

@@ -15,6 +15,7 @@
 #define SPATE_SWE_BALANCE_H
 
 #include "swe.h"
+#include "swe_backend.h"
 #include "swe_multi.h"
 #include "decomp.h"
 

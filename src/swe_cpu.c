@@ -17,6 +17,8 @@
  * moving rows between subdomains in swe_cpu_sub.c. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
+#include "swe_state.h"
+#include "swe_bc.h"
 #endif
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,9 @@
 #include "swe_cpu.h"
 #include "swe_multi.h"
 #include "products_kern.h"
+#include "swe_backend.h"
+#include "setup.h"
+#include "forcing.h"
 
 static int cpu_count(void)
 {

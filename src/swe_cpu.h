@@ -13,6 +13,7 @@
 #define SPATE_SWE_CPU_H
 
 #include "swe.h"
+#include "swe_backend.h"
 #include "swe_step.h"
 
 /* Columns per block of the early-exit dry map. */

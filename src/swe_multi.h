@@ -25,6 +25,7 @@
 #define SPATE_SWE_MULTI_H
 
 #include "swe.h"
+#include "swe_backend.h"
 
 struct swe_prod;
 struct gauge_track;

@@ -10,6 +10,7 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "swe_backend.h"
 #include "swe_multi.h"
 #include "swe_balance.h"
 

@@ -7,6 +7,7 @@
 #define SPATE_SWE_MULTI_RUN_H
 
 #include "swe.h"
+#include "swe_backend.h"
 #include "swe_multi.h"
 #include "decomp.h"
 

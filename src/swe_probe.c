@@ -5,12 +5,14 @@
  * the balancing knows what a dry cell costs. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
+#include "swe_state.h"
 #endif
 #include <stdlib.h>
 #include <string.h>
 
 #include "spate.h"
 #include "swe_balance.h"
+#include "swe_backend.h"
 
 /* Seconds of `steps` steps (after one untimed) of state g on one subdomain
  * that owns all its rows (every edge a wall: no exchange). */

@@ -25,6 +25,12 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "swe_state.h"
+#include "swe_backend.h"
+#include "params.h"
+#include "setup.h"
+#include "forcing.h"
+#include "diag.h"
 #include "swe_run.h"
 #include "swe_multi.h"
 #include "swe_out.h"
@@ -475,21 +481,4 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	swe_ckpt_free(&u.ck);
 	swe_state_free(&u.s);
 	return rc;
-}
-
-int swe_state_copy_interior(struct swe_state *dst, const struct swe_state *src)
-{
-	int rc = swe_state_alloc(dst, src->nx, src->ny, src->dx, src->dy);
-	size_t n = (size_t)(src->ny + 2 * SWE_GHOST) * src->pitch * sizeof(real);
-	if (rc)
-		return rc;
-	dst->x0 = src->x0;
-	dst->y0 = src->y0;
-	dst->bref = src->bref;
-	memcpy(dst->w, src->w, n);
-	memcpy(dst->hu, src->hu, n);
-	memcpy(dst->hv, src->hv, n);
-	memcpy(dst->Bm, src->Bm, n);
-	memcpy(dst->Bc, src->Bc, (size_t)(src->ny + 2 * SWE_GHOST + 1) * src->cpitch * sizeof(real));
-	return 0;
 }
