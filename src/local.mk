@@ -46,7 +46,7 @@ noinst_HEADERS += \
 	src/swe_cuda_one.h \
 	src/swe_cuda_sub.h \
 	src/swe_run.h \
-	src/swe_multi.h src/swe_multi_run.h \
+	src/swe_multi.h src/swe_multi_run.h src/swe_sub.h \
 	src/swe_cpu.h \
 	src/swe_balance.h \
 	src/decomp.h \

@@ -16,7 +16,7 @@
 
 #include "swe.h"
 #include "swe_backend.h"
-#include "swe_multi.h"
+#include "swe_sub.h"
 #include "decomp.h"
 
 struct swe_balance;

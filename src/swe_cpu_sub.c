@@ -30,7 +30,7 @@
 
 #include "spate.h"
 #include "swe_cpu.h"
-#include "swe_multi.h"
+#include "swe_sub.h"
 #include "products_kern.h"
 #include "swe_backend.h"
 

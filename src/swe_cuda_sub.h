@@ -8,7 +8,7 @@
 #define SPATE_SWE_CUDA_SUB_H
 
 #include "swe_cuda.h"
-#include "swe_multi.h"
+#include "swe_sub.h"
 #include "decomp.h"
 
 struct CUstream_st;
