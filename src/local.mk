@@ -27,7 +27,7 @@ src_libspate_a_SOURCES = \
 	src/bench.c \
 	src/gauge.c \
 	src/ncout.c \
-	src/ncckpt.c \
+	src/ckpt.c src/ckpt_bin.c src/ckpt_nc.c src/ckpt_file.c \
 	src/ncread.c \
 	src/checkpoint.c \
 	src/writer.c \
@@ -54,7 +54,7 @@ noinst_HEADERS += \
 	src/output.h \
 	src/gauge.h \
 	src/ncout.h \
-	src/checkpoint.h \
+	src/checkpoint.h src/ckpt.h src/ckpt_bin.h src/ckpt_nc.h src/ckpt_file.h \
 	src/writer.h \
 	src/swe_out.h \
 	src/swe_gauges.h \
