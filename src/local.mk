@@ -23,7 +23,7 @@ src_libspate_a_SOURCES = \
 	src/swe_probe.c \
 	src/backend.c \
 	src/swe_run.c \
-	src/output.c \
+	src/output.c src/summary.c src/progress.c src/run_clock.c src/run_signal.c \
 	src/bench.c \
 	src/gauge.c \
 	src/ncout.c \
@@ -51,7 +51,7 @@ noinst_HEADERS += \
 	src/swe_balance.h \
 	src/decomp.h \
 	src/balance.h \
-	src/output.h \
+	src/output.h src/summary.h src/progress.h src/run_clock.h src/run_signal.h \
 	src/gauge.h \
 	src/ncout.h \
 	src/checkpoint.h src/ckpt.h src/ckpt_bin.h src/ckpt_nc.h src/ckpt_file.h \
