@@ -7,7 +7,7 @@
 noinst_LIBRARIES += src/libspate.a
 src_libspate_a_SOURCES = \
 	src/util.c src/forcing.c \
-	src/params.c src/params_check.c src/params_file.c \
+	src/params.c src/params_check.c src/params_file.c src/scenario.c \
 	src/setup.c src/swe_state.c \
 	src/diag.c \
 	src/swe_cpu.c \
@@ -51,7 +51,7 @@ noinst_HEADERS += \
 	src/swe_balance.h \
 	src/decomp.h \
 	src/balance.h \
-	src/output.h src/summary.h src/progress.h src/run_clock.h src/run_signal.h \
+	src/output.h src/scenario.h src/summary.h src/progress.h src/run_clock.h src/run_signal.h \
 	src/gauge.h \
 	src/ncout.h \
 	src/checkpoint.h src/ckpt.h src/ckpt_bin.h src/ckpt_nc.h src/ckpt_file.h \
