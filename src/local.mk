@@ -48,6 +48,8 @@ noinst_HEADERS += \
 	src/swe_run.h \
 	src/swe_multi.h src/swe_multi_run.h src/swe_sub.h \
 	src/swe_cpu.h \
+	src/swe_cpu_ctx.h \
+	src/swe_cpu_rhs.h \
 	src/swe_balance.h \
 	src/decomp.h \
 	src/balance.h \
