@@ -19,6 +19,10 @@
 extern "C" {
 #include "spate.h"
 #include "swe.h"
+#include "swe_bc.h"
+#include "swe_backend.h"
+#include "setup.h"
+#include "forcing.h"
 #include "swe_cuda.h"
 #include "products_kern.h"
 #include "swe_cuda_one.h"

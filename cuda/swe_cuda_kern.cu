@@ -11,11 +11,12 @@
  *   k_strip<true>   RK2 second stage: U* = swe_euler_vals(U^n, L) where the
  *                   stencil needs it, L(U*), U^{n+1} = swe_rk2_vals(...), and
  *                   the ghosts of U^{n+1} (swe_bc_put) at the new time
- *   k_dt_peers      the time step of GPU subdomains of one process
  *
- * The passes over cells around a step (forward Euler, sources, flood
- * products, the tile map, ghosts of an uploaded state) are in
- * swe_cuda_cells.cu; what both files share is in swe_cuda_dev.h.
+ * The time step of GPU subdomains of one process (k_dt_peers) is in
+ * swe_cuda_dt.cu.  The passes over cells around a step (forward Euler,
+ * sources, flood products, the tile map, ghosts of an uploaded state) are in
+ * swe_cuda_cells.cu; what the kernel files share (set_dt too) is in
+ * swe_cuda_dev.h.
  *
  * Tiles.  The grid is cut into tiles of SWE_CUDA_STRIP_COLS columns and
  * kp.rows rows.  Each warp of the stage kernels takes a tile of the step's
@@ -46,64 +47,6 @@
  * of the one loop body (the first rows of a strip run it with the x part
  * switched off), never out of a separate prologue. */
 #include "swe_cuda_dev.h"
-
-
-/* The step's dt from the stage-1 speeds (swe_cfl_dt), capped at t_stop;
- * dt = 0 marks a no-op step.  One thread, after every stage-1 block. */
-__device__ static void set_dt(const kparams_t &kp, ctl_t *q)
-{
-	swe_rbits bx = atomicExch(&q->ax1, (swe_rbits)0), by = atomicExch(&q->ay1, (swe_rbits)0);
-	double ax = (double)bits_speed(bx), ay = (double)bits_speed(by), cap, dt = 0;
-	if (!halted(q)) {
-		cap = q->t_stop - q->t;
-		if (bx > SWE_RBITS_INF || by > SWE_RBITS_INF) {
-			q->err = 1;
-		} else {
-			dt = swe_cfl_dt(ax, ay, kp.dx, kp.dy, kp.cfl,
-				kp.max_dt > 0 && kp.max_dt < cap ? kp.max_dt : cap);
-			if (!(dt > 0)) {
-				q->err = 1;
-				dt = 0;
-			}
-		}
-		if (dt > 0) {
-			q->t = dt >= cap ? q->t_stop : q->t + dt;
-			q->steps++;
-			q->last_dt = dt;
-			q->amax = fmax(ax, ay);
-			if (kp.integrator == 2) {
-				q->ax2 = 0;
-				q->ay2 = 0;
-			}
-		}
-	}
-	q->dt = dt;
-	q->done = 0;
-}
-
-/* The time step of a decomposed run on GPUs of one process (device-dt
- * mode): the maxima of the stage-1 speeds of every subdomain (peers[k] + 2
- * slot: {ax, ay} of this step on subdomain k, in device memory that this
- * device can read), then set_dt as on one GPU, so every subdomain takes the
- * same dt as one GPU would.  Also clears this subdomain's slot of the next
- * step (own + 2 (slot ^ 1)): every peer read it a step ago.  One thread. */
-__global__ static void k_dt_peers(kparams_t kp, ctl_t *q, swe_rbits *const *peers, int n,
-	int slot, swe_rbits *own, const unsigned int *cnt, unsigned long long *acc)
-{
-	swe_rbits bx = 0, by = 0;
-	for (int k = 0; k < n; k++) {
-		const volatile swe_rbits *s = peers[k] + 2 * slot;
-		bx = bits_max(bx, s[0]);
-		by = bits_max(by, s[1]);
-	}
-	own[2 * (slot ^ 1)] = 0;
-	own[2 * (slot ^ 1) + 1] = 0;
-	q->ax1 = bx;
-	q->ay1 = by;
-	set_dt(kp, q);
-	if (cnt && q->dt > 0)
-		*acc += *cnt;
-}
 
 /* The largest x- and y-face speeds of the block into *ax, *ay (atomicMax on
  * the bits).  Stage 1: the last of the parts blocks that take part (blocks
@@ -524,11 +467,4 @@ void swe_cuda_enqueue_list(const kparams_t *kp, const step_t *a, int s2, int nti
 		k_strip<true><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
 	else
 		k_strip<false><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
-}
-
-void swe_cuda_enqueue_dt_peers(const kparams_t *kp, struct swe_cuda_ctl *q,
-	swe_rbits *const *peers, int n, int slot, swe_rbits *own, const unsigned int *cnt,
-	unsigned long long *acc, void *stream)
-{
-	k_dt_peers<<<1, 1, 0, (cudaStream_t)stream>>>(*kp, q, peers, n, slot, own, cnt, acc);
 }

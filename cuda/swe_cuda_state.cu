@@ -9,6 +9,7 @@
 extern "C" {
 #include "spate.h"
 #include "swe.h"
+#include "swe_backend.h"
 #include "swe_cuda.h"
 #include "swe_cuda_one.h"
 #include "gauge.h"

@@ -1,7 +1,7 @@
 /* swe_cuda_sub.cu: a subdomain of rows on one GPU: the step phases of the
  * decomposed run (swe_multi.h) made of the kernels of swe_cuda_kern.cu, and
- * its halos (set-up and whole-subdomain copies: swe_cuda_sub_mem.cu; what
- * the two share: swe_cuda_sub.h).
+ * its halos (set-up and whole-subdomain copies: swe_cuda_sub_mem.cu; device
+ * times: swe_cuda_sub_time.cu; what they share: swe_cuda_sub.h).
  *
  * A subdomain owns rows [row0, row0 + rows) of the global grid with two
  * ghost rows on each side; only the sides that are edges of the domain get
@@ -52,6 +52,7 @@
 extern "C" {
 #include "spate.h"
 #include "swe.h"
+#include "swe_backend.h"
 #include "swe_cuda_sub.h"
 #include "products_kern.h"
 }
@@ -122,75 +123,6 @@ int swe_cuda_sub_fields(const struct swe_backend_ctx *x, int stage, real *f[3])
 		return -SPATE_EUNSUPPORTED;
 	}
 	return 0;
-}
-
-/* ---- device timing */
-
-int swe_cuda_sub_tstart(struct swe_backend_ctx *x, cudaStream_t s, int kind)
-{
-	int i;
-	if (x->timing && x->capturing && x->gntp < SWE_CUDA_TIME_PAIRS) {
-		/* an event node of the graph: SWE_CUDA_TIME_PAIRS + its pair */
-		i = x->gntp++;
-		x->gtp[i].kind = kind;
-		cudaEventRecordWithFlags(x->gtp[i].a, s, cudaEventRecordExternal);
-		return SWE_CUDA_TIME_PAIRS + i;
-	}
-	if (!x->timing || x->capturing || x->ntp >= SWE_CUDA_TIME_PAIRS)
-		return -1;
-	i = x->ntp++;
-	x->tp[i].kind = kind;
-	cudaEventRecord(x->tp[i].a, s);
-	return i;
-}
-
-void swe_cuda_sub_tstop(struct swe_backend_ctx *x, int i, cudaStream_t s)
-{
-	if (i >= SWE_CUDA_TIME_PAIRS)
-		cudaEventRecordWithFlags(x->gtp[i - SWE_CUDA_TIME_PAIRS].b, s,
-			cudaEventRecordExternal);
-	else if (i >= 0)
-		cudaEventRecord(x->tp[i].b, s);
-}
-
-void swe_cuda_sub_graph_times(struct swe_backend_ctx *x, int reset)
-{
-	long r = x->greplay - x->gmark;
-	for (int i = 0; i < x->gntp && r > 0; i++) {
-		float ms = 0;
-		if (cudaEventElapsedTime(&ms, x->gtp[i].a, x->gtp[i].b) == cudaSuccess)
-			*(x->gtp[i].kind ? &x->t_copy : &x->t_comp) += ms * 1e-3 * (double)r;
-		cudaGetLastError();
-	}
-	x->gmark = x->greplay;
-	if (reset)
-		x->gntp = 0;
-}
-
-/* Add the finished intervals to the totals (all: wait for every one). */
-void swe_cuda_sub_harvest(struct swe_backend_ctx *x, int all)
-{
-	int keep = 0;
-	for (int i = 0; i < x->ntp; i++) {
-		float ms = 0;
-		cudaError_t e;
-		if (all)
-			cudaEventSynchronize(x->tp[i].b);
-		e = cudaEventElapsedTime(&ms, x->tp[i].a, x->tp[i].b);
-		if (e == cudaErrorNotReady) {
-			struct swe_cuda_tpair t = x->tp[keep];
-			cudaGetLastError();
-			x->tp[keep++] = x->tp[i];
-			x->tp[i] = t;
-			continue;
-		}
-		if (e == cudaSuccess)
-			*(x->tp[i].kind ? &x->t_copy : &x->t_comp) += ms * 1e-3;
-		cudaGetLastError();
-	}
-	x->ntp = keep;
-	if (all)
-		swe_cuda_sub_graph_times(x, 0);
 }
 
 /* ---- the pieces of a stage */
@@ -469,7 +401,7 @@ int swe_cuda_sub_speeds(struct swe_backend_ctx *x, double *ax, double *ay)
 		swe_cuda_tiles_skipped += x->nint - (long)*x->hcnt;
 	bx = x->last_s2 ? x->hout->ax2 : x->hout->ax1;
 	by = x->last_s2 ? x->hout->ay2 : x->hout->ay1;
-	/* NaN or infinity in stage 1: no time step (as swe_cuda_kern.cu's set_dt) */
+	/* NaN or infinity in stage 1: no time step (as set_dt, swe_cuda_dev.h) */
 	if (!x->last_s2 && (bx >= SWE_RBITS_INF || by >= SWE_RBITS_INF)) {
 		spate_log_error("cuda", "non-finite wave speed at t = %g s, step %ld, on GPU %d",
 			x->t, x->steps, x->device);

@@ -6,7 +6,7 @@
  * own (spd[2 (steps & 1)]: two slots, as a peer may still read the last
  * step's while this one's are written); k_dt_peers on each subdomain waits
  * for every subdomain's stage 1 (their ev_spd events), reads all the slots
- * over peer access and sets dt as one GPU does (swe_cuda_kern.cu, set_dt).
+ * over peer access and sets dt as one GPU does (set_dt, swe_cuda_dev.h).
  * The host reads the clock once per batch of steps.
  *
  * Graphs (swe_cuda_sub_graph): the steps of a batch between two timed steps
@@ -22,6 +22,7 @@
 extern "C" {
 #include "spate.h"
 #include "swe.h"
+#include "swe_backend.h"
 #include "swe_cuda_sub.h"
 }
 

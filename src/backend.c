@@ -6,6 +6,8 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "swe_backend.h"
+#include "backend.h"
 
 const struct spate_backend *spate_backend_select(const char *name)
 {

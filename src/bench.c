@@ -13,6 +13,11 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "swe_state.h"
+#include "swe_backend.h"
+#include "backend.h"
+#include "params.h"
+#include "setup.h"
 #include "swe_run.h"
 #include "swe_multi.h"
 

@@ -1,34 +1,28 @@
-/* checkpoint.c: writing checkpoints safely, reading either format, and the
- * checks that a restart continues the same scenario.
- *
- * The binary format (checkpoint.bin, for builds without NetCDF), all fields
- * in the byte order of the machine that wrote it:
- *   char[8]  "SPATECKP"
- *   int32    version (1), real_bytes, nx, ny, pitch, ghost, index, has_prod,
- *            ngauge, 0
- *   int64    steps, gauge_rows, params_len
- *   uint64   bed_hash
- *   double   t, last_dt, next_out, next_gauge, next_ckpt, out_interval,
- *            gauge_interval, checkpoint_every, max_depth_run, volume_initial
- *   char     params[params_len]                   (INI text, no NUL)
- *   real     w, hu, hv: (ny + 2 ghost) * pitch each
- *   float    products: nx * ny * 6 (struct swe_prod), if has_prod
- *   double   gauges: ngauge * 5, if ngauge */
-#define _POSIX_C_SOURCE 200809L
+/* checkpoint.c: the flood module's checkpoint (struct swe_ckpt) packed into
+ * the run services' named arrays and numbers (ckpt.h) and back, written and
+ * read through ckpt_file.h; the checks that a restart continues the same
+ * scenario.  Module "swe", layout version SWE_CKPT_VERSION:
+ *   numbers  real_bytes nx ny pitch ghost index gauge_rows steps t last_dt
+ *            next_out next_gauge next_ckpt out_interval gauge_interval
+ *            checkpoint_every max_depth_run volume_initial bed_hash_hi bed_hash_lo
+ *   text     the resolved parameters (INI)
+ *   arrays   w, hu, hv: real [ny + 2 ghost][pitch], as the state holds them;
+ *            prod: float [ny][nx][6] (struct swe_prod), with products;
+ *            gauge: double [ngauge][5], with gauges */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
-#include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "spate.h"
 #include "swe.h"
+#include "params.h"
 #include "checkpoint.h"
-#include "ncout.h"
+#include "ckpt_file.h"
 #include "products_kern.h"
 
 static uint64_t fnv(uint64_t h, const void *data, size_t n)
@@ -68,190 +62,171 @@ void swe_ckpt_free(struct swe_ckpt *c)
 	memset(c, 0, sizeof *c);
 }
 
-/* The header: ten int32, three int64 and ten doubles, in file order. */
-#define NINT 10
-#define NDBL 10
-static void head_pack(const struct swe_ckpt *c, int32_t *iv, int64_t *lv, double *d)
+#define REAL_TYPE (sizeof(real) == 8 ? SPATE_CKPT_F64 : SPATE_CKPT_F32)
+
+/* The header's numbers: their names and places in struct swe_ckpt. */
+enum { NNUM = 18 };
+static const char *const num_names[NNUM] = { "real_bytes", "nx", "ny", "pitch", "ghost",
+	"index", "gauge_rows", "steps", "t", "last_dt", "next_out", "next_gauge", "next_ckpt",
+	"out_interval", "gauge_interval", "checkpoint_every", "max_depth_run", "volume_initial" };
+
+static void nums_of(const struct swe_ckpt *c, double *v)
 {
-	int32_t i[NINT] = { SWE_CKPT_VERSION, c->real_bytes, c->nx, c->ny, c->pitch, c->ghost,
-		c->index, c->prod != NULL, c->ngauge, 0 };
-	double v[NDBL] = { c->t, c->last_dt, c->next_out, c->next_gauge, c->next_ckpt,
-		c->out_interval, c->gauge_interval, c->checkpoint_every, c->max_depth_run,
-		c->volume_initial };
-	memcpy(iv, i, sizeof i);
-	memcpy(d, v, sizeof v);
-	lv[0] = c->steps;
-	lv[1] = c->gauge_rows;
-	lv[2] = c->params ? (int64_t)strlen(c->params) : 0;
+	double x[NNUM] = { c->real_bytes, c->nx, c->ny, c->pitch, c->ghost, c->index,
+		(double)c->gauge_rows, (double)c->steps, c->t, c->last_dt, c->next_out,
+		c->next_gauge, c->next_ckpt, c->out_interval, c->gauge_interval,
+		c->checkpoint_every, c->max_depth_run, c->volume_initial };
+	memcpy(v, x, sizeof x);
 }
 
-static void head_unpack(struct swe_ckpt *c, const int32_t *iv, const int64_t *lv,
-	const double *d)
+static void nums_to(struct swe_ckpt *c, const double *v)
 {
-	c->real_bytes = iv[1];
-	c->nx = iv[2];
-	c->ny = iv[3];
-	c->pitch = iv[4];
-	c->ghost = iv[5];
-	c->index = iv[6];
-	c->ngauge = iv[8];
-	c->steps = (long)lv[0];
-	c->gauge_rows = (long)lv[1];
-	c->t = d[0];
-	c->last_dt = d[1];
-	c->next_out = d[2];
-	c->next_gauge = d[3];
-	c->next_ckpt = d[4];
-	c->out_interval = d[5];
-	c->gauge_interval = d[6];
-	c->checkpoint_every = d[7];
-	c->max_depth_run = d[8];
-	c->volume_initial = d[9];
+	c->real_bytes = (int)v[0];
+	c->nx = (int)v[1];
+	c->ny = (int)v[2];
+	c->pitch = (int)v[3];
+	c->ghost = (int)v[4];
+	c->index = (int)v[5];
+	c->gauge_rows = (long)v[6];
+	c->steps = (long)v[7];
+	c->t = v[8];
+	c->last_dt = v[9];
+	c->next_out = v[10];
+	c->next_gauge = v[11];
+	c->next_ckpt = v[12];
+	c->out_interval = v[13];
+	c->gauge_interval = v[14];
+	c->checkpoint_every = v[15];
+	c->max_depth_run = v[16];
+	c->volume_initial = v[17];
 }
 
-static int bin_write(const char *path, const struct swe_ckpt *c)
+/* Array name of type, dims[nd], holding bytes copied from data. */
+static int add(struct spate_ckpt *k, const char *name, int type, int nd, const size_t *dims,
+	const void *data, size_t bytes)
 {
-	int32_t iv[NINT];
-	int64_t lv[3];
-	uint64_t hash = c->bed_hash;
-	double dv[NDBL];
-	size_t n = (size_t)(c->ny + 2 * c->ghost) * c->pitch, np = (size_t)c->nx * c->ny;
-	FILE *f = fopen(path, "wb");
-	int ok;
-	if (!f) {
-		spate_log_error("checkpoint", "cannot write %s: %s", path, strerror(errno));
-		return -SPATE_EIO;
-	}
-	head_pack(c, iv, lv, dv);
-	ok = fwrite(SWE_CKPT_MAGIC, 1, 8, f) == 8 && fwrite(iv, sizeof iv, 1, f) == 1 &&
-		fwrite(lv, sizeof lv, 1, f) == 1 && fwrite(&hash, sizeof hash, 1, f) == 1 &&
-		fwrite(dv, sizeof dv, 1, f) == 1 &&
-		(lv[2] == 0 || fwrite(c->params, (size_t)lv[2], 1, f) == 1) &&
-		fwrite(c->w, sizeof(real), n, f) == n && fwrite(c->hu, sizeof(real), n, f) == n &&
-		fwrite(c->hv, sizeof(real), n, f) == n &&
-		(!c->prod || fwrite(c->prod, sizeof *c->prod, np, f) == np) &&
-		(!c->ngauge || fwrite(c->gauge, sizeof(double) * SWE_CKPT_GAUGE_VALUES,
-			(size_t)c->ngauge, f) == (size_t)c->ngauge);
-	ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
-	if (fclose(f) || !ok) {
-		spate_log_error("checkpoint", "error writing %s: %s (disk full?)", path,
-			strerror(errno));
-		return -SPATE_EIO;
-	}
-	return 0;
-}
-
-/* Read n items of size each, or fail. */
-static int get(FILE *f, void *p, size_t size, size_t n)
-{
-	return n == 0 || fread(p, size, n, f) == n;
-}
-
-static int bin_read(const char *path, FILE *f, struct swe_ckpt *c)
-{
-	int32_t iv[NINT];
-	int64_t lv[3];
-	uint64_t hash;
-	double dv[NDBL];
-	size_t n, np;
-	long end, at;
-	int ok;
-	ok = get(f, iv, sizeof iv, 1) && get(f, lv, sizeof lv, 1) &&
-		get(f, &hash, sizeof hash, 1) && get(f, dv, sizeof dv, 1);
-	head_unpack(c, iv, lv, dv);
-	c->bed_hash = hash;
-	if (!ok || iv[0] != SWE_CKPT_VERSION || c->nx < 1 || c->ny < 1 || c->pitch < c->nx ||
-		c->ghost < 0 || c->ghost > 64 || c->ngauge < 0 || lv[2] < 0 || lv[2] > (1 << 24) ||
-		(c->real_bytes != 4 && c->real_bytes != 8) || (double)c->pitch * c->ny > 8e9)
-		goto bad;
-	n = (size_t)(c->ny + 2 * c->ghost) * c->pitch;
-	np = (size_t)c->nx * c->ny;
-	at = ftell(f);
-	if (fseek(f, 0, SEEK_END) || (end = ftell(f)) < 0 || fseek(f, at, SEEK_SET) ||
-		(double)end != (double)at + (double)lv[2] + 3.0 * n * c->real_bytes +
-		(iv[7] ? (double)np * sizeof *c->prod : 0) +
-		(double)c->ngauge * SWE_CKPT_GAUGE_VALUES * sizeof(double))
-		goto bad;
-	if (c->real_bytes != (int)sizeof(real))
-		return 0;   /* swe_ckpt_check says why */
-	c->params = calloc((size_t)lv[2] + 1, 1);
-	c->w = malloc(n * sizeof(real));
-	c->hu = malloc(n * sizeof(real));
-	c->hv = malloc(n * sizeof(real));
-	c->prod = iv[7] ? malloc(np * sizeof *c->prod) : NULL;
-	c->gauge = c->ngauge ? malloc((size_t)c->ngauge * SWE_CKPT_GAUGE_VALUES * sizeof(double)) :
-		NULL;
-	if (!c->params || !c->w || !c->hu || !c->hv || (iv[7] && !c->prod) ||
-		(c->ngauge && !c->gauge))
+	void *p = spate_ckpt_add(k, name, type, nd, dims);
+	if (!p)
 		return -SPATE_ENOMEM;
-	if (get(f, c->params, 1, (size_t)lv[2]) && get(f, c->w, sizeof(real), n) &&
-		get(f, c->hu, sizeof(real), n) && get(f, c->hv, sizeof(real), n) &&
-		(!c->prod || get(f, c->prod, sizeof *c->prod, np)) &&
-		get(f, c->gauge, sizeof(double) * SWE_CKPT_GAUGE_VALUES, (size_t)c->ngauge))
-		return 0;
-bad:
-	spate_log_error("checkpoint", "%s: a damaged or truncated checkpoint, or one of another "
-		"version or machine: restart from an intact one, or run from the start", path);
-	return -SPATE_EFORMAT;
-}
-
-int swe_ckpt_read(const char *path, struct swe_ckpt *c)
-{
-	FILE *f = fopen(path, "rb");
-	char magic[8];
-	int rc;
-	memset(c, 0, sizeof *c);
-	if (!f) {
-		spate_log_error("checkpoint", "cannot open %s: %s", path, strerror(errno));
-		return -SPATE_EIO;
-	}
-	if (fread(magic, 1, 8, f) == 8 && memcmp(magic, SWE_CKPT_MAGIC, 8) == 0) {
-		rc = bin_read(path, f, c);
-		fclose(f);
-	} else if (memcmp(magic, "\x89HDF", 4) == 0 || memcmp(magic, "CDF", 3) == 0) {
-		fclose(f);
-		rc = spate_nc_ckpt_read(path, c);
-	} else {
-		fclose(f);
-		spate_log_error("checkpoint", "%s: not a spate checkpoint (checkpoint.nc or "
-			"checkpoint.bin, written with --checkpoint-every or on SIGINT/SIGTERM)", path);
-		rc = -SPATE_EFORMAT;
-	}
-	if (rc)
-		swe_ckpt_free(c);
-	return rc;
-}
-
-/* 1 when checkpoints are NetCDF files. */
-static int netcdf_format(void)
-{
-#ifdef HAVE_NETCDF
-	const char *e = getenv("SPATE_CHECKPOINT");
-	return !(e && !strcmp(e, "bin"));
-#else
+	memcpy(p, data, bytes);
 	return 0;
-#endif
 }
 
-void swe_ckpt_path(const char *dir, char *path, size_t n)
+/* c as a module checkpoint k. */
+static int pack(const struct swe_ckpt *c, struct spate_ckpt *k)
 {
-	snprintf(path, n, "%s/checkpoint.%s", dir, netcdf_format() ? "nc" : "bin");
+	double v[NNUM];
+	size_t cells[2] = { (size_t)(c->ny + 2 * c->ghost), (size_t)c->pitch };
+	size_t pd[3] = { (size_t)c->ny, (size_t)c->nx, 6 }, gd[2] = { (size_t)c->ngauge, 5 };
+	size_t n = cells[0] * cells[1] * sizeof(real);
+	int rc = 0;
+	snprintf(k->module, sizeof k->module, "swe");
+	k->version = SWE_CKPT_VERSION;
+	nums_of(c, v);
+	for (int i = 0; i < NNUM && !rc; i++)
+		rc = spate_ckpt_set(k, num_names[i], v[i]);
+	if (rc || (rc = spate_ckpt_set(k, "bed_hash_hi", (double)(c->bed_hash >> 32))) ||
+		(rc = spate_ckpt_set(k, "bed_hash_lo", (double)(c->bed_hash & 0xffffffffULL))))
+		return rc;
+	if (c->params && !(k->text = strdup(c->params)))
+		return -SPATE_ENOMEM;
+	if ((rc = add(k, "w", REAL_TYPE, 2, cells, c->w, n)) ||
+		(rc = add(k, "hu", REAL_TYPE, 2, cells, c->hu, n)) ||
+		(rc = add(k, "hv", REAL_TYPE, 2, cells, c->hv, n)))
+		return rc;
+	if (c->prod && (rc = add(k, "prod", SPATE_CKPT_F32, 3, pd, c->prod,
+		pd[0] * pd[1] * sizeof *c->prod)))
+		return rc;
+	if (c->ngauge && (rc = add(k, "gauge", SPATE_CKPT_F64, 2, gd, c->gauge,
+		gd[0] * gd[1] * sizeof *c->gauge)))
+		return rc;
+	return 0;
 }
 
 int swe_ckpt_write(const struct swe_ckpt *c, const char *dir, char *path, size_t n)
 {
-	char tmp[SWE_PATH_MAX + 64];
-	int rc, nc = netcdf_format();
-	swe_ckpt_path(dir, path, n);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	rc = nc ? spate_nc_ckpt_write(tmp, c) : bin_write(tmp, c);
-	if (!rc && rename(tmp, path)) {
-		spate_log_error("checkpoint", "cannot rename %s to %s: %s", tmp, path,
-			strerror(errno));
-		rc = -SPATE_EIO;
+	struct spate_ckpt k;
+	int rc;
+	memset(&k, 0, sizeof k);
+	if (!(rc = pack(c, &k)))
+		rc = spate_ckpt_write(&k, dir, path, n);
+	spate_ckpt_free(&k);
+	return rc;
+}
+
+void swe_ckpt_path(const char *dir, char *path, size_t n)
+{
+	spate_ckpt_path(dir, path, n);
+}
+
+/* Take array name of k into *to when it has type and dims[nd] (ownership
+ * moves to the caller); 1 when it does. */
+static int take(struct spate_ckpt *k, const char *name, int type, int nd, const size_t *dims,
+	void **to)
+{
+	struct spate_ckpt_array *a = (struct spate_ckpt_array *)spate_ckpt_find(k, name);
+	if (!a || a->type != type || a->ndims != nd)
+		return 0;
+	for (int d = 0; d < nd; d++)
+		if (a->dims[d] != dims[d])
+			return 0;
+	*to = a->data;
+	a->data = NULL;
+	return 1;
+}
+
+/* c from module checkpoint k; 0 or -SPATE_EFORMAT. */
+static int unpack(struct spate_ckpt *k, struct swe_ckpt *c)
+{
+	double v[NNUM], hi, lo;
+	size_t cells[2], pd[3], gd[2] = { 0, 5 };
+	const struct spate_ckpt_array *g = spate_ckpt_find(k, "gauge");
+	for (int i = 0; i < NNUM; i++)
+		if (spate_ckpt_get(k, num_names[i], &v[i]) || !isfinite(v[i]))
+			return -SPATE_EFORMAT;
+	if (k->version != SWE_CKPT_VERSION || spate_ckpt_get(k, "bed_hash_hi", &hi) ||
+		spate_ckpt_get(k, "bed_hash_lo", &lo))
+		return -SPATE_EFORMAT;
+	nums_to(c, v);
+	c->bed_hash = ((unsigned long long)hi << 32) | (unsigned long long)lo;
+	c->params = k->text;
+	k->text = NULL;
+	if (c->nx < 1 || c->ny < 1 || c->pitch < c->nx || c->ghost < 0 || c->ghost > 64 ||
+		(c->real_bytes != 4 && c->real_bytes != 8))
+		return -SPATE_EFORMAT;
+	if (c->real_bytes != (int)sizeof(real))
+		return 0;   /* swe_ckpt_check says why */
+	cells[0] = (size_t)(c->ny + 2 * c->ghost);
+	cells[1] = (size_t)c->pitch;
+	pd[0] = (size_t)c->ny;
+	pd[1] = (size_t)c->nx;
+	pd[2] = 6;
+	c->ngauge = g && g->ndims == 2 ? (int)g->dims[0] : 0;
+	gd[0] = (size_t)c->ngauge;
+	if (!take(k, "w", REAL_TYPE, 2, cells, (void **)&c->w) ||
+		!take(k, "hu", REAL_TYPE, 2, cells, (void **)&c->hu) ||
+		!take(k, "hv", REAL_TYPE, 2, cells, (void **)&c->hv) ||
+		(spate_ckpt_find(k, "prod") && !take(k, "prod", SPATE_CKPT_F32, 3, pd,
+			(void **)&c->prod)) ||
+		(g && !take(k, "gauge", SPATE_CKPT_F64, 2, gd, (void **)&c->gauge)))
+		return -SPATE_EFORMAT;
+	return 0;
+}
+
+int swe_ckpt_read(const char *path, struct swe_ckpt *c)
+{
+	struct spate_ckpt k;
+	int rc;
+	memset(c, 0, sizeof *c);
+	if ((rc = spate_ckpt_read(path, "swe", &k)))
+		return rc;
+	if ((rc = unpack(&k, c))) {
+		spate_log_error("checkpoint", "%s: a damaged checkpoint, or one of another version "
+			"(this spate reads version %d): restart from an intact one, or run from the "
+			"start", path, SWE_CKPT_VERSION);
+		swe_ckpt_free(c);
 	}
-	if (rc)
-		remove(tmp);
+	spate_ckpt_free(&k);
 	return rc;
 }
 

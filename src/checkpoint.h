@@ -38,11 +38,9 @@ struct swe_ckpt {
  * and rain rasters: a restart must find the same terrain and forcing. */
 unsigned long long swe_bed_hash(const struct swe_state *s);
 
-/* Write c as <dir>/checkpoint.nc (NetCDF, when built with it) or
- * <dir>/checkpoint.bin (spate's binary format, checkpoint.c; also with
- * NetCDF when the environment has SPATE_CHECKPOINT=bin), through a
- * temporary name and rename(2), so a crash leaves the previous checkpoint
- * whole.  path (n bytes) receives the file name.  Returns 0 or -SPATE_E*. */
+/* Write c as <dir>/checkpoint.nc or checkpoint.bin (ckpt_file.h: the
+ * format, written safely).  path (n bytes) receives the file name.  Returns
+ * 0 or -SPATE_E*. */
 int swe_ckpt_write(const struct swe_ckpt *c, const char *dir, char *path, size_t n);
 
 /* The name swe_ckpt_write gives the checkpoint of dir. */
@@ -60,8 +58,7 @@ int swe_ckpt_check(const struct swe_ckpt *c, const char *path, const struct swe_
 
 void swe_ckpt_free(struct swe_ckpt *c);
 
-/* The binary format (checkpoint.bin), fields in the machine's byte order. */
-#define SWE_CKPT_MAGIC "SPATECKP"
-#define SWE_CKPT_VERSION 1
+/* The layout of the flood module's checkpoint (checkpoint.c). */
+#define SWE_CKPT_VERSION 2
 
 #endif

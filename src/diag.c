@@ -6,6 +6,7 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "diag.h"
 
 double swe_volume(const struct swe_state *s)
 {

@@ -7,6 +7,8 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "swe_backend.h"
+#include "forcing.h"
 
 int swe_has_sources(const struct swe_state *s, const struct swe_params *p)
 {

@@ -7,8 +7,8 @@
 noinst_LIBRARIES += src/libspate.a
 src_libspate_a_SOURCES = \
 	src/util.c src/forcing.c \
-	src/params.c src/params_check.c src/params_file.c \
-	src/setup.c \
+	src/params.c src/params_check.c src/params_file.c src/scenario.c \
+	src/setup.c src/swe_state.c \
 	src/diag.c \
 	src/swe_cpu.c \
 	src/swe_cpu_rhs.c \
@@ -23,12 +23,12 @@ src_libspate_a_SOURCES = \
 	src/swe_balance_plan.c src/swe_balance_move.c src/swe_balance_run.h \
 	src/swe_probe.c \
 	src/backend.c \
-	src/swe.c \
-	src/output.c \
+	src/swe_run.c \
+	src/output.c src/summary.c src/progress.c src/run_clock.c src/run_signal.c \
 	src/bench.c \
 	src/gauge.c \
 	src/ncout.c \
-	src/ncckpt.c \
+	src/ckpt.c src/ckpt_bin.c src/ckpt_nc.c src/ckpt_file.c \
 	src/ncread.c \
 	src/checkpoint.c \
 	src/writer.c \
@@ -39,7 +39,7 @@ src_libspate_a_SOURCES = \
 noinst_HEADERS += \
 	src/hostdevice.h \
 	src/spate.h \
-	src/swe.h \
+	src/swe.h src/swe_backend.h src/backend.h src/params.h src/setup.h src/forcing.h src/diag.h src/swe_state.h src/swe_bc.h \
 	src/swe_kern.h \
 	src/swe_step.h \
 	src/swe_cuda.h \
@@ -47,15 +47,17 @@ noinst_HEADERS += \
 	src/swe_cuda_one.h \
 	src/swe_cuda_sub.h \
 	src/swe_run.h \
-	src/swe_multi.h src/swe_multi_run.h \
+	src/swe_multi.h src/swe_multi_run.h src/swe_sub.h \
 	src/swe_cpu.h \
+	src/swe_cpu_ctx.h \
+	src/swe_cpu_rhs.h \
 	src/swe_balance.h src/swe_balance_types.h \
 	src/decomp.h \
 	src/balance.h \
-	src/output.h \
+	src/output.h src/scenario.h src/summary.h src/progress.h src/run_clock.h src/run_signal.h \
 	src/gauge.h \
 	src/ncout.h \
-	src/checkpoint.h \
+	src/checkpoint.h src/ckpt.h src/ckpt_bin.h src/ckpt_nc.h src/ckpt_file.h \
 	src/writer.h \
 	src/swe_out.h \
 	src/swe_gauges.h \

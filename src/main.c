@@ -8,6 +8,8 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "swe_backend.h"
+#include "params.h"
 #include "swe_run.h"
 #include "output.h"
 #include "decomp.h"

@@ -3,7 +3,7 @@
  * (j + 1/2) dy, y increasing: row 0 is the southern row), a grid mapping
  * variable "crs" with the DEM's WKT, the bed, snapshots along an unlimited
  * time dimension, the flood products, and the gauges' series along their own
- * unlimited dimension gauge_time.  With ncckpt.c (checkpoints) and ncread.c
+ * unlimited dimension gauge_time.  With ckpt_nc.c (checkpoints) and ncread.c
  * (reading results back for maps), the only code of spate that calls
  * NetCDF.  Built without NetCDF, every entry point says so. */
 #define _POSIX_C_SOURCE 200809L

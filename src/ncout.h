@@ -1,5 +1,5 @@
 /* ncout.h: NetCDF: the results file (CF-1.8; ncout.c), checkpoints
- * (ncckpt.c), and reading a grid back for maps (ncread.c).  Every NetCDF
+ * (ckpt_nc.c), and reading a grid back for maps (ncread.c).  Every NetCDF
  * call of spate is in these three files; built without NetCDF, each
  * function says so and returns -SPATE_EUNSUPPORTED. */
 #ifndef SPATE_NCOUT_H
@@ -9,7 +9,6 @@
 
 struct gauge_set;
 struct swe_prod;
-struct swe_ckpt;
 struct terrain_grid;
 
 /* An open results file. */
@@ -48,10 +47,6 @@ int spate_nc_final(struct spate_nc *f, const struct swe_state *s, const struct s
 
 /* Close the file; returns 0 or -SPATE_EIO. */
 int spate_nc_close(struct spate_nc *f);
-
-/* Checkpoints (checkpoint.h) as NetCDF-4 files. */
-int spate_nc_ckpt_write(const char *path, const struct swe_ckpt *c);
-int spate_nc_ckpt_read(const char *path, struct swe_ckpt *c);
 
 /* Read variable var of a results file into g (terrain_free it): its grid,
  * the CRS, values with NAN for the fill value.  A variable with a time

@@ -1,4 +1,4 @@
-/* ncutil.h: what the NetCDF files (ncout.c, ncread.c, ncckpt.c) share: a
+/* ncutil.h: what the NetCDF files (ncout.c, ncread.c, ckpt_nc.c) share: a
  * failed NetCDF call reported with the file, what was being done and
  * NetCDF's reason (on standard error, under `who`), as -SPATE_ENOMEM or
  * -SPATE_EIO.  Included after <netcdf.h>, where spate has NetCDF. */

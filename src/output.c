@@ -1,4 +1,5 @@
-/* output.c: ESRI ASCII grids (always available) and the JSON run summary. */
+/* output.c: ESRI ASCII grids (always available) and the flood run's keys
+ * of the JSON summary (summary.h). */
 #define _POSIX_C_SOURCE 200809L
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -13,7 +14,7 @@
 #include "spate.h"
 #include "output.h"
 #include "products_kern.h"
-#include "balance.h"
+#include "summary.h"
 
 int spate_mkdir_p(const char *dir)
 {
@@ -145,53 +146,29 @@ int swe_write_products(const struct swe_state *s, const struct swe_prod *pr, con
 	return rc;
 }
 
-/* JSON string with the characters that need escaping escaped. */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 int swe_write_summary(const char *path, const struct swe_result *r, const struct swe_params *p)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	struct spate_summary s;
 	double rel = r->volume_initial > 0 ?
 		(r->volume_final - r->volume_initial) / r->volume_initial : 0;
-	if (!f) {
-		spate_log_error("summary", "cannot write %s: %s", path, strerror(errno));
-		return -SPATE_EIO;
-	}
-	fprintf(f, "{\n  \"program\": \"spate %s\",\n  \"setup\": ", PACKAGE_VERSION);
-	json_str(f, p->setup);
-	fprintf(f, ",\n  \"backend\": ");
-	json_str(f, r->backend);
-	fprintf(f, ",\n  \"devices\": [");
-	json_str(f, r->device);
-	fprintf(f, "],\n  \"precision\": \"%s\",\n", SPATE_PRECISION);
-	fprintf(f, "  \"integrator\": \"%s\",\n", p->integrator == 1 ? "euler" : "rk2");
-	fprintf(f, "  \"nx\": %d,\n  \"ny\": %d,\n  \"dx\": %.17g,\n  \"dy\": %.17g,\n", r->nx, r->ny,
-		p->dx, p->dy);
-	fprintf(f, "  \"steps\": %ld,\n  \"sim_time\": %.17g,\n  \"wall_s\": %.6f,\n", r->steps,
-		r->sim_time, r->wall_s);
-	fprintf(f, "  \"cell_updates_per_s\": %.6g,\n", r->cell_updates_per_s);
-	fprintf(f, "  \"volume_initial\": %.17g,\n  \"volume_final\": %.17g,\n", r->volume_initial,
-		r->volume_final);
-	fprintf(f, "  \"volume_rel_change\": %.6e,\n", rel);
-	fprintf(f, "  \"max_depth\": %.9g,\n  \"max_speed\": %.9g,\n  \"outputs\": %d",
-		r->max_depth, r->max_speed, r->outputs);
-	balance_json(f);    /* the phase table of a decomposed run */
-	fprintf(f, "\n}\n");
-	if (f != stdout && fclose(f)) {
-		spate_log_error("summary", "error writing %s", path);
-		return -SPATE_EIO;
-	}
-	return 0;
+	int rc = spate_summary_open(&s, path, "swe", p->setup, r->backend, r->device,
+		SPATE_PRECISION);
+	if (rc)
+		return rc;
+	spate_summary_str(&s, "integrator", p->integrator == 1 ? "euler" : "rk2");
+	spate_summary_int(&s, "nx", r->nx);
+	spate_summary_int(&s, "ny", r->ny);
+	spate_summary_num(&s, "dx", p->dx);
+	spate_summary_num(&s, "dy", p->dy);
+	spate_summary_int(&s, "steps", r->steps);
+	spate_summary_num(&s, "sim_time", r->sim_time);
+	spate_summary_fmt(&s, "wall_s", "%.6f", r->wall_s);
+	spate_summary_fmt(&s, "cell_updates_per_s", "%.6g", r->cell_updates_per_s);
+	spate_summary_num(&s, "volume_initial", r->volume_initial);
+	spate_summary_num(&s, "volume_final", r->volume_final);
+	spate_summary_fmt(&s, "volume_rel_change", "%.6e", rel);
+	spate_summary_fmt(&s, "max_depth", "%.9g", r->max_depth);
+	spate_summary_fmt(&s, "max_speed", "%.9g", r->max_speed);
+	spate_summary_int(&s, "outputs", r->outputs);
+	return spate_summary_close(&s, path);
 }

@@ -16,6 +16,7 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "params.h"
 
 enum key_type { K_INT, K_LONG, K_DBL, K_STR, K_CHOICE };
 

@@ -11,6 +11,7 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "params.h"
 
 void swe_params_defaults(struct swe_params *p)
 {

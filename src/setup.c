@@ -1,4 +1,5 @@
-/* setup.c: state allocation and the built-in analytic set-ups. */
+/* setup.c: the initial state of a run: the built-in analytic set-ups, or a
+ * DEM (terrain_setup); the kernels' coefficients from the parameters. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -8,83 +9,9 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "setup.h"
+#include "swe_state.h"
 #include "terrain.h"
-
-int swe_state_alloc(struct swe_state *s, int nx, int ny, double dx, double dy)
-{
-	size_t n, nc;
-	memset(s, 0, sizeof *s);
-	s->nx = nx;
-	s->ny = ny;
-	s->dx = dx;
-	s->dy = dy;
-	s->pitch = nx + 2 * SWE_GHOST;
-	s->cpitch = s->pitch + 1;
-	n = (size_t)(ny + 2 * SWE_GHOST) * s->pitch;
-	nc = (size_t)(ny + 2 * SWE_GHOST + 1) * s->cpitch;
-	s->w = spate_alloc(n * sizeof(real));
-	s->hu = spate_alloc(n * sizeof(real));
-	s->hv = spate_alloc(n * sizeof(real));
-	s->Bm = spate_alloc(n * sizeof(real));
-	s->Bc = spate_alloc(nc * sizeof(real));
-	if (!s->w || !s->hu || !s->hv || !s->Bm || !s->Bc) {
-		swe_state_free(s);
-		return -SPATE_ENOMEM;
-	}
-	memset(s->w, 0, n * sizeof(real));
-	memset(s->hu, 0, n * sizeof(real));
-	memset(s->hv, 0, n * sizeof(real));
-	memset(s->Bm, 0, n * sizeof(real));
-	memset(s->Bc, 0, nc * sizeof(real));
-	return 0;
-}
-
-void swe_state_free(struct swe_state *s)
-{
-	free(s->w);
-	free(s->hu);
-	free(s->hv);
-	free(s->Bm);
-	free(s->Bc);
-	free(s->mask);
-	free(s->crs_wkt);
-	s->w = s->hu = s->hv = s->Bm = s->Bc = NULL;
-	s->mask = NULL;
-	s->crs_wkt = NULL;
-	free(s->n2);
-	for (int k = 0; k < s->nrain; k++)
-		free(s->rain[k]);
-	free(s->rain);
-	free(s->rain_t);
-	s->n2 = NULL;
-	s->rain = NULL;
-	s->rain_t = NULL;
-	s->nrain = 0;
-}
-
-/* Mirror index across a boundary corner line at 0 and n. */
-static int mirror(int I, int n)
-{
-	if (I < 0)
-		return -I;
-	if (I > n)
-		return 2 * n - I;
-	return I;
-}
-
-void swe_state_finish_bed(struct swe_state *s)
-{
-	int G = SWE_GHOST;
-	for (int J = -G; J <= s->ny + G; J++)
-		for (int I = -G; I <= s->nx + G; I++)
-			if (I < 0 || J < 0 || I > s->nx || J > s->ny)
-				s->Bc[swe_cidx(s, I, J)] = s->Bc[swe_cidx(s, mirror(I, s->nx), mirror(J, s->ny))];
-	for (int j = -G; j < s->ny + G; j++)
-		for (int i = -G; i < s->nx + G; i++)
-			s->Bm[swe_idx(s, i, j)] = swe_bed_centre(s->Bc[swe_cidx(s, i, j)],
-				s->Bc[swe_cidx(s, i + 1, j)], s->Bc[swe_cidx(s, i, j + 1)],
-				s->Bc[swe_cidx(s, i + 1, j + 1)]);
-}
 
 struct swe_coef swe_coef_of(const struct swe_params *p)
 {
@@ -97,42 +24,6 @@ struct swe_coef swe_coef_of(const struct swe_params *p)
 	return c;
 }
 
-/* x moved n representable values towards `to`. */
-static real nextafter_real(real x, real to, int n)
-{
-	while (n-- > 0)
-#ifdef SPATE_DOUBLE
-		x = nextafter(x, to);
-#else
-		x = nextafterf(x, to);
-#endif
-	return x;
-}
-
-real swe_level_to_w(const struct swe_state *s, int i, int j, real L)
-{
-	real b00 = s->Bc[swe_cidx(s, i, j)], b10 = s->Bc[swe_cidx(s, i + 1, j)];
-	real b01 = s->Bc[swe_cidx(s, i, j + 1)], b11 = s->Bc[swe_cidx(s, i + 1, j + 1)];
-	real bw = swe_bed_face(b00, b01), be = swe_bed_face(b10, b11);
-	real bs = swe_bed_face(b00, b10), bn = swe_bed_face(b01, b11);
-	real top = swe_max(swe_max(bw, be), swe_max(bs, bn));
-	real Bc = s->Bm[swe_idx(s, i, j)], w, best;
-	if (L >= top)
-		return L;
-	/* Partially flooded: of the values next to Bc + h(L), take one from which
-	 * the solver recovers exactly L (kp07_cell_level), so that a lake at rest
-	 * is at rest to the last bit across its shores. */
-	w = best = Bc + swe_depth_at_level(L, bw, be, bs, bn);
-	for (int k = 0; k < 16; k++) {
-		real c = k % 2 ? nextafter_real(w, -INFINITY, k / 2 + 1) : nextafter_real(w, INFINITY,
-			k / 2);
-		if (c >= Bc && kp07_cell_level(c - Bc, bw, be, bs, bn) == L)
-			return c;
-	}
-	return best;
-}
-
-/* Three Gaussian bumps on a square of side L (the thesis's "three bumps"). */
 static double bumps(double x, double y, double L)
 {
 	static const double bx[3] = { 0.25, 0.75, 0.7 }, by[3] = { 0.3, 0.25, 0.75 };

@@ -1,4 +1,9 @@
-/* swe.h: the shallow-water module's parameters, state and backend table. */
+/* swe.h: the shallow-water module's data types: its parameters, the state of
+ * a domain (grid, cell and corner arrays), boundary data and run statistics.
+ * The bottom of the flood module: it includes the numerics header alone, and
+ * every file of the module may include it.  The functions that fill and use
+ * these types live in the files above (params.h, setup.h, diag.h,
+ * swe_backend.h, swe_run.h). */
 #ifndef SPATE_SWE_H
 #define SPATE_SWE_H
 
@@ -148,15 +153,6 @@ struct swe_state {
 };
 
 /* Index of cell (i, j), i in [-G, nx+G), j in [-G, ny+G). */
-/* Steps to enqueue when `need` steps are left before t_stop (a device's
- * batch of steps): a little less, then single steps, since a step enqueued
- * after t reached t_stop is a no-op that still copies U. */
-static inline long swe_steps_short(double need)
-{
-	long n = (long)(need * 0.95);
-	return n < 1 ? 1 : n;
-}
-
 static inline long swe_idx(const struct swe_state *s, int i, int j)
 {
 	return (long)(j + SWE_GHOST) * s->pitch + (i + SWE_GHOST);
@@ -184,134 +180,5 @@ struct swe_stats {
 	double last_dt;
 	double amax;        /* largest wave speed in the last step, m/s */
 };
-
-struct swe_backend_ctx;
-struct gauge_set;
-struct swe_prod;
-
-/* A backend: the CPU one is always built, the CUDA one when configured. */
-struct spate_backend {
-	const char *name;
-	/* Number of devices this backend can use now (0: none). */
-	int (*count)(void);
-	/* Describe device i into buf; returns 0 or -SPATE_E*. */
-	int (*describe)(int i, char *buf, size_t len);
-	/* Take a host state and parameters; allocate and upload. */
-	int (*init)(struct swe_backend_ctx **ctx, const struct swe_state *s,
-		const struct swe_params *p, int device);
-	/* Advance until t >= t_stop or max_steps more steps; updates st. */
-	int (*advance)(struct swe_backend_ctx *ctx, double t_stop, long max_steps,
-		struct swe_stats *st);
-	/* Copy the current state back into s (interior and ghosts). */
-	int (*download)(struct swe_backend_ctx *ctx, struct swe_state *s);
-	void (*fini)(struct swe_backend_ctx *ctx);
-	/* Read (w, hu, hv) of n cells at state indices idx (NULL: not offered;
-	 * the driver then downloads the whole state). */
-	int (*sample)(struct swe_backend_ctx *ctx, const long *idx, int n, real *w, real *hu,
-		real *hv);
-	/* Flood products (products_kern.h): from now on keep one struct swe_prod
-	 * per interior cell, updated after every step; thr: wet threshold, m. */
-	int (*products_start)(struct swe_backend_ctx *ctx, real thr);
-	/* Copy the products to out: nx * ny, row-major, row 0 the southern. */
-	int (*products_get)(struct swe_backend_ctx *ctx, struct swe_prod *out);
-	/* Restart (NULL: not offered): set the clock of the state init took:
-	 * simulated time t (s), steps taken, the last step's dt (s). */
-	int (*set_time)(struct swe_backend_ctx *ctx, double t, long steps, double last_dt);
-	/* Restart (NULL: not offered): replace the products kept since
-	 * products_start by in (laid out as products_get gives them). */
-	int (*products_put)(struct swe_backend_ctx *ctx, const struct swe_prod *in);
-	/* Rain from now on: rate[nx * ny] in m/s (row-major, row 0 southern; the
-	 * caller keeps it alive), or NULL for `uniform` m/s everywhere (NULL
-	 * op: the backend has no rain). */
-	int (*set_rain)(struct swe_backend_ctx *ctx, const float *rate, double uniform);
-	/* Gauges kept by the backend (NULL: not offered; the driver then
-	 * samples them after every step, one step per advance).  From now on
-	 * the tracks gs->tr of the cells gs->idx follow every real step
-	 * (gauge_kern.h), and the first step with t >= next keeps a row of
-	 * the centres' (w, hu, hv); next then moves on by interval, past t
-	 * (interval <= 0: no more rows).  The driver advances at most
-	 * SWE_GAUGE_ROWS steps between two calls of gauges_rows. */
-	int (*gauges_start)(struct swe_backend_ctx *ctx, const struct gauge_set *gs, double bref,
-		double next, double interval);
-	/* The rows kept since the last call: *nrows of them, row r at time
-	 * t[r] with gauge k's w, hu, hv at v[(3 r + f) n + k], f = 0, 1, 2. */
-	int (*gauges_rows)(struct swe_backend_ctx *ctx, double *t, real *v, int *nrows);
-	/* The tracks back into gs->tr; *next: the time of the next row. */
-	int (*gauges_get)(struct swe_backend_ctx *ctx, struct gauge_set *gs, double *next);
-};
-
-/* Most steps of an advance while the backend keeps the gauges (and most
- * rows it keeps between two reads). */
-#define SWE_GAUGE_ROWS 1024
-
-extern const struct spate_backend spate_backend_cpu;
-/* Rows whose right-hand side the CPU backend skipped as dry ([parallel]
- * early_exit), summed over all contexts since the program started. */
-extern long swe_cpu_rows_skipped;
-/* Blocks of CPU_BLOCK columns (whole rows included) skipped the same way. */
-extern long swe_cpu_blocks_skipped;
-#ifdef HAVE_CUDA
-extern const struct spate_backend spate_backend_cuda;
-/* Tiles the CUDA backend's next step skipped as dry ([parallel] early_exit),
- * sampled once per batch of steps, summed since the program started. */
-extern long swe_cuda_tiles_skipped;
-#endif
-
-/* Picks a backend by name ("auto", "cpu", "cuda"); returns NULL and prints why
- * when the name is unknown or the device is absent (auto never fails). */
-const struct spate_backend *spate_backend_select(const char *name);
-
-/* params.c, params_check.c (defaults, validation), params_file.c */
-/* The sides' names in [boundary]: west, east, south, north (SWE_WEST...). */
-extern const char *const swe_side_names[4];
-void swe_params_defaults(struct swe_params *p);
-/* Reads an INI scenario file; returns 0 or -SPATE_E* with a message naming
- * the file, line and key. */
-int swe_params_load(struct swe_params *p, const char *path);
-/* Applies one "section.key=value" override; `origin` names it in messages. */
-int swe_params_set(struct swe_params *p, const char *section, const char *key,
-	const char *value, const char *origin, int line);
-int swe_params_validate(const struct swe_params *p);
-/* While on, swe_params_set reports nothing on stderr (the scenario-file
- * reader checks a key first and reports later, params_file.c). */
-void swe_params_set_quiet(int on);
-/* Writes the resolved parameters as INI text. */
-void swe_params_print(const struct swe_params *p, void *file);
-/* The same text in a malloc'd string (NULL when out of memory). */
-char *swe_params_text(const struct swe_params *p);
-
-/* setup.c: allocate and fill the state of a built-in set-up. */
-int swe_state_alloc(struct swe_state *s, int nx, int ny, double dx, double dy);
-void swe_state_free(struct swe_state *s);
-int swe_setup_builtin(struct swe_state *s, const struct swe_params *p);
-/* The state of any set-up: built-in, or from a DEM (terrain_setup). */
-int swe_setup(struct swe_state *s, const struct swe_params *p);
-/* The cell value w of cell (i, j) holding water at rest at level L (relative):
- * L where the cell is fully flooded, else its bed plus the depth of a
- * partially flooded cell at that level (swe_depth_at_level). */
-real swe_level_to_w(const struct swe_state *s, int i, int j, real L);
-/* Derive Bm and the ghost corners from interior corners. */
-void swe_state_finish_bed(struct swe_state *s);
-/* Fill the kernels' view of the boundaries. */
-void swe_bcdev_fill(struct swe_bcdev *d, const struct swe_state *s, const struct swe_params *p);
-struct swe_coef swe_coef_of(const struct swe_params *p);
-
-/* forcing.c: rain for the time loop.  Sets the rain in force at time t on
- * the backend (when the run has rain) and returns in *next the time of the
- * next change (INFINITY: none).  0 or -SPATE_E*. */
-int swe_forcing_apply(const struct spate_backend *be, struct swe_backend_ctx *ctx,
-	const struct swe_state *s, const struct swe_params *p, double t, double *next);
-/* Whether the run has sources split from the step (rain, Manning raster). */
-int swe_has_sources(const struct swe_state *s, const struct swe_params *p);
-/* The longest step of a run, s (0: none): [run] max_dt, else with rain the
- * CFL step of water 1 m deep, 0.5 cfl min(dx, dy) / sqrt(g 1 m), so that
- * rain on dry ground (no wave speed yet) does not fall in one step. */
-double swe_max_dt(const struct swe_state *s, const struct swe_params *p);
-
-/* diag.c: volume (m^3), max depth, max speed of a host state, in double. */
-double swe_volume(const struct swe_state *s);
-double swe_max_depth(const struct swe_state *s);
-double swe_max_speed(const struct swe_state *s, double kappa);
-int swe_check_finite(const struct swe_state *s);
 
 #endif

@@ -15,7 +15,8 @@
 #define SPATE_SWE_BALANCE_H
 
 #include "swe.h"
-#include "swe_multi.h"
+#include "swe_backend.h"
+#include "swe_sub.h"
 #include "decomp.h"
 #include "swe_balance_types.h"
 

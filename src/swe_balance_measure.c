@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "spate.h"
-#include "swe_multi.h"
+#include "swe_sub.h"
 #include "swe_balance_run.h"
 
 /* Seconds subdomain k of this rank has computed so far: the device's own

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "spate.h"
-#include "swe_multi.h"
+#include "swe_sub.h"
 #include "swe_balance_run.h"
 
 void (*swe_balance_hook)(const struct swe_balance_check *c);

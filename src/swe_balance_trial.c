@@ -7,7 +7,7 @@
 #include "config.h"
 #endif
 #include "spate.h"
-#include "swe_multi.h"
+#include "swe_sub.h"
 #include "swe_balance_run.h"
 
 /* Trial length of ghost_expansion = auto: whole exchange cycles of every k

@@ -4,6 +4,8 @@
 #endif
 #include "spate.h"
 #include "swe.h"
+#include "swe_bc.h"
+#include "setup.h"
 #include "swe_step.h"
 
 void swe_bcdev_fill(struct swe_bcdev *d, const struct swe_state *s, const struct swe_params *p)

@@ -13,10 +13,12 @@
  * The step is cut into phases (stage1: 1-2, predict: 4 up to U*, correct:
  * stage 2, commit) that the decomposition layer also runs on subdomains of
  * rows (swe_multi.h): a context is a band of global rows, here all of them
- * (swe_cpu.h).  The right-hand side and its early exit are in swe_cpu_rhs.c,
+ * (swe_cpu_ctx.h).  The right-hand side and its early exit are in swe_cpu_rhs.c,
  * moving rows between subdomains in swe_cpu_sub.c. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
+#include "swe_state.h"
+#include "swe_bc.h"
 #endif
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +29,11 @@
 
 #include "spate.h"
 #include "swe_cpu.h"
-#include "swe_multi.h"
+#include "swe_sub.h"
 #include "products_kern.h"
+#include "swe_backend.h"
+#include "setup.h"
+#include "forcing.h"
 
 static int cpu_count(void)
 {
@@ -173,23 +178,6 @@ static int cpu_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	const struct swe_params *p, int device)
 {
 	return cpu_sub_init(out, s0, p, 0, s0->ny, device);
-}
-
-struct swe_view swe_cpu_view(const struct swe_backend_ctx *x, real *w, real *hu, real *hv)
-{
-	struct swe_view v;
-	v.w = w;
-	v.hu = hu;
-	v.hv = hv;
-	v.Bc = x->s.Bc;
-	v.Bm = x->s.Bm;
-	v.nx = x->s.nx;
-	v.ny = x->s.ny;
-	v.pitch = x->s.pitch;
-	v.cpitch = x->s.cpitch;
-	v.inv_dx = (real)(1.0 / x->s.dx);
-	v.inv_dy = (real)(1.0 / x->s.dy);
-	return v;
 }
 
 /* View rows [*j0, *j1) a stage computes on when its input is valid m[side]

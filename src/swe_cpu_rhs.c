@@ -32,7 +32,8 @@
 #endif
 
 #include "spate.h"
-#include "swe_cpu.h"
+#include "swe_cpu_rhs.h"
+#include "swe_backend.h"
 
 long swe_cpu_rows_skipped, swe_cpu_blocks_skipped;
 

@@ -23,14 +23,16 @@
  * swe_prod when products are kept. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
+#include "swe_state.h"
 #endif
 #include <stdlib.h>
 #include <string.h>
 
 #include "spate.h"
 #include "swe_cpu.h"
-#include "swe_multi.h"
+#include "swe_sub.h"
 #include "products_kern.h"
+#include "swe_backend.h"
 
 /* Offsets (reals) of the parts of a message of n rows. */
 struct pack_layout {

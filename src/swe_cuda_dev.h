@@ -1,8 +1,9 @@
 /* swe_cuda_dev.h: what the kernel files of the CUDA backend share (CUDA C
- * only: cuda/swe_cuda_kern.cu, the stage kernels, and cuda/swe_cuda_cells.cu,
- * the passes over cells around a step): the strip's shape, the speeds' bits,
- * the arrays as a view, the boundary values, the ghosts a cell feeds, the
- * no-op step and the tile map's flags.  Indexing and control only: the
+ * only: cuda/swe_cuda_kern.cu, the stage kernels, cuda/swe_cuda_cells.cu,
+ * the passes over cells around a step, and cuda/swe_cuda_dt.cu, the time
+ * step of subdomains): the strip's shape, the speeds' bits, the arrays as a
+ * view, the boundary values, the ghosts a cell feeds, the no-op step, the
+ * tile map's flags and the step's dt.  Indexing and control only: the
  * formulas are swe_kern.h's, through swe_step.h. */
 #ifndef SPATE_SWE_CUDA_DEV_H
 #define SPATE_SWE_CUDA_DEV_H
@@ -139,5 +140,39 @@ enum {
 	TILE_ANY = 1, TILE_W = 2, TILE_E = 4, TILE_S = 8, TILE_N = 16,
 	TILE_SW = 32, TILE_SE = 64, TILE_NW = 128, TILE_NE = 256
 };
+
+/* The step's dt from the stage-1 speeds (swe_cfl_dt), capped at t_stop;
+ * dt = 0 marks a no-op step.  One thread, after every stage-1 block
+ * (swe_cuda_kern.cu), or after every subdomain's (k_dt_peers). */
+__device__ static inline void set_dt(const kparams_t &kp, ctl_t *q)
+{
+	swe_rbits bx = atomicExch(&q->ax1, (swe_rbits)0), by = atomicExch(&q->ay1, (swe_rbits)0);
+	double ax = (double)bits_speed(bx), ay = (double)bits_speed(by), cap, dt = 0;
+	if (!halted(q)) {
+		cap = q->t_stop - q->t;
+		if (bx > SWE_RBITS_INF || by > SWE_RBITS_INF) {
+			q->err = 1;
+		} else {
+			dt = swe_cfl_dt(ax, ay, kp.dx, kp.dy, kp.cfl,
+				kp.max_dt > 0 && kp.max_dt < cap ? kp.max_dt : cap);
+			if (!(dt > 0)) {
+				q->err = 1;
+				dt = 0;
+			}
+		}
+		if (dt > 0) {
+			q->t = dt >= cap ? q->t_stop : q->t + dt;
+			q->steps++;
+			q->last_dt = dt;
+			q->amax = fmax(ax, ay);
+			if (kp.integrator == 2) {
+				q->ax2 = 0;
+				q->ay2 = 0;
+			}
+		}
+	}
+	q->dt = dt;
+	q->done = 0;
+}
 
 #endif

@@ -8,7 +8,7 @@
 #define SPATE_SWE_CUDA_SUB_H
 
 #include "swe_cuda.h"
-#include "swe_multi.h"
+#include "swe_sub.h"
 #include "decomp.h"
 
 struct CUstream_st;
@@ -154,8 +154,7 @@ static inline real *swe_cuda_sub_row(real *f, const struct swe_backend_ctx *x, i
 
 /* cuda/swe_cuda_sub.cu.  The arrays of a step from parity p; the arrays of U
  * (current state) or L for a halo of `stage` (-SPATE_EUNSUPPORTED for U*);
- * wait for everything enqueued on x and copied into it; add the finished
- * timed intervals to the totals (all: wait for every one). */
+ * wait for everything enqueued on x and copied into it. */
 struct swe_cuda_step swe_cuda_sub_arrays(const struct swe_backend_ctx *x, int p);
 int swe_cuda_sub_fields(const struct swe_backend_ctx *x, int stage, real *f[3]);
 int swe_cuda_sub_sync(struct swe_backend_ctx *x);
@@ -167,6 +166,9 @@ int swe_cuda_sub_gauges_start(struct swe_backend_ctx *x, const long *idx, int n,
 int swe_cuda_sub_gauges_rows(struct swe_backend_ctx *x, double *t, real *v, int *nrows);
 int swe_cuda_sub_gauges_get(struct swe_backend_ctx *x, struct gauge_track *tr, double *next);
 void swe_cuda_sub_gauges_free(struct swe_backend_ctx *x);
+
+/* swe_cuda_sub_time.cu: device times.  The finished timed intervals added to
+ * the totals (all: wait for every one). */
 void swe_cuda_sub_harvest(struct swe_backend_ctx *x, int all);
 /* A timed interval on stream s begins (its index, -1: this step is not
  * timed) and ends; kind 0 computing, 1 copying halos. */
@@ -175,8 +177,9 @@ void swe_cuda_sub_tstop(struct swe_backend_ctx *x, int i, struct CUstream_st *s)
 /* The graph's intervals into the totals (the device idle); reset: forget
  * them (the graph goes). */
 void swe_cuda_sub_graph_times(struct swe_backend_ctx *x, int reset);
-/* The phases of swe_cuda_sub_ops (swe_multi.h); the halos are
- * cuda/swe_cuda_sub_halo.cu's. */
+
+/* swe_cuda_sub.cu: the phases of swe_cuda_sub_ops (swe_multi.h); the halos
+ * are cuda/swe_cuda_sub_halo.cu's. */
 /* The arrays of a step moved by j rows (row j of the subdomain as row 0). */
 void swe_cuda_sub_shift(struct swe_cuda_step *a, const struct swe_cuda_params *kp, long j);
 
@@ -217,14 +220,17 @@ long swe_cuda_sub_graph(struct swe_backend_ctx **sub, int n, int op, long steps)
 int swe_cuda_sub_clock_get(struct swe_backend_ctx *x, double *t, long *steps, double *last_dt,
 	double *amax);
 
-/* cuda/swe_cuda_sub_mem.cu.  The row ranges and tile lists of x->rows rows
+/* cuda/swe_cuda_sub_tiles.cu.  The row ranges and tile lists of x->rows rows
  * (device arrays allocated anew when those held are too small), the tile map
  * reset: every tile computed in the next three steps, as after the upload.
- * 0 or -SPATE_E*. */
+ * 0 or -SPATE_E*.  The tile arrays freed. */
 int swe_cuda_sub_tiles(struct swe_backend_ctx *x);
+void swe_cuda_sub_tiles_free(struct swe_backend_ctx *x);
 
-/* cuda/swe_cuda_sub_rows.cu: dynamic load balancing (swe_multi.h). */
+/* cuda/swe_cuda_sub_activity.cu: where the work is (swe_multi.h). */
 int swe_cuda_sub_activity(struct swe_backend_ctx *x, int *work, int box[4]);
+/* cuda/swe_cuda_sub_rows.cu: dynamic load balancing, moving rows
+ * (swe_multi.h). */
 size_t swe_cuda_sub_rows_bytes(struct swe_backend_ctx *x, int n);
 int swe_cuda_sub_rows_pack(struct swe_backend_ctx *x, int side, int n, void *buf);
 int swe_cuda_sub_rows_resize(struct swe_backend_ctx *x, int gain_lo, int gain_hi,

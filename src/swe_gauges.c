@@ -12,6 +12,7 @@
 #include "spate.h"
 #include "swe_gauges.h"
 #include "swe_out.h"
+#include "swe_backend.h"
 
 int swe_gauges_sample(const struct spate_backend *be, struct swe_backend_ctx *ctx,
 	struct gauge_set *gs, struct swe_state *s, const struct swe_params *p, double t,

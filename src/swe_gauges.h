@@ -5,6 +5,7 @@
 #define SPATE_SWE_GAUGES_H
 
 #include "swe.h"
+#include "swe_backend.h"
 #include "gauge.h"
 
 struct swe_out;

@@ -35,6 +35,9 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "swe_backend.h"
+#include "backend.h"
+#include "forcing.h"
 #include "swe_kern.h"
 #include "swe_multi.h"
 #include "decomp.h"

@@ -10,7 +10,8 @@
 
 #include "spate.h"
 #include "swe.h"
-#include "swe_multi.h"
+#include "swe_backend.h"
+#include "swe_sub.h"
 #include "swe_balance.h"
 
 #include "swe_multi_run.h"
@@ -58,19 +59,6 @@ static int step_dev(struct multi *m)
 	return rc;
 }
 
-/* Forget the recorded graph (what it was recorded with changed). */
-static void graph_drop(struct multi *m)
-{
-	if (m->devdt && m->ops->dev_graph)
-		m->ops->dev_graph(m->on, m->non, SWE_GRAPH_DROP, 0);
-	m->graph_steps = 0;
-}
-
-void swe_multi_graph_drop(struct multi *m)
-{
-	graph_drop(m);
-}
-
 void swe_multi_dev_on(struct multi *m)
 {
 	m->non = 0;
@@ -85,7 +73,7 @@ void swe_multi_dev_on(struct multi *m)
 static int relink(struct multi *m, double t_stop)
 {
 	int on[DECOMP_MAX], rc = 0;
-	graph_drop(m);
+	swe_multi_graph_drop(m);
 	swe_multi_dev_on(m);
 	for (int k = m->d.first; k < m->d.last; k++)
 		on[k - m->d.first] = !swe_balance_resting(m->bal, k);
@@ -110,7 +98,7 @@ static int steps_dev(struct multi *m, long n)
 		if (g > 0 && g % k)
 			g = 0;
 		if (m->graph_steps && m->graph_k != k) {
-			graph_drop(m);
+			swe_multi_graph_drop(m);
 			continue;
 		}
 		if (g <= 0 || g > n) {
@@ -242,7 +230,7 @@ int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps, struct
 		/* rows moved, or subdomains began or stopped resting: the
 		 * halos again, and a new graph */
 		if (!rc && swe_balance_moved(m->bal)) {
-			graph_drop(m);
+			swe_multi_graph_drop(m);
 			rc = swe_multi_exchange_moved(m);
 			if (!rc)
 				rc = swe_multi_gauges_moved(m);

@@ -9,7 +9,7 @@
 
 #include "spate.h"
 #include "swe.h"
-#include "swe_multi.h"
+#include "swe_sub.h"
 #include "decomp.h"
 #include "swe_balance.h"
 #include "swe_multi_run.h"

@@ -10,6 +10,7 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "swe_backend.h"
 #include "swe_multi_run.h"
 #include "gauge.h"
 #include "swe_balance.h"

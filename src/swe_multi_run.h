@@ -7,7 +7,8 @@
 #define SPATE_SWE_MULTI_RUN_H
 
 #include "swe.h"
-#include "swe_multi.h"
+#include "swe_backend.h"
+#include "swe_sub.h"
 #include "decomp.h"
 
 struct swe_balance;
@@ -93,7 +94,13 @@ int swe_multi_gauges_get(struct swe_backend_ctx *ctx, struct gauge_set *gs, doub
  * handed to the subdomains that now hold their cells. */
 int swe_multi_gauges_moved(struct multi *m);
 void swe_multi_gauges_free(struct multi *m);
-/* swe_multi_dev.c: forget the recorded graph of the steps. */
-void swe_multi_graph_drop(struct multi *m);
+/* Forget the recorded graph of the steps (what it was recorded with
+ * changed: rain, products, the set of subdomains computing). */
+static inline void swe_multi_graph_drop(struct multi *m)
+{
+	if (m->devdt && m->ops->dev_graph)
+		m->ops->dev_graph(m->on, m->non, SWE_GRAPH_DROP, 0);
+	m->graph_steps = 0;
+}
 
 #endif

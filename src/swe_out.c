@@ -8,6 +8,7 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "params.h"
 #include "swe_out.h"
 #include "output.h"
 #include "ncout.h"

@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "spate.h"
-#include "swe_multi.h"
+#include "swe_state.h"
+#include "swe_backend.h"
+#include "swe_sub.h"
 #include "swe_balance_run.h"
 
 /* Seconds of `steps` steps (after one untimed) of state g on one subdomain

@@ -17,9 +17,6 @@ struct swe_run_opts {
  * the run writes output). */
 int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe_result *r);
 
-/* Allocate dst and copy src into it (all cells, bed included). */
-int swe_state_copy_interior(struct swe_state *dst, const struct swe_state *src);
-
 /* bench.c: the benchmark command; argv after "bench". */
 int spate_bench(int argc, char **argv);
 

@@ -285,18 +285,3 @@ out:
 	return rc;
 }
 #undef FAIL
-
-void terrain_free(struct terrain_grid *g)
-{
-	free(g->v);
-	g->v = NULL;
-}
-
-int terrain_read(const char *path, struct terrain_grid *g)
-{
-#ifdef HAVE_GDAL
-	return terrain_read_gdal(path, g);
-#else
-	return terrain_read_asc(path, g);
-#endif
-}

@@ -1,5 +1,5 @@
 /* gdal.c: rasters through GDAL (any format it reads, /vsigzip/ paths too).
- * The only file of spate that includes gdal.h. */
+ * A leaf under read.c, which picks the reader for a file. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -15,34 +15,21 @@
 #include <gdal.h>
 #include <cpl_conv.h>
 
-/* GDAL's ESRI ASCII driver reads a non-numeric value as 0, fills missing
- * values with 0 and ignores extra ones.  Such a file (plain, or gzipped where
- * zlib is built in) goes to the strict built-in reader instead, keeping the
- * CRS GDAL found (the .prj beside it).  Returns 1 when it did not apply, else
- * terrain_read_asc's result. */
-static int strict_asc(GDALDatasetH ds, const char *path, struct terrain_grid *g)
+/* An ESRI ASCII grid that the strict built-in reader is to read instead
+ * (asc_ok: read.c can open the file): 1 with g->crs_wkt the CRS GDAL found
+ * (the .prj beside it); 0 when GDAL reads it. */
+static int strict_asc(GDALDatasetH ds, int asc_ok, struct terrain_grid *g)
 {
 	GDALDriverH drv = GDALGetDatasetDriver(ds);
-	const char *file = path, *wkt = GDALGetProjectionRef(ds);
-	char crs[sizeof g->crs_wkt];
-	int rc;
+	const char *wkt = GDALGetProjectionRef(ds);
 
-	if (!drv || strcmp(GDALGetDriverShortName(drv), "AAIGrid") != 0)
-		return 1;
-#ifdef HAVE_ZLIB
-	if (strncmp(file, "/vsigzip/", 9) == 0)
-		file += 9;
-#endif
-	if (strncmp(file, "/vsi", 4) == 0)
-		return 1;
-	snprintf(crs, sizeof crs, "%s", wkt ? wkt : "");
-	rc = terrain_read_asc(file, g);
-	if (rc == 0)
-		memcpy(g->crs_wkt, crs, sizeof crs);
-	return rc;
+	if (!asc_ok || !drv || strcmp(GDALGetDriverShortName(drv), "AAIGrid") != 0)
+		return 0;
+	snprintf(g->crs_wkt, sizeof g->crs_wkt, "%s", wkt ? wkt : "");
+	return 1;
 }
 
-int terrain_read_gdal(const char *path, struct terrain_grid *g)
+int terrain_gdal_read(const char *path, struct terrain_grid *g, int asc_ok)
 {
 	GDALDatasetH ds;
 	GDALRasterBandH band;
@@ -59,11 +46,10 @@ int terrain_read_gdal(const char *path, struct terrain_grid *g)
 		spate_log_error("terrain", "%s: GDAL cannot open it: %s", path, CPLGetLastErrorMsg());
 		return -SPATE_EIO;
 	}
-	if ((rc = strict_asc(ds, path, g)) <= 0) {
+	if (strict_asc(ds, asc_ok, g)) {
 		GDALClose(ds);
-		return rc;
+		return 1;
 	}
-	rc = -SPATE_EFORMAT;
 	g->nx = GDALGetRasterXSize(ds);
 	g->ny = GDALGetRasterYSize(ds);
 	if (g->nx < 1 || g->ny < 1 || GDALGetRasterCount(ds) < 1) {
@@ -130,9 +116,10 @@ out:
 	return rc;
 }
 #else
-int terrain_read_gdal(const char *path, struct terrain_grid *g)
+int terrain_gdal_read(const char *path, struct terrain_grid *g, int asc_ok)
 {
 	(void)g;
+	(void)asc_ok;
 	spate_log_error("terrain", "%s: this spate was built without GDAL: use an ESRI ASCII "
 		"grid (.asc) or rebuild with GDAL", path);
 	return -SPATE_EUNSUPPORTED;

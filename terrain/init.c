@@ -14,6 +14,8 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "swe_state.h"
+#include "setup.h"
 #include "terrain.h"
 
 /* Resolve a data path: absolute as is; relative: under data_dir if there,

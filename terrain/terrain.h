@@ -29,14 +29,22 @@ struct terrain_grid {
  * a message naming the file, line and what is wrong. */
 int terrain_read_asc(const char *path, struct terrain_grid *g);
 
-/* Read any raster GDAL can open (GeoTIFF, ESRI ASCII, /vsigzip/...), band 1.
- * Refuses rotated or south-up geotransforms.  Returns -SPATE_EUNSUPPORTED when
+/* gdal.c: band 1 of any raster GDAL can open (GeoTIFF, ESRI ASCII,
+ * /vsigzip/...).  Refuses rotated or south-up geotransforms.  When asc_ok and
+ * GDAL finds an ESRI ASCII grid, reads no values: returns 1 with g->crs_wkt
+ * the CRS GDAL found, for the strict reader.  Returns -SPATE_EUNSUPPORTED when
  * built without GDAL. */
+int terrain_gdal_read(const char *path, struct terrain_grid *g, int asc_ok);
+
+/* read.c: any raster GDAL can open, band 1 (terrain_gdal_read); an ESRI
+ * ASCII grid the built-in reader can open goes to terrain_read_asc, with the
+ * CRS GDAL found.  Returns -SPATE_EUNSUPPORTED when built without GDAL. */
 int terrain_read_gdal(const char *path, struct terrain_grid *g);
 
-/* Read a raster: GDAL when built with it, else the ESRI ASCII reader. */
+/* read.c: read a raster: GDAL when built with it, else the ESRI ASCII reader. */
 int terrain_read(const char *path, struct terrain_grid *g);
 
+/* grid.c: free g's values (v = NULL). */
 void terrain_free(struct terrain_grid *g);
 
 /* Keep the cells whose whole area lies inside box = {xmin, ymin, xmax, ymax}. */

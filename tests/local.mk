@@ -35,11 +35,12 @@ tests_t_params_LDADD = $(LDADD) $(CMOCKA_LIBS)
 endif
 
 # t_terrain_asan: the DEM readers under AddressSanitizer.  It compiles
-# terrain/asc.c, terrain/gdal.c and src/util.c itself (objects of its own,
+# terrain/grid.c, asc.c, gdal.c, read.c and src/util.c itself (objects of its own,
 # not those of the library) so the sanitizer covers them, and links only
 # what they need.
 check_PROGRAMS += tests/t_terrain_asan
-tests_t_terrain_asan_SOURCES = tests/t_terrain_asan.c terrain/asc.c terrain/gdal.c src/util.c
+tests_t_terrain_asan_SOURCES = tests/t_terrain_asan.c terrain/grid.c terrain/asc.c terrain/gdal.c \
+	terrain/read.c src/util.c
 tests_t_terrain_asan_CFLAGS = $(AM_CFLAGS) -fsanitize=address -fno-omit-frame-pointer
 tests_t_terrain_asan_LDFLAGS = $(AM_LDFLAGS) -fsanitize=address
 tests_t_terrain_asan_LDADD = $(ZLIB_LIBS) $(GDAL_LIBS)

@@ -18,6 +18,10 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "swe_state.h"
+#include "params.h"
+#include "setup.h"
+#include "diag.h"
 #include "swe_run.h"
 #include "output.h"
 

@@ -17,6 +17,11 @@
  *   - the fit of a move's cost (fixed part + part per cell moved).
  * How fast any of it is, is a benchmark, not a test. */
 #include "simtest.h"
+#include "swe_state.h"
+#include "swe_backend.h"
+#include "params.h"
+#include "setup.h"
+#include "diag.h"
 #include "decomp.h"
 #include "balance.h"
 #include "swe_balance.h"

@@ -16,6 +16,8 @@
  *   w-w0   the change of the surface since t = 0: the dynamics alone;
  *   hu, hv the momenta. */
 #include "simtest.h"
+#include "swe_state.h"
+#include "setup.h"
 
 #define L 1000.0
 #define T_END 20.0

@@ -23,6 +23,9 @@
  *     bits;
  *   - the dry-bed dam break under rain (the sources pass after each step). */
 #include "simtest.h"
+#include "swe_state.h"
+#include "swe_backend.h"
+#include "setup.h"
 #include "products_kern.h"
 
 #ifdef HAVE_CUDA

@@ -31,6 +31,11 @@
  * the Manning raster (check_sources): the same decompositions, moves and
  * expansions. */
 #include "simtest.h"
+#include "swe_state.h"
+#include "swe_backend.h"
+#include "params.h"
+#include "setup.h"
+#include "diag.h"
 #include "products_kern.h"
 #include "balance.h"
 #include "swe_balance.h"

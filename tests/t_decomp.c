@@ -7,6 +7,10 @@
  * over bumps (wet/dry fronts on a bed) and a dry-bed dam break with open,
  * fixed-level and inflow boundaries on every side, in RK2 and Euler. */
 #include "simtest.h"
+#include "swe_state.h"
+#include "params.h"
+#include "setup.h"
+#include "diag.h"
 #include "decomp.h"
 #include "products_kern.h"
 

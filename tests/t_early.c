@@ -7,6 +7,10 @@
  * inflow boundaries), and the skip must have happened where rows stay dry
  * (swe_cpu_rows_skipped).  That it saves time is a benchmark, not a test. */
 #include "simtest.h"
+#include "swe_state.h"
+#include "swe_backend.h"
+#include "setup.h"
+#include "diag.h"
 
 /* Run p with early_exit = `on`: final state, and the rows skipped. */
 static long run(const struct swe_params *p0, int on, struct swe_state *s)

@@ -10,6 +10,8 @@
  *   - a restart's values are the start: lower samples keep them, a
  *     neighbourhood maximum the checkpoint held stays. */
 #include "simtest.h"
+#include "swe_state.h"
+#include "setup.h"
 #include "gauge.h"
 
 /* One sample of every cell of gauge 0: the centre's w, the others' w. */

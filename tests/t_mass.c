@@ -15,6 +15,12 @@
  * depth U + dt L (in double, from the solver's values) before swe_finish
  * clamps it: it must be >= -1e-7 * (largest depth). */
 #include "simtest.h"
+#include "swe_state.h"
+#include "swe_bc.h"
+#include "swe_backend.h"
+#include "params.h"
+#include "setup.h"
+#include "diag.h"
 #include "swe_step.h"
 
 #define MAX_STEPS 300

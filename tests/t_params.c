@@ -18,6 +18,9 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "swe_state.h"
+#include "params.h"
+#include "setup.h"
 
 static int set(struct swe_params *p, const char *sec, const char *key, const char *val)
 {

@@ -8,6 +8,9 @@
  * products bit for bit.  On the CPU backend, on two subdomains, and on CUDA
  * when a GPU is there. */
 #include "simtest.h"
+#include "swe_state.h"
+#include "swe_backend.h"
+#include "setup.h"
 #include "swe_multi.h"
 #include "products_kern.h"
 

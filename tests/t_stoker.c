@@ -19,6 +19,8 @@
  *   - the solution is one-dimensional: all rows agree, hv stays ~0;
  *   - the volume is kept. */
 #include "simtest.h"
+#include "swe_state.h"
+#include "setup.h"
 
 #define LENGTH 1000.0
 #define DAM 500.0

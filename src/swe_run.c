@@ -1,30 +1,33 @@
-/* swe.c: the shallow-water run driver: set-up (or a restart from a
- * checkpoint), the time loop in chunks between output times, progress line,
- * snapshots, gauges, checkpoints and the run summary.
+/* swe_run.c: the shallow-water run driver, the top of the flood module:
+ * set-up (or a restart from a checkpoint), the time loop in chunks between
+ * output times, snapshots, gauges, checkpoints and the run summary.  The
+ * bookkeeping of the loop (run_clock.h), the progress line (progress.h) and
+ * the signals (run_signal.h) are run services shared with the other
+ * physics; this file calls down into them and into the module's helpers.
  *
  * The steps a run takes depend only on the state and on the stop times
- * t_stop given to the backend (dt is capped to reach t_stop exactly): the
- * output times k * [output] interval, the times the rain changes, and the
- * end time.  Chunks of steps end
- * anywhere between steps (after a number of steps, for the progress line,
- * the gauges and the checkpoints: a chunk ends about a step after each
- * checkpoint time), and checkpoints are taken at such chunk ends, never at a stop
- * time of their own; a restart restores the output clock (next output time,
- * as accumulated) from the checkpoint.  So a run stopped and continued takes
- * exactly the steps of a run never stopped, and ends with the same bits. */
+ * t_stop given to the backend: the output times, the times the rain
+ * changes, and the end time; checkpoints are taken at chunk ends (see
+ * run_clock.c), and a restart restores the output clock from the
+ * checkpoint.  So a run stopped and continued takes exactly the steps of a
+ * run never stopped, and ends with the same bits. */
 #define _POSIX_C_SOURCE 200809L
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "spate.h"
 #include "swe.h"
+#include "swe_state.h"
+#include "swe_backend.h"
+#include "params.h"
+#include "setup.h"
+#include "forcing.h"
+#include "diag.h"
 #include "swe_run.h"
 #include "swe_multi.h"
 #include "swe_out.h"
@@ -35,58 +38,15 @@
 #include "checkpoint.h"
 #include "products_kern.h"
 #include "terrain.h"
-
-static volatile sig_atomic_t interrupted;
-
-/* The first SIGINT or SIGTERM asks for a checkpoint and a clean stop; a
- * second one ends the program at once. */
-static void on_signal(int sig)
-{
-	if (interrupted) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-	interrupted = sig;
-}
-
-/* The driver's clock: the next output, gauge row and checkpoint times (s),
- * the next snapshot number.  Saved in checkpoints. */
-struct clock {
-	double next_out, next_gauge, next_ckpt;
-	int index;
-};
-
-/* The first multiple of dt after t (dt > 0). */
-static double next_multiple(double t, double dt)
-{
-	double n = dt * (floor(t / dt) + 1);
-	while (n <= t)
-		n += dt;
-	return n;
-}
-
-/* Progress on stderr: simulated time, percentage, speed, time left. */
-static void progress(const struct swe_stats *st, double end, double t0, long steps0,
-	double wall0, double cells, int final)
-{
-	double wall = spate_now() - wall0, frac = end > t0 ? (st->t - t0) / (end - t0) : 1;
-	double left = frac > 0 ? wall * (1 - frac) / frac : 0;
-	int tty = isatty(2);
-	if (spate_is_quiet())
-		return;
-	fprintf(stderr, "%sspate: t = %.6g s (%5.1f%%), %ld steps, dt = %.3g s, %.3g cell updates/s, "
-		"%.0f s left%s", tty ? "\r" : "", st->t, 100 * st->t / (end > 0 ? end : 1), st->steps,
-		st->last_dt, wall > 0 ? cells * (st->steps - steps0) / wall : 0, left,
-		tty && !final ? "   " : "\n");
-	if (tty && final)
-		fputc('\n', stderr);
-}
+#include "run_clock.h"
+#include "progress.h"
+#include "run_signal.h"
 
 /* Everything of a run at this step into a checkpoint, handed to out (NULL:
  * only the collective parts, as on MPI ranks other than 0). */
 static int checkpoint(const struct spate_backend *be, struct swe_backend_ctx *ctx,
 	const struct swe_state *s, const struct swe_stats *st, const struct gauge_set *gs,
-	int products, const struct clock *clk, const struct swe_result *r,
+	int products, const struct spate_clock *clk, double next_gauge, const struct swe_result *r,
 	const struct swe_params *p, struct swe_out *out)
 {
 	struct swe_ckpt c;
@@ -103,7 +63,7 @@ static int checkpoint(const struct spate_backend *be, struct swe_backend_ctx *ct
 	c.last_dt = st->last_dt;
 	c.steps = st->steps;
 	c.next_out = clk->next_out;
-	c.next_gauge = clk->next_gauge;
+	c.next_gauge = next_gauge;
 	c.next_ckpt = clk->next_ckpt;
 	c.index = clk->index;
 	c.gauge_rows = out ? swe_out_gauge_rows(out) : 0;
@@ -143,10 +103,11 @@ static int checkpoint(const struct spate_backend *be, struct swe_backend_ctx *ct
  * the gauges' maxima.  The clocks of intervals changed since are restarted
  * from the checkpoint's time. */
 static int restore(const struct swe_ckpt *c, const char *path, const struct swe_params *p,
-	struct swe_state *s, struct gauge_set *gs, struct clock *clk, struct swe_stats *st,
-	struct swe_result *r)
+	struct swe_state *s, struct gauge_set *gs, struct spate_clock *clk, double *next_gauge,
+	struct swe_stats *st, struct swe_result *r)
 {
 	size_t n = (size_t)(s->ny + 2 * SWE_GHOST) * s->pitch * sizeof(real);
+	struct spate_clock saved;
 	if (c->ngauge != gs->n) {
 		spate_log_error("checkpoint", "%s: made with %d gauges, this run has %d: restart "
 			"with the same gauge file", path, c->ngauge, gs->n);
@@ -158,18 +119,17 @@ static int restore(const struct swe_ckpt *c, const char *path, const struct swe_
 	st->t = c->t;
 	st->steps = c->steps;
 	st->last_dt = c->last_dt;
-	clk->index = c->index;
-	clk->next_out = c->next_out;
-	clk->next_gauge = c->next_gauge;
-	clk->next_ckpt = c->next_ckpt;
-	if (p->out_interval != c->out_interval)
-		clk->next_out = p->out_interval > 0 ? next_multiple(c->t, p->out_interval) :
-			p->end_time;
+	saved.end = p->end_time;
+	saved.out_every = c->out_interval;
+	saved.ckpt_every = c->checkpoint_every;
+	saved.next_out = c->next_out;
+	saved.next_ckpt = c->next_ckpt;
+	saved.index = c->index;
+	spate_clock_resume(clk, c->t, &saved);
+	*next_gauge = c->next_gauge;
 	if (p->gauge_interval != c->gauge_interval)
-		clk->next_gauge = p->gauge_interval > 0 ? next_multiple(c->t, p->gauge_interval) :
+		*next_gauge = p->gauge_interval > 0 ? spate_next_multiple(c->t, p->gauge_interval) :
 			1e300;
-	if (p->checkpoint_every != c->checkpoint_every && p->checkpoint_every > 0)
-		clk->next_ckpt = next_multiple(c->t, p->checkpoint_every);
 	r->volume_initial = c->volume_initial;
 	r->max_depth = c->max_depth_run;
 	for (int k = 0; k < gs->n; k++) {
@@ -189,7 +149,8 @@ struct run {
 	struct swe_state s;
 	struct swe_stats st;
 	struct gauge_set gs;
-	struct clock clk;
+	struct spate_clock clk;
+	double next_gauge;      /* the time of the next gauge row, s */
 	struct swe_out *out;    /* NULL: this process writes nothing */
 	struct swe_ckpt ck;     /* the checkpoint of a restart */
 	double next_rain;       /* the next time the rain changes, s (INFINITY: never) */
@@ -245,8 +206,7 @@ static int start(struct run *u)
 	u->r->ny = u->s.ny;
 	u->r->volume_initial = swe_volume(&u->s);
 	u->r->max_depth = swe_max_depth(&u->s);
-	u->clk.next_out = p->out_interval > 0 ? p->out_interval : p->end_time;
-	u->clk.next_ckpt = p->checkpoint_every;
+	spate_clock_start(&u->clk, p->end_time, p->out_interval, p->checkpoint_every);
 	if (o->restart && ((rc = swe_ckpt_read(o->restart, &u->ck)) ||
 		(rc = swe_ckpt_check(&u->ck, o->restart, p, &u->s))))
 		return rc;
@@ -257,8 +217,8 @@ static int start(struct run *u)
 		if ((rc = gauge_load(&u->gs, path, &u->s, p->gauge_radius, p->gauge_threshold)))
 			return rc;
 	}
-	if (o->restart && (rc = restore(&u->ck, o->restart, p, &u->s, &u->gs, &u->clk, &u->st,
-		u->r)))
+	if (o->restart && (rc = restore(&u->ck, o->restart, p, &u->s, &u->gs, &u->clk,
+		&u->next_gauge, &u->st, u->r)))
 		return rc;
 	if (!o->no_output && (rc = swe_out_open(&u->out, p, &u->s, &u->gs,
 		o->restart ? &u->ck : NULL)))
@@ -275,9 +235,9 @@ static int start(struct run *u)
 	if (o->restart && (rc = u->be->set_time(u->ctx, u->st.t, u->st.steps, u->st.last_dt)))
 		return rc;
 	if (!o->restart && u->gs.n && (rc = swe_gauges_sample(u->be, u->ctx, &u->gs, &u->s, p, 0,
-		&u->clk.next_gauge, u->out)))
+		&u->next_gauge, u->out)))
 		return rc;
-	return swe_gauges_start(&u->gd, u->be, u->ctx, &u->gs, &u->s, p, u->clk.next_gauge);
+	return swe_gauges_start(&u->gd, u->be, u->ctx, &u->gs, &u->s, p, u->next_gauge);
 }
 
 /* Keep the flood products from now on (or, on a restart, from the
@@ -305,82 +265,73 @@ static int start_products(struct run *u)
 	return u->be->products_put(u->ctx, u->ck.prod);
 }
 
-/* Step to the end time (or max_steps, or a signal) in chunks; snapshots at
- * the output times, checkpoints at the chunk ends after each checkpoint time. */
+/* The checkpoint of this step (gauges pulled from the backend first). */
+static int take_checkpoint(struct run *u)
+{
+	int rc = swe_gauges_pull(&u->gd, u->be, u->ctx, &u->gs, &u->next_gauge, u->out);
+	if (!rc)
+		rc = checkpoint(u->be, u->ctx, &u->s, &u->st, &u->gs, u->products, &u->clk,
+			u->next_gauge, u->r, u->p, u->out);
+	return rc;
+}
+
+/* One chunk of at most `chunk` steps: advance, gauges, rain. */
+static int chunk_advance(struct run *u, long chunk)
+{
+	const struct swe_params *p = u->p;
+	struct swe_stats *st = &u->st;
+	double t_stop = spate_clock_stop(&u->clk, u->next_rain); /* the rain changes there */
+	long limit = swe_gauges_limit(&u->gd, &u->gs, chunk);
+	int rc;
+	if (p->max_steps > 0 && p->max_steps - st->steps < limit)
+		limit = p->max_steps - st->steps;
+	if (u->ckpt)
+		limit = spate_clock_ckpt_limit(&u->clk, st->t, t_stop, st->last_dt, limit);
+	if ((rc = u->be->advance(u->ctx, t_stop, limit, st)))
+		return rc;
+	if ((rc = swe_gauges_after(&u->gd, u->be, u->ctx, &u->gs, &u->s, p, st->t,
+		&u->next_gauge, u->out)))
+		return rc;
+	if (st->t >= u->next_rain)
+		rc = swe_forcing_apply(u->be, u->ctx, &u->s, p, st->t, &u->next_rain);
+	return rc;
+}
+
+/* Step to the end time (or max_steps, or a signal) in chunks of about 0.25 s
+ * wall time; snapshots at the output times, checkpoints at the chunk ends
+ * after each checkpoint time.  The run still stops at the output times
+ * without outputs (dt is clipped there, so the steps are those of a run
+ * that writes); the state then stays on the device. */
 static int loop(struct run *u)
 {
 	const struct swe_params *p = u->p;
 	struct swe_stats *st = &u->st;
-	double wall0 = spate_now(), last_print = wall0, t0 = st->t;
-	double cells = (double)u->s.nx * u->s.ny;
-	long chunk = 1, steps0 = st->steps;
-	int rc = 0, printed = 0;
-	while (st->t < p->end_time && !interrupted) {
-		double t_stop = u->clk.next_out < p->end_time ? u->clk.next_out : p->end_time;
+	struct spate_progress pr;
+	long chunk = 1;
+	int rc = 0;
+	spate_progress_start(&pr, st->t, st->steps, p->end_time, (double)u->s.nx * u->s.ny);
+	while (st->t < p->end_time && !spate_interrupted()) {
 		double before = spate_now();
-		if (u->next_rain < t_stop)
-			t_stop = u->next_rain; /* the rain changes there */
-		long done = st->steps, limit = swe_gauges_limit(&u->gd, &u->gs, chunk);
-		if (p->max_steps > 0 && p->max_steps - st->steps < limit)
-			limit = p->max_steps - st->steps;
-		/* end the chunk a step or so after the next checkpoint time
-		 * (by the last dt): where chunks end changes no step */
-		if (u->ckpt && p->checkpoint_every > 0 && u->clk.next_ckpt < t_stop &&
-			st->last_dt > 0) {
-			double k = ceil((u->clk.next_ckpt - st->t) / st->last_dt);
-			if (k < (double)limit)
-				limit = k < 1 ? 1 : (long)k;
-		}
-		if ((rc = u->be->advance(u->ctx, t_stop, limit, st)))
+		long done = st->steps;
+		if ((rc = chunk_advance(u, chunk)))
 			return rc;
-		if ((rc = swe_gauges_after(&u->gd, u->be, u->ctx, &u->gs, &u->s, p, st->t,
-			&u->clk.next_gauge, u->out)))
+		if (st->steps > done)
+			chunk = spate_chunk_steps((spate_now() - before) / (double)(st->steps - done),
+				chunk);
+		spate_progress_tick(&pr, st->t, st->steps, st->last_dt);
+		if (spate_clock_output_due(&u->clk, st->t) && !u->o->no_output &&
+			(rc = snapshot(u, 1)))
 			return rc;
-		if (st->t >= u->next_rain && (rc = swe_forcing_apply(u->be, u->ctx, &u->s, p, st->t,
-			&u->next_rain)))
+		if (u->ckpt && spate_clock_ckpt_due(&u->clk, st->t) && (rc = take_checkpoint(u)))
 			return rc;
-		/* aim for chunks of about 0.25 s wall time */
-		if (st->steps > done) {
-			double per = (spate_now() - before) / (double)(st->steps - done);
-			chunk = per > 0 ? (long)(0.25 / per) : chunk * 2;
-			chunk = chunk < 1 ? 1 : chunk > 100000 ? 100000 : chunk;
-		}
-		if (spate_now() - last_print > 1.0) {
-			progress(st, p->end_time, t0, steps0, wall0, cells, 0);
-			last_print = spate_now();
-			printed = 1;
-		}
-		/* the run still stops at the output times (dt is clipped there, so
-		 * the steps are those of a run that writes); without outputs the
-		 * state stays on the device (finish checks the final one) */
-		if (st->t >= u->clk.next_out && u->clk.next_out < p->end_time) {
-			if (!u->o->no_output && (rc = snapshot(u, 1)))
-				return rc;
-			u->clk.next_out += p->out_interval;
-		}
-		if (u->ckpt && p->checkpoint_every > 0 && st->t >= u->clk.next_ckpt &&
-			st->t < p->end_time) {
-			while (u->clk.next_ckpt <= st->t)
-				u->clk.next_ckpt += p->checkpoint_every;
-			if ((rc = swe_gauges_pull(&u->gd, u->be, u->ctx, &u->gs, &u->clk.next_gauge,
-				u->out)))
-				return rc;
-			if ((rc = checkpoint(u->be, u->ctx, &u->s, st, &u->gs, u->products, &u->clk,
-				u->r, p, u->out)))
-				return rc;
-		}
 		if (p->max_steps > 0 && st->steps >= p->max_steps)
 			break;
 	}
-	u->r->wall_s = spate_now() - wall0;
-	u->r->cell_updates_per_s = u->r->wall_s > 0 ? cells * (st->steps - steps0) / u->r->wall_s : 0;
-	if (printed)
-		progress(st, p->end_time, t0, steps0, wall0, cells, 1);
+	u->r->wall_s = spate_progress_end(&pr, st->t, st->steps, st->last_dt,
+		&u->r->cell_updates_per_s);
 	/* stopped early: a checkpoint to go on from */
-	if (u->ckpt && st->t < p->end_time && (interrupted || p->checkpoint_every > 0) &&
-		!(rc = swe_gauges_pull(&u->gd, u->be, u->ctx, &u->gs, &u->clk.next_gauge, u->out)))
-		rc = checkpoint(u->be, u->ctx, &u->s, st, &u->gs, u->products, &u->clk, u->r, p,
-			u->out);
+	if (u->ckpt && st->t < p->end_time && (spate_interrupted() || p->checkpoint_every > 0))
+		rc = take_checkpoint(u);
 	return rc;
 }
 
@@ -414,7 +365,7 @@ static int finish(struct run *u)
 			return rc;
 		}
 	}
-	rc = swe_gauges_pull(&u->gd, u->be, u->ctx, &u->gs, &u->clk.next_gauge, u->out);
+	rc = swe_gauges_pull(&u->gd, u->be, u->ctx, &u->gs, &u->next_gauge, u->out);
 	if (u->out && !rc)
 		rc = swe_out_final(u->out, prod, &u->gs, u->st.t);
 	if (!rc && u->o->final_products) {
@@ -439,9 +390,7 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	u.be = swe_backend_for(p); /* one domain, or decomposed */
 	if (!u.be)
 		return -SPATE_ENODEV;
-	interrupted = 0;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	spate_signals_catch();
 	rc = start(&u);
 	if (!rc)
 		rc = start_products(&u);
@@ -461,13 +410,12 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 		rc = finish(&u);
 	rc2 = swe_out_close(u.out);
 	rc = rc ? rc : rc2;
-	if (!rc && interrupted && u.st.t < p->end_time) {
+	if (!rc && spate_interrupted() && u.st.t < p->end_time) {
 		spate_log_error("run", "interrupted (signal %d) at t = %g s, step %ld; results so "
-			"far are in %s", (int)interrupted, u.st.t, u.st.steps, p->out_dir);
+			"far are in %s", spate_interrupted(), u.st.t, u.st.steps, p->out_dir);
 		rc = -SPATE_EINTR;
 	}
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	spate_signals_release();
 	if (u.ctx)
 		u.be->fini(u.ctx);
 	gauge_free(&u.gs);
@@ -475,21 +423,4 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	swe_ckpt_free(&u.ck);
 	swe_state_free(&u.s);
 	return rc;
-}
-
-int swe_state_copy_interior(struct swe_state *dst, const struct swe_state *src)
-{
-	int rc = swe_state_alloc(dst, src->nx, src->ny, src->dx, src->dy);
-	size_t n = (size_t)(src->ny + 2 * SWE_GHOST) * src->pitch * sizeof(real);
-	if (rc)
-		return rc;
-	dst->x0 = src->x0;
-	dst->y0 = src->y0;
-	dst->bref = src->bref;
-	memcpy(dst->w, src->w, n);
-	memcpy(dst->hu, src->hu, n);
-	memcpy(dst->hv, src->hv, n);
-	memcpy(dst->Bm, src->Bm, n);
-	memcpy(dst->Bc, src->Bc, (size_t)(src->ny + 2 * SWE_GHOST + 1) * src->cpitch * sizeof(real));
-	return 0;
 }

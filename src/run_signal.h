@@ -1,0 +1,14 @@
+/* run_signal.h: SIGINT and SIGTERM during a run, for every physics module:
+ * the first asks for a checkpoint and a clean stop (the loop polls
+ * spate_interrupted), a second ends the program at once. */
+#ifndef SPATE_RUN_SIGNAL_H
+#define SPATE_RUN_SIGNAL_H
+
+/* Catch SIGINT and SIGTERM from now on (and forget an earlier signal). */
+void spate_signals_catch(void);
+/* Give SIGINT and SIGTERM back their default action. */
+void spate_signals_release(void);
+/* The signal caught since spate_signals_catch, or 0. */
+int spate_interrupted(void);
+
+#endif

@@ -1,0 +1,155 @@
+/* scenario.c: INI scenario files read into a module's parameters
+ * (scenario.h). */
+#define _POSIX_C_SOURCE 200809L
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ini.h>
+
+#include "spate.h"
+#include "scenario.h"
+
+/* libinih reads through this so the handler knows the line number.  The
+ * first bad key is only recorded (err, err_line, its text): libinih reports
+ * a syntax error only when it returns, so the message waits until then and
+ * goes out only if that key comes before the first syntax error. */
+struct reader {
+	FILE *f;
+	const char *path;
+	int line;
+	int err, err_line;
+	char sec[64], name[128], value[1024];
+	const struct spate_scenario_module *m;
+	void *params;
+	unsigned long seen;     /* bit per section of m->sections */
+};
+
+static char *read_line(char *str, int num, void *stream)
+{
+	struct reader *r = stream;
+	char *s = fgets(str, num, r->f);
+	if (s)
+		r->line++;
+	return s;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct reader *r = user;
+	if (r->err)
+		return 1;
+	for (int i = 0; r->m->sections[i]; i++)
+		if (strcmp(section, r->m->sections[i]) == 0)
+			r->seen |= 1ul << i;
+	r->m->quiet(1);
+	r->err = *section ? r->m->set(r->params, section, name, value, r->path, r->line) :
+		-SPATE_EINVAL;
+	r->m->quiet(0);
+	if (r->err) {
+		r->err_line = r->line;
+		snprintf(r->sec, sizeof r->sec, "%s", section);
+		snprintf(r->name, sizeof r->name, "%s", name);
+		snprintf(r->value, sizeof r->value, "%s", value);
+	}
+	return 1;
+}
+
+/* The message of the reader's recorded bad key: the same check again, aloud,
+ * on a scratch copy of the parameters. */
+static void report_key(const struct reader *r)
+{
+	void *scratch;
+	if (!r->sec[0]) {
+		fprintf(stderr, "spate: %s:%d: %s = %s: key outside any section; put it under one "
+			"of", r->path, r->err_line, r->name, r->value);
+		for (int i = 0; r->m->sections[i]; i++)
+			fprintf(stderr, "%s[%s]", i ? ", " : " ", r->m->sections[i]);
+		fputc('\n', stderr);
+		return;
+	}
+	scratch = malloc(r->m->params_size);
+	if (!scratch) {
+		fprintf(stderr, "spate: %s:%d: [%s] %s = %s: invalid\n", r->path, r->err_line,
+			r->sec, r->name, r->value);
+		return;
+	}
+	memcpy(scratch, r->params, r->m->params_size);
+	r->m->set(scratch, r->sec, r->name, r->value, r->path, r->err_line);
+	free(scratch);
+}
+
+/* Whether every required section was seen; a message for the first not. */
+static int needs_met(const struct reader *r)
+{
+	for (const struct spate_section_need *n = r->m->needs; n->section; n++) {
+		int i = 0;
+		while (r->m->sections[i] && strcmp(r->m->sections[i], n->section))
+			i++;
+		if (!(r->seen & (1ul << i))) {
+			fprintf(stderr, "spate: %s:%d: missing section [%s]: %s\n", r->path, r->line,
+				n->section, n->hint);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+int spate_scenario_load(const struct spate_scenario_module *m, void *params, const char *path)
+{
+	struct reader r;
+	int rc;
+	memset(&r, 0, sizeof r);
+	r.f = fopen(path, "r");
+	r.path = path;
+	r.m = m;
+	r.params = params;
+	if (!r.f) {
+		spate_log_error("scenario", "%s: cannot open: %s", path, strerror(errno));
+		return -SPATE_EIO;
+	}
+	rc = ini_parse_stream(read_line, &r, handler, &r);
+	fclose(r.f);
+	/* rc: the line of libinih's first syntax error (the handler never fails) */
+	if (r.err && (rc <= 0 || r.err_line < rc)) {
+		report_key(&r);
+		return r.err;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "spate: %s:%d: syntax error: expected [section], key = value, "
+			"or a ; comment\n", path, rc);
+		return -SPATE_EFORMAT;
+	}
+	return needs_met(&r) ? 0 : -SPATE_EINVAL;
+}
+
+struct peek {
+	char *model;
+	size_t n;
+};
+
+static int peek_model(void *user, const char *section, const char *name, const char *value)
+{
+	struct peek *k = user;
+	if (!strcmp(section, "physics") && !strcmp(name, "model"))
+		snprintf(k->model, k->n, "%s", value);
+	return 1;
+}
+
+int spate_scenario_model(const char *path, char *model, size_t n)
+{
+	struct peek k = { model, n };
+	FILE *f = fopen(path, "r");
+	model[0] = 0;
+	if (!f) {
+		spate_log_error("scenario", "%s: cannot open: %s", path, strerror(errno));
+		return -SPATE_EIO;
+	}
+	ini_parse_file(f, peek_model, &k);  /* syntax errors: reported by the module's load */
+	fclose(f);
+	return 0;
+}

@@ -1,0 +1,87 @@
+/* summary.c: the JSON run summary (summary.h). */
+#define _POSIX_C_SOURCE 200809L
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <errno.h>
+#include <string.h>
+
+#include "spate.h"
+#include "summary.h"
+#include "balance.h"
+
+/* JSON string with the characters that need escaping escaped. */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* The key of the next line, after the separator of the last one. */
+static void key(struct spate_summary *s, const char *k)
+{
+	fprintf(s->f, "%s  \"%s\": ", s->keys++ ? ",\n" : "{\n", k);
+}
+
+void spate_summary_str(struct spate_summary *s, const char *k, const char *value)
+{
+	key(s, k);
+	json_str(s->f, value);
+}
+
+void spate_summary_int(struct spate_summary *s, const char *k, long value)
+{
+	key(s, k);
+	fprintf(s->f, "%ld", value);
+}
+
+void spate_summary_num(struct spate_summary *s, const char *k, double value)
+{
+	spate_summary_fmt(s, k, "%.17g", value);
+}
+
+void spate_summary_fmt(struct spate_summary *s, const char *k, const char *fmt, double value)
+{
+	key(s, k);
+	fprintf(s->f, fmt, value);
+}
+
+int spate_summary_open(struct spate_summary *s, const char *path, const char *module,
+	const char *setup, const char *backend, const char *device, const char *precision)
+{
+	s->keys = 0;
+	s->f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!s->f) {
+		spate_log_error("summary", "cannot write %s: %s", path, strerror(errno));
+		return -SPATE_EIO;
+	}
+	spate_summary_str(s, "program", "spate " PACKAGE_VERSION);
+	spate_summary_str(s, "module", module);
+	spate_summary_str(s, "setup", setup);
+	spate_summary_str(s, "backend", backend);
+	key(s, "devices");
+	fputc('[', s->f);
+	json_str(s->f, device);
+	fputc(']', s->f);
+	spate_summary_str(s, "precision", precision);
+	return 0;
+}
+
+int spate_summary_close(struct spate_summary *s, const char *path)
+{
+	balance_json(s->f);    /* the phase table of a decomposed run */
+	fprintf(s->f, "\n}\n");
+	if (s->f != stdout && fclose(s->f)) {
+		spate_log_error("summary", "error writing %s", path);
+		return -SPATE_EIO;
+	}
+	return 0;
+}

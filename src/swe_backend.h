@@ -1,0 +1,92 @@
+/* swe_backend.h: the table a shallow-water backend (CPU, CUDA, a decomposed
+ * domain) fills, and the backends built in.  A type of its own, below every
+ * backend and the driver: backend.c picks one, swe_run.c calls through it */
+#ifndef SPATE_SWE_BACKEND_H
+#define SPATE_SWE_BACKEND_H
+
+#include <stddef.h>
+
+#include "swe.h"
+
+/* Steps to enqueue when `need` steps are left before t_stop (a device's
+ * batch of steps): a little less, then single steps, since a step enqueued
+ * after t reached t_stop is a no-op that still copies U. */
+static inline long swe_steps_short(double need)
+{
+	long n = (long)(need * 0.95);
+	return n < 1 ? 1 : n;
+}
+
+struct swe_backend_ctx;
+struct gauge_set;
+struct swe_prod;
+
+/* A backend: the CPU one is always built, the CUDA one when configured. */
+struct spate_backend {
+	const char *name;
+	/* Number of devices this backend can use now (0: none). */
+	int (*count)(void);
+	/* Describe device i into buf; returns 0 or -SPATE_E*. */
+	int (*describe)(int i, char *buf, size_t len);
+	/* Take a host state and parameters; allocate and upload. */
+	int (*init)(struct swe_backend_ctx **ctx, const struct swe_state *s,
+		const struct swe_params *p, int device);
+	/* Advance until t >= t_stop or max_steps more steps; updates st. */
+	int (*advance)(struct swe_backend_ctx *ctx, double t_stop, long max_steps,
+		struct swe_stats *st);
+	/* Copy the current state back into s (interior and ghosts). */
+	int (*download)(struct swe_backend_ctx *ctx, struct swe_state *s);
+	void (*fini)(struct swe_backend_ctx *ctx);
+	/* Read (w, hu, hv) of n cells at state indices idx (NULL: not offered;
+	 * the driver then downloads the whole state). */
+	int (*sample)(struct swe_backend_ctx *ctx, const long *idx, int n, real *w, real *hu,
+		real *hv);
+	/* Flood products (products_kern.h): from now on keep one struct swe_prod
+	 * per interior cell, updated after every step; thr: wet threshold, m. */
+	int (*products_start)(struct swe_backend_ctx *ctx, real thr);
+	/* Copy the products to out: nx * ny, row-major, row 0 the southern. */
+	int (*products_get)(struct swe_backend_ctx *ctx, struct swe_prod *out);
+	/* Restart (NULL: not offered): set the clock of the state init took:
+	 * simulated time t (s), steps taken, the last step's dt (s). */
+	int (*set_time)(struct swe_backend_ctx *ctx, double t, long steps, double last_dt);
+	/* Restart (NULL: not offered): replace the products kept since
+	 * products_start by in (laid out as products_get gives them). */
+	int (*products_put)(struct swe_backend_ctx *ctx, const struct swe_prod *in);
+	/* Rain from now on: rate[nx * ny] in m/s (row-major, row 0 southern; the
+	 * caller keeps it alive), or NULL for `uniform` m/s everywhere (NULL
+	 * op: the backend has no rain). */
+	int (*set_rain)(struct swe_backend_ctx *ctx, const float *rate, double uniform);
+	/* Gauges kept by the backend (NULL: not offered; the driver then
+	 * samples them after every step, one step per advance).  From now on
+	 * the tracks gs->tr of the cells gs->idx follow every real step
+	 * (gauge_kern.h), and the first step with t >= next keeps a row of
+	 * the centres' (w, hu, hv); next then moves on by interval, past t
+	 * (interval <= 0: no more rows).  The driver advances at most
+	 * SWE_GAUGE_ROWS steps between two calls of gauges_rows. */
+	int (*gauges_start)(struct swe_backend_ctx *ctx, const struct gauge_set *gs, double bref,
+		double next, double interval);
+	/* The rows kept since the last call: *nrows of them, row r at time
+	 * t[r] with gauge k's w, hu, hv at v[(3 r + f) n + k], f = 0, 1, 2. */
+	int (*gauges_rows)(struct swe_backend_ctx *ctx, double *t, real *v, int *nrows);
+	/* The tracks back into gs->tr; *next: the time of the next row. */
+	int (*gauges_get)(struct swe_backend_ctx *ctx, struct gauge_set *gs, double *next);
+};
+
+/* Most steps of an advance while the backend keeps the gauges (and most
+ * rows it keeps between two reads). */
+#define SWE_GAUGE_ROWS 1024
+
+extern const struct spate_backend spate_backend_cpu;
+/* Rows whose right-hand side the CPU backend skipped as dry ([parallel]
+ * early_exit), summed over all contexts since the program started. */
+extern long swe_cpu_rows_skipped;
+/* Blocks of CPU_BLOCK columns (whole rows included) skipped the same way. */
+extern long swe_cpu_blocks_skipped;
+#ifdef HAVE_CUDA
+extern const struct spate_backend spate_backend_cuda;
+/* Tiles the CUDA backend's next step skipped as dry ([parallel] early_exit),
+ * sampled once per batch of steps, summed since the program started. */
+extern long swe_cuda_tiles_skipped;
+#endif
+
+#endif
