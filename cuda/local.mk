@@ -6,7 +6,7 @@
 # CUDA_HEADER_DEPS.
 
 CUDA_SRCS = cuda/swe_cuda.cu cuda/swe_cuda_kern.cu cuda/swe_cuda_dt.cu cuda/swe_cuda_cells.cu \
-	cuda/swe_cuda_state.cu cuda/swe_cuda_sub.cu cuda/swe_cuda_sub_time.cu \
+	cuda/swe_cuda_state.cu cuda/swe_cuda_rain.cu cuda/swe_cuda_sub.cu cuda/swe_cuda_sub_time.cu \
 	cuda/swe_cuda_sub_mem.cu cuda/swe_cuda_sub_tiles.cu cuda/swe_cuda_sub_rows.cu \
 	cuda/swe_cuda_sub_activity.cu cuda/swe_cuda_sub_dev.cu \
 	cuda/swe_cuda_sub_halo.cu cuda/swe_cuda_gauges.cu cuda/swe_cuda_sub_gauges.cu \

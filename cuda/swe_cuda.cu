@@ -64,34 +64,6 @@ long swe_cuda_tiles_skipped;
 }
 
 
-/* The arrays of a step from parity p (state p -> state 1-p). */
-struct swe_cuda_step swe_cuda_one_arrays(const struct swe_backend_ctx *x, int p)
-{
-	struct swe_cuda_step a;
-	a.w = x->w[p];
-	a.hu = x->hu[p];
-	a.hv = x->hv[p];
-	a.w1 = x->w[1 - p];
-	a.hu1 = x->hu[1 - p];
-	a.hv1 = x->hv[1 - p];
-	a.Lw = x->Lw;
-	a.Lhu = x->Lhu;
-	a.Lhv = x->Lhv;
-	a.Bc = x->Bc;
-	a.Bm = x->Bm;
-	a.q = x->dctl;
-	a.list = x->list[p];
-	a.count = x->count + p;
-	a.list1 = x->list[1 - p];
-	a.count1 = x->count + 1 - p;
-	a.wet = x->wet;
-	a.act = x->act;
-	a.streak = x->streak;
-	a.n2 = x->n2;
-	a.rain = x->have_rain ? x->rain : NULL;
-	a.spd = NULL; /* speeds and dt in the control block */
-	return a;
-}
 
 /* Rows per strip for an nx x ny grid on a device with sms multiprocessors.
  * With the tile map, tiles are also the unit of skipping: at most
@@ -293,15 +265,6 @@ void swe_cuda_params_fill(struct swe_cuda_params *k, const struct swe_state *g,
 	k->ntx = (g->nx + SWE_CUDA_STRIP_COLS - 1) / SWE_CUDA_STRIP_COLS;
 }
 
-int swe_cuda_rain_put(float **dev, const float *rate, size_t n)
-{
-	if (!rate)
-		return 0;
-	if (!*dev)
-		CUDA_CHECK(cudaMalloc((void **)dev, n * sizeof **dev));
-	CUDA_CHECK(cudaMemcpy(*dev, rate, n * sizeof **dev, cudaMemcpyHostToDevice));
-	return 0;
-}
 
 int swe_cuda_params_device(struct swe_cuda_params *k, int device)
 {
@@ -476,15 +439,6 @@ static int cuda_advance(struct swe_backend_ctx *x, double t_stop, long max_steps
 	return 0;
 }
 
-/* Graphs hold the kernels' arguments: drop them when those change. */
-void swe_cuda_one_drop_graphs(struct swe_backend_ctx *x)
-{
-	for (int p = 0; p < 2; p++)
-		if (x->have_graph[p]) {
-			cudaGraphExecDestroy(x->graph[p]);
-			x->have_graph[p] = 0;
-		}
-}
 
 extern "C" const struct spate_backend spate_backend_cuda = {
 	"cuda", cuda_count, cuda_describe, cuda_init, cuda_advance, swe_cuda_one_download,

@@ -18,6 +18,45 @@ extern "C" {
 #include <cuda_runtime.h>
 #include <string.h>
 
+/* The arrays of a step from parity p (state p -> state 1-p). */
+struct swe_cuda_step swe_cuda_one_arrays(const struct swe_backend_ctx *x, int p)
+{
+	struct swe_cuda_step a;
+	a.w = x->w[p];
+	a.hu = x->hu[p];
+	a.hv = x->hv[p];
+	a.w1 = x->w[1 - p];
+	a.hu1 = x->hu[1 - p];
+	a.hv1 = x->hv[1 - p];
+	a.Lw = x->Lw;
+	a.Lhu = x->Lhu;
+	a.Lhv = x->Lhv;
+	a.Bc = x->Bc;
+	a.Bm = x->Bm;
+	a.q = x->dctl;
+	a.list = x->list[p];
+	a.count = x->count + p;
+	a.list1 = x->list[1 - p];
+	a.count1 = x->count + 1 - p;
+	a.wet = x->wet;
+	a.act = x->act;
+	a.streak = x->streak;
+	a.n2 = x->n2;
+	a.rain = x->have_rain ? x->rain : NULL;
+	a.spd = NULL; /* speeds and dt in the control block */
+	return a;
+}
+
+/* Graphs hold the kernels' arguments: drop them when those change. */
+void swe_cuda_one_drop_graphs(struct swe_backend_ctx *x)
+{
+	for (int p = 0; p < 2; p++)
+		if (x->have_graph[p]) {
+			cudaGraphExecDestroy(x->graph[p]);
+			x->have_graph[p] = 0;
+		}
+}
+
 /* The state to the host: the three fields into a pinned staging buffer at
  * full DMA speed (allocated at the first download), then into s; the
  * writer thread (swe_out.c) writes from there while the next steps run. */

@@ -163,21 +163,6 @@ static void launch(struct swe_backend_ctx *x, const step_t *a0, int s2, int r, c
 	swe_cuda_sub_tstop(x, i, s);
 }
 
-void swe_cuda_sub_shift(step_t *a, const struct swe_cuda_params *kp, long j)
-{
-	long o = j * kp->pitch, oc = j * kp->cpitch;
-	a->w += o;
-	a->hu += o;
-	a->hv += o;
-	a->w1 += o;
-	a->hu1 += o;
-	a->hv1 += o;
-	a->Lw += o;
-	a->Lhu += o;
-	a->Lhv += o;
-	a->Bm += o;
-	a->Bc += oc;
-}
 
 void swe_cuda_sub_valid(struct swe_backend_ctx *x, int stage, int side, int rows)
 {

@@ -367,6 +367,21 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	return 0;
 }
 
+/* The rates of the whole grid (NULL: `uniform` everywhere), from the next
+ * step on. */
+int swe_cuda_sub_set_rain(struct swe_backend_ctx *x, const float *rate, double uniform)
+{
+	int rc = swe_cuda_sub_sync(x);
+	if (rc)
+		return rc;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	if ((rc = swe_cuda_rain_put(&x->rain, rate, (size_t)x->kp.nx * x->gny)))
+		return rc;
+	x->have_rain = rate != NULL;
+	x->kp.rain_u = (real)uniform;
+	return 0;
+}
+
 /* The table filled by field name (C++17 has no designated initialisers), so
  * that fields added to struct swe_sub_ops stay NULL here wherever they go. */
 static struct swe_sub_ops cuda_sub_ops(void)

@@ -40,20 +40,6 @@ void swe_cuda_sub_sources_free(struct swe_backend_ctx *x)
 	x->rain = NULL;
 }
 
-/* The rates of the whole grid (NULL: `uniform` everywhere), from the next
- * step on. */
-int swe_cuda_sub_set_rain(struct swe_backend_ctx *x, const float *rate, double uniform)
-{
-	int rc = swe_cuda_sub_sync(x);
-	if (rc)
-		return rc;
-	CUDA_CHECK(cudaSetDevice(x->device));
-	if ((rc = swe_cuda_rain_put(&x->rain, rate, (size_t)x->kp.nx * x->gny)))
-		return rc;
-	x->have_rain = rate != NULL;
-	x->kp.rain_u = (real)uniform;
-	return 0;
-}
 
 /* After a step, on stream s: the sources on the rows of U^{n+1} (a->w1)
  * that the step computed, the owned ones and beyond an internal edge the

@@ -10,7 +10,7 @@ src_libspate_a_SOURCES = \
 	src/params.c src/params_check.c src/params_file.c src/scenario.c \
 	src/setup.c src/swe_state.c \
 	src/diag.c \
-	src/swe_cpu.c \
+	src/swe_cpu.c src/swe_cpu_mem.c \
 	src/swe_cpu_rhs.c \
 	src/swe_cpu_sub.c \
 	src/swe_bc.c \
@@ -50,6 +50,8 @@ noinst_HEADERS += \
 	src/swe_multi.h src/swe_multi_run.h src/swe_sub.h \
 	src/swe_cpu.h \
 	src/swe_cpu_ctx.h \
+	src/swe_cpu_mem.h \
+	src/swe_cpu_sub.h \
 	src/swe_cpu_rhs.h \
 	src/swe_balance.h src/swe_balance_types.h \
 	src/decomp.h \

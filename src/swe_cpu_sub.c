@@ -29,7 +29,9 @@
 #include <string.h>
 
 #include "spate.h"
-#include "swe_cpu.h"
+#include "swe_cpu_ctx.h"
+#include "swe_cpu_mem.h"
+#include "swe_cpu_sub.h"
 #include "swe_sub.h"
 #include "products_kern.h"
 #include "swe_backend.h"

@@ -181,12 +181,29 @@ void swe_cuda_sub_graph_times(struct swe_backend_ctx *x, int reset);
 /* swe_cuda_sub.cu: the phases of swe_cuda_sub_ops (swe_multi.h); the halos
  * are cuda/swe_cuda_sub_halo.cu's. */
 /* The arrays of a step moved by j rows (row j of the subdomain as row 0). */
-void swe_cuda_sub_shift(struct swe_cuda_step *a, const struct swe_cuda_params *kp, long j);
+static inline void swe_cuda_sub_shift(struct swe_cuda_step *a, const struct swe_cuda_params *kp,
+	long j)
+{
+	long o = j * kp->pitch, oc = j * kp->cpitch;
+	a->w += o;
+	a->hu += o;
+	a->hv += o;
+	a->w1 += o;
+	a->hu1 += o;
+	a->hv1 += o;
+	a->Lw += o;
+	a->Lhu += o;
+	a->Lhv += o;
+	a->Bm += o;
+	a->Bc += oc;
+}
 
+/* swe_cuda_sub_mem.cu: the rain rates of the whole grid (NULL: `uniform`
+ * everywhere) from the next step on. */
+int swe_cuda_sub_set_rain(struct swe_backend_ctx *x, const float *rate, double uniform);
 /* swe_cuda_sub_src.cu: rain and the Manning raster */
 int swe_cuda_sub_sources_init(struct swe_backend_ctx *x, const struct swe_state *g);
 void swe_cuda_sub_sources_free(struct swe_backend_ctx *x);
-int swe_cuda_sub_set_rain(struct swe_backend_ctx *x, const float *rate, double uniform);
 void swe_cuda_sub_sources(struct swe_backend_ctx *x, const struct swe_cuda_step *a,
 	struct CUstream_st *s);
 

@@ -15,41 +15,11 @@
 #include "spate.h"
 #include "swe.h"
 #include "swe_state.h"
-#include "setup.h"
 #include "terrain.h"
-
-/* Resolve a data path: absolute as is; relative: under data_dir if there,
- * else as given (relative to the working directory). */
-void terrain_resolve(const struct swe_params *p, const char *path, char *out, size_t n)
-{
-	if (path[0] != '/' && strncmp(path, "/vsi", 4) && p->data_dir[0]) {
-		snprintf(out, n, "%s/%s", p->data_dir, path);
-		if (access(out, R_OK) == 0)
-			return;
-	}
-	snprintf(out, n, "%s", path);
-}
 
 /* Largest |elevation| accepted, m: beyond it a value is an undeclared NODATA
  * (often -3.4e38), and single precision would lose the bed. */
 #define TERRAIN_MAX_ELEV 1e5
-
-int terrain_read_path(const struct swe_params *p, const char *path, struct terrain_grid *g)
-{
-	char full[2 * SWE_PATH_MAX + 16];
-	terrain_resolve(p, path, full, sizeof full);
-#ifdef HAVE_GDAL
-	{
-		size_t n = strlen(full);
-		if (n > 3 && strcmp(full + n - 3, ".gz") == 0 && strncmp(full, "/vsi", 4)) {
-			char vsi[sizeof full + 16];
-			snprintf(vsi, sizeof vsi, "/vsigzip/%s", full);
-			return terrain_read_gdal(vsi, g);
-		}
-	}
-#endif
-	return terrain_read(full, g);
-}
 
 /* TELEMAC's upstream test for Malpasset: signed distance to the line
  * p1 -> p2, positive on its left, beyond 1 mm. */

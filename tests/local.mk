@@ -87,6 +87,11 @@ TESTS += tests/gauges_gpu.sh
 dist_check_SCRIPTS += tests/man_keys.sh
 TESTS += tests/man_keys.sh
 
+# No circle among the object files: calls run one way (layers.sh,
+# tools/link-cycles).
+dist_check_SCRIPTS += tests/layers.sh
+TESTS += tests/layers.sh
+
 if HAVE_MPI
 HAVE_MPI_FLAG = yes
 else

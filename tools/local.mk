@@ -1,3 +1,4 @@
 # tools/local.mk: scripts (set-up, demo, benchmarks); distributed, not installed.
 
-EXTRA_DIST += tools/setup tools/bench tools/bench-scaling tools/demo tools/balance-bound
+EXTRA_DIST += tools/setup tools/bench tools/bench-scaling tools/demo tools/balance-bound \
+	tools/link-cycles
