@@ -292,7 +292,8 @@ static double move_cost(const struct swe_balance *b, const struct swe_balance_me
 	return b->c_fix + b->c_cell * cells;
 }
 
-/* The boundaries and whether to move to them (see the top of the file). */
+/* The boundaries of the next interval (pl->bnew) and whether to move to
+ * them (see the top of the file). */
 static int balance(struct swe_balance *b, const struct swe_balance_meas *m, long steps,
 	struct swe_balance_next *pl)
 {
@@ -301,7 +302,7 @@ static int balance(struct swe_balance *b, const struct swe_balance_meas *m, long
 	told = balance_time(b->r.d->n, b->work, m->sec, m->group, pl->bold);
 	tnew = balance_plan(b->ny, b->r.d->n, b->work, m->sec, m->group, pl->bold, b->min_rows,
 		pl->bnew);
-	if (allowed(b))
+	if (pl->may_rest)
 		tnew = rest_plan(b, pl->bold, m->sec, m->group, m->isteps, pl->bnew, &told);
 	if (b->trace)
 		trace(b, steps, pl->bold, pl->bnew, m->sec, told, tnew);
@@ -319,8 +320,8 @@ void swe_balance_plan(struct swe_balance *b, const struct swe_balance_meas *m, l
 	struct swe_balance_next *pl)
 {
 	bounds_now(b, pl->bold);
-	pl->move = m->valid && balance(b, m, steps, pl);
 	pl->may_rest = allowed(b);
+	pl->move = m->valid && balance(b, m, steps, pl);
 	pl->nrest = pl->may_rest ? rest_set(b, pl->move ? pl->bnew : pl->bold, pl->rest) : 0;
 	b->wall_acc = 0;
 }

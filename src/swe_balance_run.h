@@ -95,7 +95,7 @@ int swe_balance_measure(struct swe_balance *b, long steps, struct swe_balance_me
 /* The next interval as planned: the boundaries now (bold) and the balanced
  * ones (bnew, or every active row on one of two subdomains when that is
  * faster), the cells that would change subdomain, and whether the rows
- * move; then whether subdomains may rest, and which rest with the
+ * move; whether subdomains may rest in this run, and which rest with the
  * boundaries of the next interval (nrest of them). */
 struct swe_balance_next {
 	int bold[DECOMP_MAX + 1], bnew[DECOMP_MAX + 1];
