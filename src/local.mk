@@ -29,7 +29,7 @@ src_libspate_a_SOURCES = \
 	src/gauge.c \
 	src/ncout.c \
 	src/ckpt.c src/ckpt_bin.c src/ckpt_nc.c src/ckpt_file.c \
-	src/ncread.c \
+	src/ncread.c src/ncutil.c \
 	src/checkpoint.c \
 	src/writer.c \
 	src/swe_out.c \

@@ -22,12 +22,6 @@
 
 #define FILL (-9999.0)
 
-int spate_nc_fail(const char *who, const char *path, const char *what, int e)
-{
-	spate_log_error(who, "%s: %s: %s", path, what, nc_strerror(e));
-	return e == NC_ENOMEM ? -SPATE_ENOMEM : -SPATE_EIO;
-}
-
 #define NC(what, call) SPATE_NC("netcdf", what, call)
 
 /* Text attribute name of variable v into buf (n bytes); "" when absent. */
