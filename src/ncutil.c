@@ -1,0 +1,51 @@
+/* ncutil.c: defining a CF variable of a NetCDF file with its attributes
+ * (ncutil.h), for the results file's parts (ncout.c, ncpoints.c). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <string.h>
+
+#include "field.h"
+
+#ifdef HAVE_NETCDF
+#include <netcdf.h>
+#include "ncutil.h"
+
+int spate_nc_att_text(int id, int v, const char *name, const char *text)
+{
+	return nc_put_att_text(id, v, name, strlen(text), text);
+}
+
+int spate_nc_put_attrs(int id, int v, const struct spate_attr *a, int n)
+{
+	int e = 0;
+	for (int k = 0; k < n && !e; k++)
+		e = a[k].text ? spate_nc_att_text(id, v, a[k].name, a[k].text) :
+			nc_put_att_double(id, v, a[k].name, NC_DOUBLE, 1, &a[k].value);
+	return e;
+}
+
+int spate_nc_def_var(int id, const char *name, nc_type type, int nd, const int *dims,
+	const char *units, const char *long_name, const char *std, const double *fill, int crs,
+	int *v)
+{
+	int e = nc_def_var(id, name, type, nd, dims, v);
+	if (!e && units)
+		e = spate_nc_att_text(id, *v, "units", units);
+	if (!e && long_name)
+		e = spate_nc_att_text(id, *v, "long_name", long_name);
+	if (!e && std)
+		e = spate_nc_att_text(id, *v, "standard_name", std);
+	if (!e && fill && type == NC_FLOAT) {
+		float fv = (float)*fill;
+		e = nc_def_var_fill(id, *v, 0, &fv);
+	} else if (!e && fill) {
+		e = nc_def_var_fill(id, *v, 0, fill);
+	}
+	if (!e && crs)
+		e = spate_nc_att_text(id, *v, "grid_mapping", "crs");
+	if (!e && nd >= 2 && type != NC_STRING)
+		e = nc_def_var_deflate(id, *v, 1, 1, 1);
+	return e;
+}
+#endif
