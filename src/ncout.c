@@ -58,41 +58,46 @@ static int def_crs(int id, const struct spate_grid *g)
 	if ((e = nc_def_var(id, "crs", NC_INT, 0, NULL, &vc)) ||
 		(e = spate_nc_att_text(id, vc, "crs_wkt", g->crs_wkt)) ||
 		(e = spate_nc_att_text(id, vc, "spatial_ref", g->crs_wkt)) ||
-		(e = spate_nc_att_text(id, vc, "GeoTransform", gt)))
+		(e = spate_nc_att_text(id, vc, "GeoTransform", gt)) || !geographic(g->crs_wkt))
 		return e;
-	return geographic(g->crs_wkt) ? spate_nc_att_text(id, vc, "grid_mapping_name", "latitude_longitude")
-		: 0;
+	return spate_nc_att_text(id, vc, "grid_mapping_name", "latitude_longitude");
 }
 
-/* Dimensions z (with layers), y, x: dims[0] z (or -1), dims[1] y, dims[2]
- * x; their coordinate variables and the grid mapping. */
+/* Coordinate variable name(name) of the cell centres along axis (X, Y, Z). */
+static int def_coord(int id, const char *name, int dim, const char *units, const char *std,
+	const char *axis)
+{
+	char text[64];
+	int v, e;
+	snprintf(text, sizeof text, "%s of the %s centre", name, *axis == 'Z' ? "layer" : "cell");
+	if ((e = spate_nc_def_var(id, name, NC_DOUBLE, 1, &dim, units, text, std, NULL, 0, &v)) ||
+		(e = spate_nc_att_text(id, v, "axis", axis)) || *axis != 'Z')
+		return e;
+	return spate_nc_att_text(id, v, "positive", "up");
+}
+
+/* Dimensions y, x and (with layers) z: dims[0] z (or -1), dims[1] y,
+ * dims[2] x; their coordinate variables and the grid mapping. */
 static int def_grid(int id, const struct spate_grid *g, int dims[3])
 {
-	int geo = geographic(g->crs_wkt), v, e;
+	int geo = geographic(g->crs_wkt), e;
 	dims[0] = -1;
 	if ((e = nc_def_dim(id, "y", (size_t)g->ny, &dims[1])) ||
 		(e = nc_def_dim(id, "x", (size_t)g->nx, &dims[2])) ||
 		(g->nz > 0 && (e = nc_def_dim(id, "z", (size_t)g->nz, &dims[0]))) ||
-		(e = spate_nc_def_var(id, "x", NC_DOUBLE, 1, &dims[2], geo ? "degrees_east" : "m",
-			"x of the cell centre", geo ? "longitude" : "projection_x_coordinate", NULL, 0,
-			&v)) ||
-		(e = spate_nc_att_text(id, v, "axis", "X")) ||
-		(e = spate_nc_def_var(id, "y", NC_DOUBLE, 1, &dims[1], geo ? "degrees_north" : "m",
-			"y of the cell centre", geo ? "latitude" : "projection_y_coordinate", NULL, 0,
-			&v)) ||
-		(e = spate_nc_att_text(id, v, "axis", "Y")))
-		return e;
-	if (g->nz > 0 && ((e = spate_nc_def_var(id, "z", NC_DOUBLE, 1, &dims[0], "m",
-		"z of the layer centre", "height", NULL, 0, &v)) ||
-		(e = spate_nc_att_text(id, v, "axis", "Z")) || (e = spate_nc_att_text(id, v, "positive", "up"))))
+		(e = def_coord(id, "x", dims[2], geo ? "degrees_east" : "m",
+			geo ? "longitude" : "projection_x_coordinate", "X")) ||
+		(e = def_coord(id, "y", dims[1], geo ? "degrees_north" : "m",
+			geo ? "latitude" : "projection_y_coordinate", "Y")) ||
+		(g->nz > 0 && (e = def_coord(id, "z", dims[0], "m", "height", "Z"))))
 		return e;
 	return g->crs_wkt ? def_crs(id, g) : 0;
 }
 
 /* Field fl's variable, after time when td >= 0; the records chunked one
  * layer of at most 1024 x 1024 cells at a time. */
-static int def_field(struct spate_nc *f, const struct spate_field *fl, const int dims[3], int td,
-	int crs)
+static int def_field(struct spate_nc *f, const struct spate_field *fl, const int dims[3],
+	int td, int crs)
 {
 	int d[4], nd = 0, v, e;
 	size_t chunk[4];
@@ -110,8 +115,8 @@ static int def_field(struct spate_nc *f, const struct spate_field *fl, const int
 	chunk[nd++] = (size_t)(f->ny < 1024 ? f->ny : 1024);
 	d[nd] = dims[2];
 	chunk[nd++] = (size_t)(f->nx < 1024 ? f->nx : 1024);
-	if ((e = spate_nc_def_var(f->id, fl->name, nctype(fl->store), nd, d, fl->units, fl->long_name,
-		fl->standard_name, &fl->fill, crs, &v)) ||
+	if ((e = spate_nc_def_var(f->id, fl->name, nctype(fl->store), nd, d, fl->units,
+		fl->long_name, fl->standard_name, &fl->fill, crs, &v)) ||
 		(td >= 0 && (e = nc_def_var_chunking(f->id, v, NC_CHUNKED, chunk))))
 		return e;
 	return spate_nc_put_attrs(f->id, v, fl->attrs, fl->nattrs);
@@ -120,12 +125,12 @@ static int def_field(struct spate_nc *f, const struct spate_field *fl, const int
 /* The fixed fields, the time and the records, the final fields. */
 static int def_fields(struct spate_nc *f, const struct spate_nc_spec *spec, const int dims[3])
 {
-	int crs = spec->grid.crs_wkt != NULL, td, e = 0;
+	int crs = spec->grid.crs_wkt != NULL, td = -1, e = 0;
 	for (int k = 0; k < spec->nfixed && !e; k++)
 		e = def_field(f, &spec->fixed[k], dims, -1, crs);
 	if (!e && spec->nrecords && ((e = nc_def_dim(f->id, "time", NC_UNLIMITED, &td)) ||
-		(e = spate_nc_def_var(f->id, "time", NC_DOUBLE, 1, &td, "s", "simulated time since the "
-			"start of the run", "time", NULL, 0, &f->v_time)) ||
+		(e = spate_nc_def_var(f->id, "time", NC_DOUBLE, 1, &td, "s", "simulated time since "
+			"the start of the run", "time", NULL, 0, &f->v_time)) ||
 		(e = spate_nc_att_text(f->id, f->v_time, "axis", "T"))))
 		return e;
 	for (int k = 0; k < spec->nrecords && !e; k++)
@@ -146,9 +151,26 @@ static int put_coord(struct spate_nc *f, const char *name, int n, double c0, dou
 	return nc_put_var_double(f->id, v, f->buf);
 }
 
+/* Layer k of field fl into f->buf: NaN as the fill value. */
+static void pack(struct spate_nc *f, const struct spate_field *fl, int k)
+{
+	for (int j = 0; j < f->ny; j++) {
+		ptrdiff_t at = j * fl->sy + k * fl->sz;
+		double *b = f->buf + (size_t)j * f->nx;
+		if (fl->type == SPATE_F32)
+			for (int i = 0; i < f->nx; i++)
+				b[i] = ((const float *)fl->data)[at + i * fl->sx];
+		else
+			for (int i = 0; i < f->nx; i++)
+				b[i] = ((const double *)fl->data)[at + i * fl->sx];
+		for (int i = 0; i < f->nx; i++)
+			b[i] = isnan(b[i]) ? fl->fill : b[i];
+	}
+}
+
 /* Field fl into its variable (record rec, or -1 for one without time),
- * one layer at a time: NaN as the fill value, NetCDF converting to the
- * variable's type.  Returns a NetCDF status. */
+ * one layer at a time, NetCDF converting to the variable's type.  Returns a
+ * NetCDF status. */
 static int put_field(struct spate_nc *f, const struct spate_field *fl, long rec)
 {
 	size_t start[4] = { 0 }, count[4] = { 1, 1, 1, 1 };
@@ -161,15 +183,8 @@ static int put_field(struct spate_nc *f, const struct spate_field *fl, long rec)
 	count[nd - 2] = (size_t)f->ny;
 	count[nd - 1] = (size_t)f->nx;
 	for (int k = 0; k < (fl->ndims == 3 ? f->nz : 1) && !e; k++) {
-		for (int j = 0; j < f->ny; j++)
-			for (int i = 0; i < f->nx; i++) {
-				ptrdiff_t at = i * fl->sx + j * fl->sy + k * fl->sz;
-				double x = fl->type == SPATE_F32 ? ((const float *)fl->data)[at] :
-					((const double *)fl->data)[at];
-				f->buf[(size_t)j * f->nx + i] = isnan(x) ? fl->fill : x;
-			}
-		if (fl->ndims == 3)
-			start[t] = (size_t)k;
+		pack(f, fl, k);
+		start[t] = fl->ndims == 3 ? (size_t)k : start[t];
 		e = nc_put_vara_double(f->id, v, start, count, f->buf);
 	}
 	return e;
@@ -244,8 +259,10 @@ static int create(struct spate_nc *f, const struct spate_nc_spec *spec)
 	NC("defining the fields", def_fields(f, spec, dims));
 	if (spec->points)
 		NC("defining the points", spate_ncp_define(&f->pts, f->id, spec->points));
-	NC("writing global attributes", spate_nc_att_text(f->id, NC_GLOBAL, "Conventions", "CF-1.8"));
-	NC("writing global attributes", spate_nc_put_attrs(f->id, NC_GLOBAL, spec->attrs, spec->nattrs));
+	NC("writing global attributes", spate_nc_att_text(f->id, NC_GLOBAL, "Conventions",
+		"CF-1.8"));
+	NC("writing global attributes", spate_nc_put_attrs(f->id, NC_GLOBAL, spec->attrs,
+		spec->nattrs));
 	NC("ending definitions", nc_enddef(f->id));
 	NC("writing x", put_coord(f, "x", g->nx, g->x0, g->dx));
 	NC("writing y", put_coord(f, "y", g->ny, g->y0, g->dy));

@@ -54,8 +54,8 @@ static int def_places(struct spate_ncp *q, const struct spate_points *p, int d[2
 {
 	char name[128], text[160];
 	int id = q->id, v, e;
-	if ((e = nc_def_dim(id, named(name, sizeof name, p->prefix, "time"), NC_UNLIMITED, &d[0])) ||
-		(e = nc_def_dim(id, p->prefix, (size_t)p->n, &d[1])))
+	if ((e = nc_def_dim(id, named(name, sizeof name, p->prefix, "time"), NC_UNLIMITED,
+		&d[0])) || (e = nc_def_dim(id, p->prefix, (size_t)p->n, &d[1])))
 		return e;
 	snprintf(text, sizeof text, "simulated time of the %s rows", p->prefix);
 	if ((e = spate_nc_def_var(id, name, NC_DOUBLE, 1, d, "s", text, "time", NULL, 0,
