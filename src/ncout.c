@@ -4,9 +4,8 @@
  * for 3D fields, a grid mapping variable "crs" with the grid's WKT; fixed
  * fields written at creation, fields along an unlimited time dimension,
  * fields written at the end, named points with their own series
- * (<prefix>_time); global attributes as given.  With ncread.c and ckpt_nc.c,
- * the only code of spate that calls NetCDF; built without NetCDF, every
- * entry point says so. */
+ * (<prefix>_time, ncpoints.c); global attributes as given.  Built without
+ * NetCDF, every entry point says so. */
 #define _POSIX_C_SOURCE 200809L
 #ifdef HAVE_CONFIG_H
 #include "config.h"

@@ -1,7 +1,8 @@
-/* ncout.h: NetCDF: the results file (CF-1.8; ncout.c), checkpoints
- * (ckpt_nc.c), and reading a grid back for maps (ncread.c).  Every NetCDF
- * call of spate is in these three files; built without NetCDF, each
- * function says so and returns -SPATE_EUNSUPPORTED. */
+/* ncout.h: NetCDF results files: written for any physics from a grid and
+ * its fields (field.h; ncout.c, the points in ncpoints.c), and a grid read
+ * back for maps (ncread.c).  Every NetCDF call of spate is in these files,
+ * ncutil.c and ckpt_nc.c (checkpoints); built without NetCDF, each function
+ * says so and returns -SPATE_EUNSUPPORTED. */
 #ifndef SPATE_NCOUT_H
 #define SPATE_NCOUT_H
 
@@ -11,6 +12,12 @@ struct terrain_grid;
 
 /* An open results file. */
 struct spate_nc;
+
+/* A run writes its results file in this order: spate_nc_create, then at
+ * each output time spate_nc_record (and spate_nc_points_row at each
+ * point's row), at the end spate_nc_fields, spate_nc_points_final and
+ * spate_nc_attr, then spate_nc_close.  Each returns 0 or -SPATE_E* after a
+ * message naming the file. */
 
 /* What the results file holds. */
 struct spate_nc_spec {
@@ -54,7 +61,7 @@ int spate_nc_points_row(struct spate_nc *f, long rec, double t, const double *v)
 /* Points: write the final values, v[nfinal * p + k] (NaN: fill). */
 int spate_nc_points_final(struct spate_nc *f, const double *v);
 
-/* Close the file; returns 0 or -SPATE_EIO. */
+/* Close the file (NULL: nothing to do). */
 int spate_nc_close(struct spate_nc *f);
 
 /* Read variable var of a results file into g (terrain_free it): its grid,

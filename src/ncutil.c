@@ -1,15 +1,22 @@
-/* ncutil.c: defining a CF variable of a NetCDF file with its attributes
- * (ncutil.h), for the results file's parts (ncout.c, ncpoints.c). */
+/* ncutil.c: what the NetCDF files share (ncutil.h): a failed call
+ * reported; a CF variable defined with its attributes. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 #include <string.h>
 
+#include "spate.h"
 #include "field.h"
 
 #ifdef HAVE_NETCDF
 #include <netcdf.h>
 #include "ncutil.h"
+
+int spate_nc_fail(const char *who, const char *path, const char *what, int e)
+{
+	spate_log_error(who, "%s: %s: %s", path, what, nc_strerror(e));
+	return e == NC_ENOMEM ? -SPATE_ENOMEM : -SPATE_EIO;
+}
 
 int spate_nc_att_text(int id, int v, const char *name, const char *text)
 {

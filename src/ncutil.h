@@ -2,8 +2,8 @@
  * ckpt_nc.c) share: a failed NetCDF call reported with the file, what was
  * being done and NetCDF's reason (on standard error, under `who`), as
  * -SPATE_ENOMEM or -SPATE_EIO; and defining a CF variable with its
- * attributes (ncutil.c).  Included after <netcdf.h>, where spate has
- * NetCDF. */
+ * attributes.  Included after <netcdf.h>, where spate has NetCDF; defined
+ * in ncutil.c. */
 #ifndef SPATE_NCUTIL_H
 #define SPATE_NCUTIL_H
 

@@ -37,23 +37,13 @@ static const struct spate_series gauge_max[NMAX] = {
 	{ "gauge_arrival_time", "s", "arrival_time" },
 	{ "gauge_time_of_max_level", "s", "time_of_max_level" } };
 
-/* A 2D field of the grid of s: values data of type type, row pitch sy. */
+/* A 2D field of the grid: values data of type type, row pitch sy. */
 static struct spate_field field(const char *name, const char *units, const char *long_name,
 	enum spate_ftype store, const void *data, enum spate_ftype type, ptrdiff_t sy)
 {
-	struct spate_field f;
-	memset(&f, 0, sizeof f);
-	f.name = name;
-	f.units = units;
-	f.long_name = long_name;
-	f.ndims = 2;
-	f.store = store;
-	f.fill = FILL;
-	f.data = data;
-	f.type = type;
-	f.sx = 1;
-	f.sy = sy;
-	return f;
+	return (struct spate_field){ .name = name, .units = units, .long_name = long_name,
+		.ndims = 2, .type = type, .store = store, .fill = FILL, .data = data, .sx = 1,
+		.sy = sy };
 }
 
 /* The global attributes into a (20 at most); text: room for the history,
