@@ -2,7 +2,7 @@
  * through the physics-neutral writer ncout.h): the bed, snapshots h, w, u,
  * v along time, the flood products, the gauges' series and maxima, the
  * resolved parameters as global attributes.  Every function returns 0 or
- * -SPATE_E* after a message. */
+ * -SPATE_E* (a failure of the file after a message). */
 #ifndef SPATE_SWE_RESULTS_H
 #define SPATE_SWE_RESULTS_H
 
