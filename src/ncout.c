@@ -189,36 +189,17 @@ static int put_field(struct spate_nc *f, const struct spate_field *fl, long rec)
 	return e;
 }
 
-/* Restart: variable name of the file there, with nd dimensions (nd < 0:
- * any); its id in *v (or NULL). */
-static int has_var(int id, const char *name, int nd, int *v)
-{
-	int vv, d;
-	if (nc_inq_varid(id, name, &vv) || nc_inq_varndims(id, vv, &d) || (nd >= 0 && d != nd))
-		return 0;
-	if (v)
-		*v = vv;
-	return 1;
-}
-
-/* Restart: dimension name of the file has length n. */
-static int has_dim(int id, const char *name, int n)
-{
-	size_t len;
-	int d;
-	return !nc_inq_dimid(id, name, &d) && !nc_inq_dimlen(id, d, &len) && len == (size_t)n;
-}
-
 /* Restart: the file holds the grid and every variable of spec. */
 static int fits(struct spate_nc *f, const struct spate_nc_spec *spec)
 {
-	int id = f->id, ok = has_dim(id, "x", f->nx) && has_dim(id, "y", f->ny) &&
-		(!f->nz || has_dim(id, "z", f->nz)) &&
-		(!spec->nrecords || has_var(id, "time", 1, &f->v_time));
+	int id = f->id, v, ok = spate_nc_has_dim(id, "x", (size_t)f->nx) &&
+		spate_nc_has_dim(id, "y", (size_t)f->ny) &&
+		(!f->nz || spate_nc_has_dim(id, "z", (size_t)f->nz)) &&
+		(!spec->nrecords || spate_nc_has_var(id, "time", 1, &f->v_time));
 	for (int k = 0; k < spec->nrecords && ok; k++)
-		ok = has_var(id, spec->records[k].name, spec->records[k].ndims + 1, NULL);
+		ok = spate_nc_has_var(id, spec->records[k].name, spec->records[k].ndims + 1, &v);
 	for (int k = 0; k < spec->nfinals && ok; k++)
-		ok = has_var(id, spec->finals[k].name, spec->finals[k].ndims, NULL);
+		ok = spate_nc_has_var(id, spec->finals[k].name, spec->finals[k].ndims, &v);
 	if (ok && spec->points)
 		ok = !spate_ncp_reopen(&f->pts, id, spec->points);
 	return ok;
@@ -253,6 +234,7 @@ static int create(struct spate_nc *f, const struct spate_nc_spec *spec)
 	const struct spate_grid *g = &spec->grid;
 	const char *path = f->path;
 	int dims[3], rc = 0;
+	f->id = -1;
 	NC("creating it", nc_create(path, NC_NETCDF4 | NC_CLOBBER, &f->id));
 	NC("defining the grid", def_grid(f->id, g, dims));
 	NC("defining the fields", def_fields(f, spec, dims));
@@ -274,7 +256,8 @@ static int create(struct spate_nc *f, const struct spate_nc_spec *spec)
 	NC("syncing", nc_sync(f->id));
 	return 0;
 out:
-	nc_close(f->id);
+	if (f->id >= 0)
+		nc_close(f->id);
 	return rc;
 }
 

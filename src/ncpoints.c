@@ -95,28 +95,19 @@ int spate_ncp_define(struct spate_ncp **out, int id, const struct spate_points *
 	return e;
 }
 
-/* A restart: variable name with nd dimensions, its id in *v. */
-static int has_var(int id, const char *name, int nd, int *v)
-{
-	int d;
-	return !nc_inq_varid(id, name, v) && !nc_inq_varndims(id, *v, &d) && d == nd;
-}
-
 int spate_ncp_reopen(struct spate_ncp **out, int id, const struct spate_points *p)
 {
 	char name[128];
-	size_t len = 0;
-	int d, ok, e = alloc(out, id, p);
+	int ok, e = alloc(out, id, p);
 	struct spate_ncp *q = *out;
 	if (e)
 		return e;
-	ok = !nc_inq_dimid(id, p->prefix, &d) && !nc_inq_dimlen(id, d, &len) &&
-		len == (size_t)p->n && has_var(id, named(name, sizeof name, p->prefix, "time"), 1,
-		&q->v_time);
+	ok = spate_nc_has_dim(id, p->prefix, (size_t)p->n) && spate_nc_has_var(id,
+		named(name, sizeof name, p->prefix, "time"), 1, &q->v_time);
 	for (int k = 0; k < p->nseries && ok; k++)
-		ok = has_var(id, p->series[k].name, 2, &q->v[k]);
+		ok = spate_nc_has_var(id, p->series[k].name, 2, &q->v[k]);
 	for (int k = 0; k < p->nfinal && ok; k++)
-		ok = has_var(id, p->finals[k].name, 1, &q->v[p->nseries + k]);
+		ok = spate_nc_has_var(id, p->finals[k].name, 1, &q->v[p->nseries + k]);
 	return ok ? 0 : NC_EINVAL;
 }
 
@@ -160,10 +151,10 @@ int spate_ncp_final(struct spate_ncp *q, const double *v)
 
 void spate_ncp_free(struct spate_ncp *q)
 {
-	if (!q)
-		return;
-	free(q->v);
-	free(q->buf);
+	if (q) {
+		free(q->v);
+		free(q->buf);
+	}
 	free(q);
 }
 #endif

@@ -3,6 +3,7 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include <stddef.h>
 #include <string.h>
 
 #include "spate.h"
@@ -54,5 +55,18 @@ int spate_nc_def_var(int id, const char *name, nc_type type, int nd, const int *
 	if (!e && nd >= 2 && type != NC_STRING)
 		e = nc_def_var_deflate(id, *v, 1, 1, 1);
 	return e;
+}
+
+int spate_nc_has_var(int id, const char *name, int nd, int *v)
+{
+	int d;
+	return !nc_inq_varid(id, name, v) && !nc_inq_varndims(id, *v, &d) && d == nd;
+}
+
+int spate_nc_has_dim(int id, const char *name, size_t n)
+{
+	size_t len;
+	int d;
+	return !nc_inq_dimid(id, name, &d) && !nc_inq_dimlen(id, d, &len) && len == n;
 }
 #endif

@@ -35,4 +35,9 @@ int spate_nc_def_var(int id, const char *name, nc_type type, int nd, const int *
 	const char *units, const char *long_name, const char *std, const double *fill, int crs,
 	int *v);
 
+/* A restart's checks: file id has variable name with nd dimensions (its id
+ * in *v); dimension name of length n. */
+int spate_nc_has_var(int id, const char *name, int nd, int *v);
+int spate_nc_has_dim(int id, const char *name, size_t n);
+
 #endif
