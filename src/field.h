@@ -13,7 +13,8 @@ enum spate_ftype { SPATE_F32 = 0, SPATE_F64 = 1 };
 
 /* A regular grid of nx x ny cells (x east, y north; row 0 the southern
  * row), with (x0, y0) its lower-left corner, and nz layers for 3D fields
- * (0: no 3D field) from z0 up in steps dz. */
+ * (0: no 3D field) from z0 up in steps dz.  A geographic CRS (WKT GEOGCS,
+ * GEOGCRS or GEODCRS) gives x and y in degrees, any other in metres. */
 struct spate_grid {
 	int nx, ny, nz;
 	double x0, y0, z0;
