@@ -27,12 +27,12 @@ src_libspate_a_SOURCES = \
 	src/output.c src/summary.c src/progress.c src/run_clock.c src/run_signal.c \
 	src/bench.c \
 	src/gauge.c \
-	src/ncout.c \
+	src/ncout.c src/ncpoints.c src/ncutil.c \
 	src/ckpt.c src/ckpt_bin.c src/ckpt_nc.c src/ckpt_file.c \
-	src/ncread.c src/ncutil.c \
+	src/ncread.c \
 	src/checkpoint.c \
 	src/writer.c \
-	src/swe_out.c \
+	src/swe_out.c src/swe_results.c \
 	src/swe_gauges.c \
 	src/mapdraw.c \
 	src/map.c
@@ -58,10 +58,10 @@ noinst_HEADERS += \
 	src/balance.h \
 	src/output.h src/scenario.h src/summary.h src/progress.h src/run_clock.h src/run_signal.h \
 	src/gauge.h \
-	src/ncout.h \
+	src/ncout.h src/field.h src/ncpoints.h \
 	src/checkpoint.h src/ckpt.h src/ckpt_bin.h src/ckpt_nc.h src/ckpt_file.h \
 	src/writer.h \
-	src/swe_out.h \
+	src/swe_out.h src/swe_results.h \
 	src/swe_gauges.h \
 	src/mapdraw.h \
 	src/products_kern.h \

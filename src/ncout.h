@@ -1,51 +1,67 @@
-/* ncout.h: NetCDF: the results file (CF-1.8; ncout.c), checkpoints
- * (ckpt_nc.c), and reading a grid back for maps (ncread.c).  Every NetCDF
- * call of spate is in these three files; built without NetCDF, each
- * function says so and returns -SPATE_EUNSUPPORTED. */
+/* ncout.h: NetCDF results files: written for any physics from a grid and
+ * its fields (field.h; ncout.c, the points in ncpoints.c), and a grid read
+ * back for maps (ncread.c).  Every NetCDF call of spate is in these files,
+ * ncutil.c and ckpt_nc.c (checkpoints); built without NetCDF, each function
+ * says so and returns -SPATE_EUNSUPPORTED. */
 #ifndef SPATE_NCOUT_H
 #define SPATE_NCOUT_H
 
-#include "swe.h"
+#include "field.h"
 
-struct gauge_set;
-struct swe_prod;
 struct terrain_grid;
 
 /* An open results file. */
 struct spate_nc;
 
-/* What the results file holds besides the grid, the CRS and the bed. */
+/* A run writes its results file in this order: spate_nc_create, then at
+ * each output time spate_nc_record (and spate_nc_points_row at each
+ * point's row), at the end spate_nc_fields, spate_nc_points_final and
+ * spate_nc_attr, then spate_nc_close.  Each returns 0 or -SPATE_E* after a
+ * message naming the file. */
+
+/* What the results file holds. */
 struct spate_nc_spec {
-	int snapshots;      /* h, w, u, v along an unlimited time dimension */
-	int products;       /* the flood products (output.h) */
-	const struct gauge_set *gauges; /* gauge series and maxima, or NULL */
-	const char *params; /* resolved parameters as INI text (global attribute) */
-	int append;         /* restart: continue the file at path if it fits */
+	struct spate_grid grid;
+	const struct spate_field *fixed;   /* written at creation (the bed) */
+	int nfixed;
+	const struct spate_field *records; /* along an unlimited dimension time
+	                                      (values unused here) */
+	int nrecords;
+	const struct spate_field *finals;  /* written at the end (values unused here) */
+	int nfinals;
+	const struct spate_attr *attrs;    /* global attributes after Conventions */
+	int nattrs;
+	const struct spate_points *points; /* or NULL */
+	int append;     /* restart: continue the file at path if it fits */
 };
 
-/* Create the results file at path (NetCDF-4): x and y cell-centre
- * coordinates from the state's grid, the CRS (grid mapping "crs") when the
- * state has one, the bed, and the variables of spec; the parameters as
- * global attributes.  With spec->append an existing file of the same grid
- * and variables is opened instead.  Returns 0 or -SPATE_E* after a message. */
-int spate_nc_create(struct spate_nc **f, const char *path, const struct swe_state *s,
-	const struct swe_params *p, const struct spate_nc_spec *spec);
+/* Create the results file at path (NetCDF-4, CF-1.8): dimensions y, x (z
+ * with 3D fields), cell-centre coordinates x(x) = x0 + (i + 1/2) dx, y(y),
+ * z(z), the grid mapping variable "crs" when the grid has a CRS, and the
+ * variables of spec; the fixed fields written.  With spec->append an
+ * existing file of the same grid and variables is opened instead, its
+ * fixed fields kept.  Returns 0 or -SPATE_E* after a message. */
+int spate_nc_create(struct spate_nc **f, const char *path, const struct spate_nc_spec *spec);
 
-/* Write snapshot number rec (0, 1, ...) at time t (s): depth h, level w
- * (absolute), velocities u, v of the state s (whose w, hu, hv hold it). */
-int spate_nc_snapshot(struct spate_nc *f, int rec, double t, const struct swe_state *s,
-	double kappa);
+/* Write record rec (0, 1, ...) at time t (s): t and the n fields, each one
+ * of spec->records by name (the others of the record: written by another
+ * call, or left fill); then sync the file. */
+int spate_nc_record(struct spate_nc *f, long rec, double t, const struct spate_field *fl,
+	int n);
 
-/* Write gauge row rec at time t: v holds depth, level, u, v per gauge. */
-int spate_nc_gauge_row(struct spate_nc *f, long rec, double t, const double *v);
+/* Write the n fields, each one of spec->finals by name. */
+int spate_nc_fields(struct spate_nc *f, const struct spate_field *fl, int n);
 
-/* At the end of a run at time t_end (s): the flood products pr (or NULL;
- * fill value where swe_prod_value has none and on masked cells), the
- * gauges' maxima (gs, or NULL), and t_end as global attribute spate_t_end. */
-int spate_nc_final(struct spate_nc *f, const struct swe_state *s, const struct swe_prod *pr,
-	const struct gauge_set *gs, double t_end);
+/* Add (or replace) global attribute a after creation. */
+int spate_nc_attr(struct spate_nc *f, const struct spate_attr *a);
 
-/* Close the file; returns 0 or -SPATE_EIO. */
+/* Points: write row rec at time t, v[nseries * p + k] series k of point p. */
+int spate_nc_points_row(struct spate_nc *f, long rec, double t, const double *v);
+
+/* Points: write the final values, v[nfinal * p + k] (NaN: fill). */
+int spate_nc_points_final(struct spate_nc *f, const double *v);
+
+/* Close the file (NULL: nothing to do). */
 int spate_nc_close(struct spate_nc *f);
 
 /* Read variable var of a results file into g (terrain_free it): its grid,

@@ -1,8 +1,8 @@
 /* ncread.c: a variable of a results file (ncout.c) read back as a grid,
  * for maps: its grid (spate's exact attributes, else the cell centres), the
  * CRS of its grid mapping, the record of a time nearest to the one asked for,
- * NAN for the fill value.  With ncout.c and ckpt_nc.c, the only code of spate
- * that calls NetCDF. */
+ * NAN for the fill value.  With ncout.c, ncpoints.c, ncutil.c and ckpt_nc.c,
+ * the only code of spate that calls NetCDF. */
 #define _POSIX_C_SOURCE 200809L
 #ifdef HAVE_CONFIG_H
 #include "config.h"

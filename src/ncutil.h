@@ -1,9 +1,13 @@
-/* ncutil.h: what the NetCDF files (ncout.c, ncread.c, ckpt_nc.c) share: a
- * failed NetCDF call reported with the file, what was being done and
- * NetCDF's reason (on standard error, under `who`), as -SPATE_ENOMEM or
- * -SPATE_EIO.  Included after <netcdf.h>, where spate has NetCDF. */
+/* ncutil.h: what the NetCDF files (ncout.c, ncpoints.c, ncread.c,
+ * ckpt_nc.c) share: a failed NetCDF call reported with the file, what was
+ * being done and NetCDF's reason (on standard error, under `who`), as
+ * -SPATE_ENOMEM or -SPATE_EIO; and defining a CF variable with its
+ * attributes.  Included after <netcdf.h>, where spate has NetCDF; defined
+ * in ncutil.c. */
 #ifndef SPATE_NCUTIL_H
 #define SPATE_NCUTIL_H
+
+struct spate_attr;
 
 int spate_nc_fail(const char *who, const char *path, const char *what, int e);
 
@@ -16,5 +20,24 @@ int spate_nc_fail(const char *who, const char *path, const char *what, int e);
 			goto out; \
 		} \
 	} while (0)
+
+/* Text attribute name of variable v (NC_GLOBAL: of the file). */
+int spate_nc_att_text(int id, int v, const char *name, const char *text);
+
+/* Attributes a[0 .. n) of variable v: text, or a double. */
+int spate_nc_put_attrs(int id, int v, const struct spate_attr *a, int n);
+
+/* Define variable name with its units, long_name, standard_name (each or
+ * NULL), fill value *fill (or NULL), grid mapping "crs" when crs; those of
+ * 2 or more dimensions compressed (shuffle, deflate 1).  The variable's id
+ * in *v; returns a NetCDF status. */
+int spate_nc_def_var(int id, const char *name, nc_type type, int nd, const int *dims,
+	const char *units, const char *long_name, const char *std, const double *fill, int crs,
+	int *v);
+
+/* A restart's checks: file id has variable name with nd dimensions (its id
+ * in *v); dimension name of length n. */
+int spate_nc_has_var(int id, const char *name, int nd, int *v);
+int spate_nc_has_dim(int id, const char *name, size_t n);
 
 #endif

@@ -66,6 +66,9 @@ int spate_write_asc(const char *path, int nx, int ny, double x0, double y0, doub
 }
 
 const char *const swe_snap_names[4] = { "h", "w", "u", "v" };
+const char *const swe_snap_units[4] = { "m", "m", "m s-1", "m s-1" };
+const char *const swe_snap_long_names[4] = { "water depth", "water level (absolute)",
+	"eastward depth-averaged velocity", "northward depth-averaged velocity" };
 
 double swe_snap_value(const struct swe_state *s, int var, int i, int j, real k4)
 {
@@ -79,6 +82,21 @@ double swe_snap_value(const struct swe_state *s, int var, int i, int j, real k4)
 	case 2: return kp07_velocity(h, s->hu[k], k4);
 	default: return kp07_velocity(h, s->hv[k], k4);
 	}
+}
+
+void swe_snap_fields(struct swe_state *s, real *h, real k4)
+{
+	for (int j = 0; j < s->ny; j++)
+		for (int i = 0; i < s->nx; i++) {
+			long k = swe_idx(s, i, j);
+			double v[4];
+			for (int var = 0; var < 4; var++)
+				v[var] = swe_snap_value(s, var, i, j, k4);
+			h[(size_t)j * s->nx + i] = (real)v[0];
+			s->w[k] = (real)v[1];
+			s->hu[k] = (real)v[2];
+			s->hv[k] = (real)v[3];
+		}
 }
 
 int swe_write_grids(const struct swe_state *s, const struct swe_params *p, const char *dir,

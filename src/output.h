@@ -22,10 +22,18 @@ int spate_write_asc(const char *path, int nx, int ny, double x0, double y0, doub
 	double dy, const double *data, double nodata);
 
 /* A snapshot's fields: depth h (m), level w (m, absolute: bref added back),
- * velocities u, v (m/s, desingularised: kp07_velocity, k4 = kappa^4), and
- * the value of field var at cell (i, j): NAN on masked cells. */
+ * velocities u, v (m/s, desingularised: kp07_velocity, k4 = kappa^4): their
+ * names, CF units and long names, and the value of field var at cell (i,
+ * j): NAN on masked cells. */
 extern const char *const swe_snap_names[4];
+extern const char *const swe_snap_units[4];
+extern const char *const swe_snap_long_names[4];
 double swe_snap_value(const struct swe_state *s, int var, int i, int j, real k4);
+
+/* Turn the snapshot s into its fields in place: h (nx * ny, row-major)
+ * receives the depth, and w, hu, hv of s the level, u and v, as values of
+ * type real (swe_snap_value's, rounded). */
+void swe_snap_fields(struct swe_state *s, real *h, real k4);
 
 /* Write h, w (absolute level), u, v of a state as <dir>/<var>_<index>.asc. */
 int swe_write_grids(const struct swe_state *s, const struct swe_params *p, const char *dir,

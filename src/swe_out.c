@@ -8,10 +8,10 @@
 
 #include "spate.h"
 #include "swe.h"
-#include "params.h"
 #include "swe_out.h"
 #include "output.h"
 #include "ncout.h"
+#include "swe_results.h"
 #include "gauge.h"
 #include "checkpoint.h"
 #include "writer.h"
@@ -52,8 +52,8 @@ static int snap_run(void *arg)
 	int rc = 0;
 	if (j->o->ascii)
 		rc = swe_write_grids(&j->snap, p, p->out_dir, j->index);
-	if (!rc && j->o->nc)
-		rc = spate_nc_snapshot(j->o->nc, j->index, j->t, &j->snap, p->kappa);
+	if (!rc && j->o->nc)    /* last: its fields take the place of w, hu, hv */
+		rc = swe_results_snapshot(j->o->nc, j->index, j->t, &j->snap, p->kappa);
 	return rc;
 }
 
@@ -71,7 +71,7 @@ static int gauge_run(void *arg)
 	struct gauge_job *j = arg;
 	int rc = j->o->gs->series ? gauge_csv_rows(j->o->gs, j->t, j->v) : 0;
 	if (!rc && j->o->nc)
-		rc = spate_nc_gauge_row(j->o->nc, j->rec, j->t, j->v);
+		rc = spate_nc_points_row(j->o->nc, j->rec, j->t, j->v);
 	return rc;
 }
 
@@ -111,18 +111,9 @@ int swe_out_open(struct swe_out **out, const struct swe_params *p, const struct 
 	if ((p->write_grids || p->products || ng) && (rc = spate_mkdir_p(p->out_dir)))
 		goto fail;
 	if (p->out_format != SWE_FMT_ASCII && (p->write_grids || p->products || ng)) {
-		char path[SWE_NAME_MAX + 32], *text = swe_params_text(p);
-		struct spate_nc_spec spec;
-		memset(&spec, 0, sizeof spec);
-		spec.snapshots = p->write_grids;
-		spec.products = p->products;
-		spec.gauges = ng ? gs : NULL;
-		spec.params = text;
-		spec.append = ck != NULL;
+		char path[SWE_NAME_MAX + 32];
 		snprintf(path, sizeof path, "%s/results.nc", p->out_dir);
-		rc = spate_nc_create(&o->nc, path, s, p, &spec);
-		free(text);
-		if (rc)
+		if ((rc = swe_results_open(&o->nc, path, p, s, ng ? gs : NULL, ck != NULL)))
 			goto fail;
 	}
 	if (ng && (rc = gauge_csv_open(gs, p->out_dir, o->gauge_rows)))
@@ -210,7 +201,7 @@ int swe_out_final(struct swe_out *o, const struct swe_prod *pr, const struct gau
 	if (!rc && pr && o->ascii)
 		rc = swe_write_products(o->s, pr, o->p->out_dir);
 	if (!rc && o->nc)
-		rc = spate_nc_final(o->nc, o->s, pr, gs && gs->n ? gs : NULL, t);
+		rc = swe_results_final(o->nc, o->s, pr, gs && gs->n ? gs : NULL, t);
 	if (!rc && gs && gs->n)
 		rc = gauge_write_summary(gs, o->p->out_dir);
 	return rc;

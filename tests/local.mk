@@ -135,6 +135,14 @@ tests_t_gauge_SOURCES = tests/t_gauge.c tests/simtest.h
 tests_t_products_SOURCES = tests/t_products.c tests/simtest.h
 tests_t_ncout_SOURCES = tests/t_ncout.c tests/demtest.h
 tests_t_map_SOURCES = tests/t_map.c tests/demtest.h
+# t_ncfield: the physics-neutral results writer (ncout.h) on its own: 2D and
+# 3D fields from strided views, points, attributes, a restart (cmocka).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/t_ncfield
+tests_t_ncfield_SOURCES = tests/t_ncfield.c
+tests_t_ncfield_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_ncfield_LDADD = $(LDADD) $(CMOCKA_LIBS)
+endif
 
 # Checkpoint and restart: a run stopped and continued ends with the same bits
 # as one never stopped (restart.sh, also on SIGTERM).  The writer thread
