@@ -8,6 +8,10 @@
 
 #include "bsq.h"
 
+/* Plane loops run in parallel only on grids of at least this many values:
+ * on small (coarse) grids a parallel region costs more than it saves. */
+#define BSQ_OMP_MIN ((size_t)1 << 15)
+
 /* Ghost kinds of a centred field per face (bsq_bc.c). */
 enum { BSQ_GHOST_NEUMANN = 0, BSQ_GHOST_DIRICHLET, BSQ_GHOST_PERIODIC };
 

@@ -19,7 +19,7 @@ static void sweep(struct bsq_level *l)
 	bsq_real *y = l->v[BSQ_TMP];
 	int k;
 	bsq_mg_ghosts(l, BSQ_PHI);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
 	for (k = 1; k <= g->nz; k++) {
 		int i, j;
 		for (j = 1; j <= g->ny; j++)

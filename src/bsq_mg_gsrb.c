@@ -13,7 +13,7 @@ static void colour(struct bsq_level *l, int phi, int rhs, int red)
 	const bsq_real *b = l->v[rhs];
 	int k;
 	bsq_mg_ghosts(l, phi);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
 	for (k = 1; k <= g->nz; k++) {
 		int i, j;
 		for (j = 1; j <= g->ny; j++)

@@ -12,7 +12,7 @@ void bsq_mg_interp_pc(struct bsq_level *fine, int fvec, double a, struct bsq_lev
 	bsq_real *f = fine->v[fvec];
 	const bsq_real ar = (bsq_real)a;
 	int k;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
 	for (k = 1; k <= g->nz; k++) {
 		int i, j;
 		for (j = 1; j <= g->ny; j++)

@@ -19,7 +19,7 @@ void bsq_mg_interp_pl(struct bsq_level *fine, int fvec, double a, struct bsq_lev
 	const bsq_real ar = (bsq_real)a;
 	int k;
 	bsq_mg_ghosts(coarse, cvec);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
 	for (k = 1; k <= g->nz; k++) {
 		const ptrdiff_t oz = bsq_far(k, cz) * sz;
 		int i, j;

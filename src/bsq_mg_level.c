@@ -129,7 +129,7 @@ void bsq_mg_shift(struct bsq_level *l, int vec, double by)
 	const struct bsq_grid *g = &l->g;
 	bsq_real *a = l->v[vec];
 	int k;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
 	for (k = 1; k <= g->nz; k++) {
 		int i, j;
 		for (j = 1; j <= g->ny; j++) {
@@ -147,7 +147,7 @@ double bsq_mg_norm_max(const struct bsq_level *l, int vec)
 	const bsq_real *a = l->v[vec];
 	double m = 0;
 	int k;
-#pragma omp parallel for schedule(static) reduction(max : m)
+#pragma omp parallel for schedule(static) reduction(max : m) if (bsq_count(g) >= BSQ_OMP_MIN)
 	for (k = 1; k <= g->nz; k++) {
 		int i, j;
 		for (j = 1; j <= g->ny; j++) {

@@ -13,7 +13,7 @@ double bsq_mg_residual(struct bsq_level *l, int res, int phi, int rhs)
 	double m = 0;
 	int k;
 	bsq_mg_ghosts(l, phi);
-#pragma omp parallel for schedule(static) reduction(max : m)
+#pragma omp parallel for schedule(static) reduction(max : m) if (bsq_count(g) >= BSQ_OMP_MIN)
 	for (k = 1; k <= g->nz; k++) {
 		int i, j;
 		for (j = 1; j <= g->ny; j++)

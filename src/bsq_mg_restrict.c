@@ -10,7 +10,7 @@ void bsq_mg_restrict(struct bsq_level *coarse, int cvec, struct bsq_level *fine,
 	const bsq_real *f = fine->v[fvec];
 	bsq_real *c = coarse->v[cvec];
 	int K;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
 	for (K = 1; K <= g->nz; K++) {
 		int I, J, a, b, d;
 		for (J = 1; J <= g->ny; J++)

@@ -37,7 +37,7 @@ static void rhs_one(const struct bsq_state *s, const struct bsq_params *p, int c
 	const int buoyant = comp == 2 && p->thermal;
 	int lo[3], k;
 	bsq_first(p, comp, lo);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
 	for (k = lo[2]; k <= g->nz; k++) {
 		int i, j;
 		for (j = lo[1]; j <= g->ny; j++)

@@ -15,7 +15,7 @@ static double amax(const struct bsq_grid *g, const bsq_real *a)
 {
 	double m = 0;
 	int k;
-#pragma omp parallel for schedule(static) reduction(max : m)
+#pragma omp parallel for schedule(static) reduction(max : m) if (bsq_count(g) >= BSQ_OMP_MIN)
 	for (k = 1; k <= g->nz; k++) {
 		int i, j;
 		for (j = 1; j <= g->ny; j++)
@@ -56,7 +56,7 @@ static void predict(struct bsq_state *s, const struct bsq_params *p, int comp, d
 	const bsq_real *F = s->F[comp], *Fo = s->Fold[comp];
 	int lo[3], k;
 	bsq_first(p, comp, lo);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
 	for (k = lo[2]; k <= g->nz; k++) {
 		int i, j;
 		for (j = lo[1]; j <= g->ny; j++)
@@ -79,7 +79,7 @@ static void correct(struct bsq_state *s, const struct bsq_params *p, int comp, d
 	const size_t o = st[comp];
 	int lo[3], k;
 	bsq_first(p, comp, lo);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
 	for (k = lo[2]; k <= g->nz; k++) {
 		int i, j;
 		for (j = lo[1]; j <= g->ny; j++)
@@ -101,7 +101,7 @@ static void poisson_rhs(struct bsq_state *s, double dt)
 	const size_t sy = bsq_sy(g), sz = bsq_sz(g);
 	bsq_real *b = L->v[BSQ_RHS];
 	int k;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
 	for (k = 1; k <= g->nz; k++) {
 		int i, j;
 		for (j = 1; j <= g->ny; j++)

@@ -135,3 +135,13 @@ tests_t_map_SOURCES = tests/t_map.c tests/demtest.h
 # writes the same files as writing in line (writer.sh).
 dist_check_SCRIPTS += tests/restart.sh tests/writer.sh
 TESTS += tests/restart.sh tests/writer.sh
+
+# The Boussinesq module (issue 21), CPU: Taylor-Green order (t_bsq_tg).
+# bsqtest.h: helpers shared by the t_bsq_* tests.
+if HAVE_CMOCKA
+BSQ_TESTS = tests/t_bsq_tg
+check_PROGRAMS += $(BSQ_TESTS)
+tests_t_bsq_tg_SOURCES = tests/t_bsq_tg.c tests/bsqtest.h
+tests_t_bsq_tg_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bsq_tg_LDADD = $(LDADD) $(CMOCKA_LIBS)
+endif
