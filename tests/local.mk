@@ -139,9 +139,17 @@ TESTS += tests/restart.sh tests/writer.sh
 # The Boussinesq module (issue 21), CPU: Taylor-Green order (t_bsq_tg).
 # bsqtest.h: helpers shared by the t_bsq_* tests.
 if HAVE_CMOCKA
-BSQ_TESTS = tests/t_bsq_tg
-check_PROGRAMS += $(BSQ_TESTS)
+check_PROGRAMS += tests/t_bsq_tg tests/t_bsq_cavity tests/t_bsq_dhc tests/t_bsq_mg
+tests_t_bsq_mg_SOURCES = tests/t_bsq_mg.c tests/bsqtest.h
+tests_t_bsq_mg_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bsq_mg_LDADD = $(LDADD) $(CMOCKA_LIBS)
+tests_t_bsq_dhc_SOURCES = tests/t_bsq_dhc.c tests/bsqtest.h
+tests_t_bsq_dhc_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bsq_dhc_LDADD = $(LDADD) $(CMOCKA_LIBS)
 tests_t_bsq_tg_SOURCES = tests/t_bsq_tg.c tests/bsqtest.h
 tests_t_bsq_tg_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bsq_tg_LDADD = $(LDADD) $(CMOCKA_LIBS)
+tests_t_bsq_cavity_SOURCES = tests/t_bsq_cavity.c tests/bsqtest.h
+tests_t_bsq_cavity_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bsq_cavity_LDADD = $(LDADD) $(CMOCKA_LIBS)
 endif
