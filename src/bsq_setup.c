@@ -4,13 +4,15 @@
  * gravity along z.  Thermal cases use diffusive scaling (length H = 1,
  * dT = 1, time H^2/kappa): nu = Pr, kappa = 1, g beta = Ra Pr. */
 #include <math.h>
+#include <string.h>
 
 #include "bsq_impl.h"
 #include "spate.h"
 
 static int bad(const char *key, double v)
 {
-	spate_log_error("bsq", "set-up: %s = %g: must be > 0", key, v);
+	spate_log_error("bsq", "set-up: %s = %g: must be %s 0", key, v,
+		strcmp(key, "nu") ? ">" : ">=");
 	return -SPATE_EINVAL;
 }
 
