@@ -6,39 +6,67 @@
 
 #include "bsq_impl.h"
 
+/* What the diagnostics' row functions read. */
+struct diag_ctx {
+	const struct bsq_state *s;
+	size_t sy, sz;
+	struct bsq_h h;
+	double max;
+};
+
+static struct diag_ctx diag_ctx_of(const struct bsq_state *s)
+{
+	struct diag_ctx x;
+	x.s = s;
+	x.sy = bsq_sy(&s->g);
+	x.sz = bsq_sz(&s->g);
+	x.h = bsq_h_of(s->g.dx, s->g.dy, s->g.dz);
+	x.max = 0;
+	return x;
+}
+
+/* Sum of div^2 over the row; the max of |div| kept in the context. */
+static double div_row(void *vctx, size_t c0, int n)
+{
+	struct diag_ctx *x = vctx;
+	const struct bsq_state *s = x->s;
+	double sum = 0;
+	size_t c;
+	for (c = c0; c < c0 + (size_t)n; c++) {
+		double d = bsq_div_at(s->u, s->v, s->w, c, x->sy, x->sz, &x->h);
+		x->max = fmax(x->max, fabs(d));
+		sum += d * d;
+	}
+	return sum;
+}
+
 void bsq_diag_div(const struct bsq_state *s, double *max, double *l2)
 {
+	struct diag_ctx x = diag_ctx_of(s);
 	const struct bsq_grid *g = &s->g;
-	const struct bsq_h h = bsq_h_of(g->dx, g->dy, g->dz);
-	const size_t sy = bsq_sy(g), sz = bsq_sz(g);
-	double m = 0, sum = 0;
-	int i, j, k;
-	for (k = 1; k <= g->nz; k++)
-		for (j = 1; j <= g->ny; j++)
-			for (i = 1; i <= g->nx; i++) {
-				double d = bsq_div_at(s->u, s->v, s->w, bsq_idx(g, i, j, k), sy, sz, &h);
-				m = fmax(m, fabs(d));
-				sum += d * d;
-			}
-	*max = m;
+	double sum = bsq_rows_sum(g, div_row, &x);
+	*max = x.max;
 	*l2 = sqrt(sum / ((double)g->nx * g->ny * g->nz));
+}
+
+static double energy_row(void *vctx, size_t c0, int n)
+{
+	const struct diag_ctx *x = vctx;
+	const struct bsq_state *s = x->s;
+	double sum = 0;
+	size_t c;
+	for (c = c0; c < c0 + (size_t)n; c++) {
+		double uc = bsq_avg(s->u[c], s->u[c + 1]), vc = bsq_avg(s->v[c], s->v[c + x->sy]),
+		       wc = bsq_avg(s->w[c], s->w[c + x->sz]);
+		sum += uc * uc + vc * vc + wc * wc;
+	}
+	return sum;
 }
 
 double bsq_diag_energy(const struct bsq_state *s)
 {
-	const struct bsq_grid *g = &s->g;
-	const size_t sy = bsq_sy(g), sz = bsq_sz(g);
-	double sum = 0;
-	int i, j, k;
-	for (k = 1; k <= g->nz; k++)
-		for (j = 1; j <= g->ny; j++)
-			for (i = 1; i <= g->nx; i++) {
-				size_t c = bsq_idx(g, i, j, k);
-				double uc = bsq_avg(s->u[c], s->u[c + 1]), vc = bsq_avg(s->v[c], s->v[c + sy]),
-				       wc = bsq_avg(s->w[c], s->w[c + sz]);
-				sum += uc * uc + vc * vc + wc * wc;
-			}
-	return 0.5 * sum * g->dx * g->dy * g->dz;
+	struct diag_ctx x = diag_ctx_of(s);
+	return 0.5 * bsq_rows_sum(&s->g, energy_row, &x) * s->g.dx * s->g.dy * s->g.dz;
 }
 
 double bsq_diag_nusselt_wall(const struct bsq_state *s, const struct bsq_params *p, double dT)
@@ -55,20 +83,23 @@ double bsq_diag_nusselt_wall(const struct bsq_state *s, const struct bsq_params 
 	return p->lx / dT * sum / ((double)g->ny * g->nz);
 }
 
+static double wT_row(void *vctx, size_t c0, int n)
+{
+	const struct diag_ctx *x = vctx;
+	const struct bsq_state *s = x->s;
+	double sum = 0;
+	size_t c;
+	for (c = c0; c < c0 + (size_t)n; c++)
+		sum += bsq_avg(s->w[c], s->w[c + x->sz]) * s->T[c];
+	return sum;
+}
+
 double bsq_diag_nusselt_volume(const struct bsq_state *s, const struct bsq_params *p, double dT)
 {
+	struct diag_ctx x = diag_ctx_of(s);
 	const struct bsq_grid *g = &s->g;
-	const size_t sz = bsq_sz(g);
-	double sum = 0;
-	int i, j, k;
-	for (k = 1; k <= g->nz; k++)
-		for (j = 1; j <= g->ny; j++)
-			for (i = 1; i <= g->nx; i++) {
-				size_t c = bsq_idx(g, i, j, k);
-				sum += bsq_avg(s->w[c], s->w[c + sz]) * s->T[c];
-			}
-	sum /= (double)g->nx * g->ny * g->nz;
-	return 1 + sum / (p->kappa * dT / p->lz);
+	double wT = bsq_rows_sum(g, wT_row, &x) / ((double)g->nx * g->ny * g->nz);
+	return 1 + wT / (p->kappa * dT / p->lz);
 }
 
 /* Index i0 and weight t of coordinate x between samples at (i - 1 + sh) h,

@@ -6,6 +6,8 @@
 #ifndef SPATE_BSQ_IMPL_H
 #define SPATE_BSQ_IMPL_H
 
+#include <string.h>
+
 #include "bsq.h"
 
 /* Plane loops run in parallel only on grids of at least this many values:
@@ -63,6 +65,48 @@ static inline bsq_real bsq_div_at(const bsq_real *u, const bsq_real *v, const bs
  * coarse cell nearest to it. */
 static inline int bsq_parent(int i, int c) { return (i - 1) / c + 1; }
 static inline int bsq_far(int i, int c) { return c == 1 ? 0 : ((i - 1) & 1) ? 1 : -1; }
+
+/* ---- bsq_rows.c: the loops over the rows of cells (x runs) of a grid.
+ * A row function handles the n values at c, c + 1, ..., c + n - 1 of one
+ * row and returns a number for the row (a max, a sum, or 0). */
+typedef double (*bsq_row_fn)(void *ctx, size_t c, int n);
+/* Rows (j, k) >= (lo[1], lo[2]) from i = lo[0] to nx, planes in parallel on
+ * large grids; returns the max of the rows' numbers (exact in any order). */
+double bsq_rows_max(const struct bsq_grid *g, const int lo[3], bsq_row_fn fn, void *ctx);
+/* Every interior row, serially in a fixed order; returns the sum of the
+ * rows' numbers (the same bits on any number of threads). */
+double bsq_rows_sum(const struct bsq_grid *g, bsq_row_fn fn, void *ctx);
+/* (j, k) of the row that starts at c (and i of c itself). */
+static inline void bsq_row_jk(const struct bsq_grid *g, size_t c, int *i, int *j, int *k)
+{
+	*k = (int)(c / bsq_sz(g));
+	*j = (int)(c % bsq_sz(g) / bsq_sy(g));
+	*i = (int)(c % bsq_sy(g));
+}
+/* What the multigrid verbs' row functions use: level l (its grid g,
+ * strides sy, sz), out = f(in, in2), a scalar a, and a colour. */
+struct bsq_lctx {
+	const struct bsq_level *l, *c;  /* the level; its coarser one */
+	const struct bsq_grid *g;
+	bsq_real *out;
+	const bsq_real *in, *in2;
+	size_t sy, sz;
+	double a;
+	int red;
+};
+/* The context of level l: its grid and strides, everything else zero. */
+static inline struct bsq_lctx bsq_lctx_of(const struct bsq_level *l)
+{
+	struct bsq_lctx x;
+	memset(&x, 0, sizeof x);
+	x.l = l;
+	x.g = &l->g;
+	x.sy = bsq_sy(&l->g);
+	x.sz = bsq_sz(&l->g);
+	return x;
+}
+/* lo = (1, 1, 1): every interior cell. */
+extern const int bsq_interior[3];
 
 /* ---- bsq_bc.c */
 /* Ghosts of u, v, w from p->vel_bc (wall-normal faces set to 0 as well). */

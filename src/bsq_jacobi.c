@@ -11,24 +11,26 @@
 
 #define CHECK 10
 
+static double sweep_row(void *vctx, size_t c0, int n)
+{
+	const struct bsq_lctx *x = vctx;
+	size_t c;
+	for (c = c0; c < c0 + (size_t)n; c++) {
+		struct bsq_st7 q = bsq_gather7(x->in, c, x->sy, x->sz);
+		x->out[c] = bsq_relax(&q, x->in2[c], &x->l->h);
+	}
+	return 0;
+}
+
 static void sweep(struct bsq_level *l)
 {
-	const struct bsq_grid *g = &l->g;
-	const size_t sy = bsq_sy(g), sz = bsq_sz(g);
-	const bsq_real *x = l->v[BSQ_PHI], *b = l->v[BSQ_RHS];
+	struct bsq_lctx x = bsq_lctx_of(l);
 	bsq_real *y = l->v[BSQ_TMP];
-	int k;
+	x.out = y;
+	x.in = l->v[BSQ_PHI];
+	x.in2 = l->v[BSQ_RHS];
 	bsq_mg_ghosts(l, BSQ_PHI);
-#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
-	for (k = 1; k <= g->nz; k++) {
-		int i, j;
-		for (j = 1; j <= g->ny; j++)
-			for (i = 1; i <= g->nx; i++) {
-				size_t c = bsq_idx(g, i, j, k);
-				struct bsq_st7 q = bsq_gather7(x, c, sy, sz);
-				y[c] = bsq_relax(&q, b[c], &l->h);
-			}
-	}
+	bsq_rows_max(&l->g, bsq_interior, sweep_row, &x);
 	l->v[BSQ_TMP] = l->v[BSQ_PHI];
 	l->v[BSQ_PHI] = y;
 }

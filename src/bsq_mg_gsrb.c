@@ -5,24 +5,28 @@
  * threads. */
 #include "bsq_impl.h"
 
+static double colour_row(void *vctx, size_t c0, int n)
+{
+	const struct bsq_lctx *x = vctx;
+	int i, j, k;
+	size_t c;
+	bsq_row_jk(x->g, c0, &i, &j, &k);
+	/* cells with (i + j + k) % 2 == red: i = 1 or 2 first */
+	for (c = c0 + (size_t)((1 + j + k + x->red) & 1); c < c0 + (size_t)n; c += 2) {
+		struct bsq_st7 q = bsq_gather7(x->out, c, x->sy, x->sz);
+		x->out[c] = bsq_relax(&q, x->in2[c], &x->l->h);
+	}
+	return 0;
+}
+
 static void colour(struct bsq_level *l, int phi, int rhs, int red)
 {
-	const struct bsq_grid *g = &l->g;
-	const size_t sy = bsq_sy(g), sz = bsq_sz(g);
-	bsq_real *x = l->v[phi];
-	const bsq_real *b = l->v[rhs];
-	int k;
+	struct bsq_lctx x = bsq_lctx_of(l);
+	x.out = l->v[phi];
+	x.in2 = l->v[rhs];
+	x.red = red;
 	bsq_mg_ghosts(l, phi);
-#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
-	for (k = 1; k <= g->nz; k++) {
-		int i, j;
-		for (j = 1; j <= g->ny; j++)
-			for (i = 1 + ((1 + j + k + red) & 1); i <= g->nx; i += 2) {
-				size_t c = bsq_idx(g, i, j, k);
-				struct bsq_st7 q = bsq_gather7(x, c, sy, sz);
-				x[c] = bsq_relax(&q, b[c], &l->h);
-			}
-	}
+	bsq_rows_max(&l->g, bsq_interior, colour_row, &x);
 }
 
 void bsq_mg_smooth(struct bsq_level *l, int phi, int rhs, int sweeps)

@@ -3,23 +3,26 @@
  * than trilinear, slower V-cycles. */
 #include "bsq_impl.h"
 
+static double pc_row(void *vctx, size_t c0, int n)
+{
+	const struct bsq_lctx *x = vctx;
+	const struct bsq_level *f = x->l;
+	const bsq_real a = (bsq_real)x->a;
+	int i, j, k, e;
+	bsq_row_jk(x->g, c0, &i, &j, &k);
+	for (e = 0; e < n; e++, i++)
+		x->out[c0 + e] = a * x->out[c0 + e] + x->in[bsq_idx(&x->c->g, bsq_parent(i, f->cx),
+			bsq_parent(j, f->cy), bsq_parent(k, f->cz))];
+	return 0;
+}
+
 void bsq_mg_interp_pc(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
 	int cvec)
 {
-	const struct bsq_grid *g = &fine->g, *gc = &coarse->g;
-	const int cx = fine->cx, cy = fine->cy, cz = fine->cz;
-	const bsq_real *c = coarse->v[cvec];
-	bsq_real *f = fine->v[fvec];
-	const bsq_real ar = (bsq_real)a;
-	int k;
-#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
-	for (k = 1; k <= g->nz; k++) {
-		int i, j;
-		for (j = 1; j <= g->ny; j++)
-			for (i = 1; i <= g->nx; i++) {
-				size_t e = bsq_idx(g, i, j, k);
-				f[e] = ar * f[e] + c[bsq_idx(gc, bsq_parent(i, cx), bsq_parent(j, cy),
-					bsq_parent(k, cz))];
-			}
-	}
+	struct bsq_lctx x = bsq_lctx_of(fine);
+	x.c = coarse;
+	x.out = fine->v[fvec];
+	x.in = coarse->v[cvec];
+	x.a = a;
+	bsq_rows_max(&fine->g, bsq_interior, pc_row, &x);
 }

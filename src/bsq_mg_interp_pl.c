@@ -8,33 +8,35 @@
 
 #include "bsq_impl.h"
 
+static double pl_row(void *vctx, size_t c0, int n)
+{
+	const struct bsq_lctx *x = vctx;
+	const struct bsq_level *f = x->l;
+	const struct bsq_grid *gc = &x->c->g;
+	const ptrdiff_t sy = (ptrdiff_t)bsq_sy(gc), sz = (ptrdiff_t)bsq_sz(gc);
+	const bsq_real a = (bsq_real)x->a;
+	int i, j, k, e;
+	bsq_row_jk(x->g, c0, &i, &j, &k);
+	for (e = 0; e < n; e++, i++) {
+		const ptrdiff_t ox = bsq_far(i, f->cx), oy = bsq_far(j, f->cy) * sy,
+			oz = bsq_far(k, f->cz) * sz;
+		const bsq_real *q = x->in + bsq_idx(gc, bsq_parent(i, f->cx), bsq_parent(j, f->cy),
+			bsq_parent(k, f->cz));
+		bsq_real xn = bsq_pl(bsq_pl(q[0], q[oz]), bsq_pl(q[oy], q[oy + oz]));
+		bsq_real xf = bsq_pl(bsq_pl(q[ox], q[ox + oz]), bsq_pl(q[ox + oy], q[ox + oy + oz]));
+		x->out[c0 + e] = a * x->out[c0 + e] + bsq_pl(xn, xf);
+	}
+	return 0;
+}
+
 void bsq_mg_interp_pl(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
 	int cvec)
 {
-	const struct bsq_grid *g = &fine->g, *gc = &coarse->g;
-	const ptrdiff_t sy = (ptrdiff_t)bsq_sy(gc), sz = (ptrdiff_t)bsq_sz(gc);
-	const int cx = fine->cx, cy = fine->cy, cz = fine->cz;
-	const bsq_real *c = coarse->v[cvec];
-	bsq_real *f = fine->v[fvec];
-	const bsq_real ar = (bsq_real)a;
-	int k;
+	struct bsq_lctx x = bsq_lctx_of(fine);
+	x.c = coarse;
+	x.out = fine->v[fvec];
+	x.in = coarse->v[cvec];
+	x.a = a;
 	bsq_mg_ghosts(coarse, cvec);
-#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
-	for (k = 1; k <= g->nz; k++) {
-		const ptrdiff_t oz = bsq_far(k, cz) * sz;
-		int i, j;
-		for (j = 1; j <= g->ny; j++) {
-			const ptrdiff_t oy = bsq_far(j, cy) * sy;
-			for (i = 1; i <= g->nx; i++) {
-				const ptrdiff_t ox = bsq_far(i, cx);
-				const bsq_real *n = c + bsq_idx(gc, bsq_parent(i, cx), bsq_parent(j, cy),
-					bsq_parent(k, cz));
-				bsq_real xn = bsq_pl(bsq_pl(n[0], n[oz]), bsq_pl(n[oy], n[oy + oz]));
-				bsq_real xf = bsq_pl(bsq_pl(n[ox], n[ox + oz]),
-					bsq_pl(n[ox + oy], n[ox + oy + oz]));
-				size_t e = bsq_idx(g, i, j, k);
-				f[e] = ar * f[e] + bsq_pl(xn, xf);
-			}
-		}
-	}
+	bsq_rows_max(&fine->g, bsq_interior, pl_row, &x);
 }

@@ -108,55 +108,57 @@ void bsq_mg_zero(struct bsq_level *l, int vec)
 	memset(l->v[vec], 0, bsq_count(&l->g) * sizeof(bsq_real));
 }
 
-/* Mean over the interior cells, summed plane by plane in a fixed order. */
+static double sum_row(void *vctx, size_t c0, int n)
+{
+	const struct bsq_lctx *x = vctx;
+	double sum = 0;
+	int i;
+	for (i = 0; i < n; i++)
+		sum += x->in[c0 + i];
+	return sum;
+}
+
+/* Mean over the interior cells, summed in a fixed order. */
 double bsq_mg_mean(const struct bsq_level *l, int vec)
 {
-	const struct bsq_grid *g = &l->g;
-	const bsq_real *a = l->v[vec];
-	double sum = 0;
-	int i, j, k;
-	for (k = 1; k <= g->nz; k++)
-		for (j = 1; j <= g->ny; j++) {
-			size_t c = bsq_idx(g, 0, j, k);
-			for (i = 1; i <= g->nx; i++)
-				sum += a[c + i];
-		}
-	return sum / ((double)g->nx * g->ny * g->nz);
+	struct bsq_lctx x = bsq_lctx_of(l);
+	x.in = l->v[vec];
+	return bsq_rows_sum(&l->g, sum_row, &x) / ((double)l->g.nx * l->g.ny * l->g.nz);
+}
+
+static double shift_row(void *vctx, size_t c0, int n)
+{
+	const struct bsq_lctx *x = vctx;
+	int i;
+	for (i = 0; i < n; i++)
+		x->out[c0 + i] = (bsq_real)(x->out[c0 + i] - x->a);
+	return 0;
 }
 
 void bsq_mg_shift(struct bsq_level *l, int vec, double by)
 {
-	const struct bsq_grid *g = &l->g;
-	bsq_real *a = l->v[vec];
-	int k;
-#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
-	for (k = 1; k <= g->nz; k++) {
-		int i, j;
-		for (j = 1; j <= g->ny; j++) {
-			size_t c = bsq_idx(g, 0, j, k);
-			for (i = 1; i <= g->nx; i++)
-				a[c + i] = (bsq_real)(a[c + i] - by);
-		}
-	}
+	struct bsq_lctx x = bsq_lctx_of(l);
+	x.out = l->v[vec];
+	x.a = by;
+	bsq_rows_max(&l->g, bsq_interior, shift_row, &x);
+}
+
+static double max_row(void *vctx, size_t c0, int n)
+{
+	const struct bsq_lctx *x = vctx;
+	double m = 0;
+	int i;
+	for (i = 0; i < n; i++)
+		m = fmax(m, fabs((double)x->in[c0 + i]));
+	return m;
 }
 
 /* max |a| over the interior (a max is exact in any order). */
 double bsq_mg_norm_max(const struct bsq_level *l, int vec)
 {
-	const struct bsq_grid *g = &l->g;
-	const bsq_real *a = l->v[vec];
-	double m = 0;
-	int k;
-#pragma omp parallel for schedule(static) reduction(max : m) if (bsq_count(g) >= BSQ_OMP_MIN)
-	for (k = 1; k <= g->nz; k++) {
-		int i, j;
-		for (j = 1; j <= g->ny; j++) {
-			size_t c = bsq_idx(g, 0, j, k);
-			for (i = 1; i <= g->nx; i++)
-				m = fmax(m, fabs((double)a[c + i]));
-		}
-	}
-	return m;
+	struct bsq_lctx x = bsq_lctx_of(l);
+	x.in = l->v[vec];
+	return bsq_rows_max(&l->g, bsq_interior, max_row, &x);
 }
 
 void bsq_mg_ghosts(struct bsq_level *l, int vec)

@@ -4,25 +4,25 @@
 
 #include "bsq_impl.h"
 
-double bsq_mg_residual(struct bsq_level *l, int res, int phi, int rhs)
+static double residual_row(void *vctx, size_t c0, int n)
 {
-	const struct bsq_grid *g = &l->g;
-	const size_t sy = bsq_sy(g), sz = bsq_sz(g);
-	const bsq_real *x = l->v[phi], *b = l->v[rhs];
-	bsq_real *r = l->v[res];
+	const struct bsq_lctx *x = vctx;
 	double m = 0;
-	int k;
-	bsq_mg_ghosts(l, phi);
-#pragma omp parallel for schedule(static) reduction(max : m) if (bsq_count(g) >= BSQ_OMP_MIN)
-	for (k = 1; k <= g->nz; k++) {
-		int i, j;
-		for (j = 1; j <= g->ny; j++)
-			for (i = 1; i <= g->nx; i++) {
-				size_t c = bsq_idx(g, i, j, k);
-				struct bsq_st7 q = bsq_gather7(x, c, sy, sz);
-				r[c] = bsq_residual(&q, b[c], &l->h);
-				m = fmax(m, fabs((double)r[c]));
-			}
+	size_t c;
+	for (c = c0; c < c0 + (size_t)n; c++) {
+		struct bsq_st7 q = bsq_gather7(x->in, c, x->sy, x->sz);
+		x->out[c] = bsq_residual(&q, x->in2[c], &x->l->h);
+		m = fmax(m, fabs((double)x->out[c]));
 	}
 	return m;
+}
+
+double bsq_mg_residual(struct bsq_level *l, int res, int phi, int rhs)
+{
+	struct bsq_lctx x = bsq_lctx_of(l);
+	x.out = l->v[res];
+	x.in = l->v[phi];
+	x.in2 = l->v[rhs];
+	bsq_mg_ghosts(l, phi);
+	return bsq_rows_max(&l->g, bsq_interior, residual_row, &x);
 }

@@ -3,25 +3,31 @@
  * (2 per coarsened direction, 1 otherwise). */
 #include "bsq_impl.h"
 
+/* Rows of the coarse level; x->l is the fine level. */
+static double restrict_row(void *vctx, size_t c0, int n)
+{
+	const struct bsq_lctx *x = vctx;
+	const struct bsq_level *f = x->l;
+	const int cx = f->cx, cy = f->cy, cz = f->cz;
+	int I, J, K, e, a, b, d;
+	bsq_row_jk(&x->c->g, c0, &I, &J, &K);
+	for (e = 0; e < n; e++, I++) {
+		bsq_real sum = 0;
+		for (d = 0; d < cz; d++)
+			for (b = 0; b < cy; b++)
+				for (a = 0; a < cx; a++)
+					sum += x->in[bsq_idx(&f->g, (I - 1) * cx + 1 + a,
+						(J - 1) * cy + 1 + b, (K - 1) * cz + 1 + d)];
+		x->out[c0 + e] = bsq_restrict(sum, cx * cy * cz);
+	}
+	return 0;
+}
+
 void bsq_mg_restrict(struct bsq_level *coarse, int cvec, struct bsq_level *fine, int fvec)
 {
-	const struct bsq_grid *g = &coarse->g, *gf = &fine->g;
-	const int cx = fine->cx, cy = fine->cy, cz = fine->cz;
-	const bsq_real *f = fine->v[fvec];
-	bsq_real *c = coarse->v[cvec];
-	int K;
-#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
-	for (K = 1; K <= g->nz; K++) {
-		int I, J, a, b, d;
-		for (J = 1; J <= g->ny; J++)
-			for (I = 1; I <= g->nx; I++) {
-				bsq_real sum = 0;
-				for (d = 0; d < cz; d++)
-					for (b = 0; b < cy; b++)
-						for (a = 0; a < cx; a++)
-							sum += f[bsq_idx(gf, (I - 1) * cx + 1 + a,
-								(J - 1) * cy + 1 + b, (K - 1) * cz + 1 + d)];
-				c[bsq_idx(g, I, J, K)] = bsq_restrict(sum, cx * cy * cz);
-			}
-	}
+	struct bsq_lctx x = bsq_lctx_of(fine);
+	x.c = coarse;
+	x.out = coarse->v[cvec];
+	x.in = fine->v[fvec];
+	bsq_rows_max(&coarse->g, bsq_interior, restrict_row, &x);
 }

@@ -24,32 +24,51 @@ static struct bsq_face6 faces(const bsq_real *const vel[3], size_t c, size_t o, 
 	return a;
 }
 
+/* What the rows of one component need. */
+struct rhs_ctx {
+	const bsq_real *vel[3], *q, *T;
+	bsq_real *F;
+	size_t o, sy, sz;
+	struct bsq_h h;
+	bsq_real diffusivity, gbeta, T0;
+	int buoyant;
+};
+
+static double rhs_row(void *vctx, size_t c0, int n)
+{
+	const struct rhs_ctx *x = vctx;
+	size_t c;
+	for (c = c0; c < c0 + (size_t)n; c++) {
+		struct bsq_face6 a = faces(x->vel, c, x->o, x->sy, x->sz);
+		struct bsq_st7 q = bsq_gather7(x->q, c, x->sy, x->sz);
+		bsq_real f = x->buoyant ? bsq_buoyancy(x->gbeta, x->T[c - x->sz], x->T[c], x->T0) : 0;
+		x->F[c] = bsq_explicit(&a, &q, &x->h, x->diffusivity, f);
+	}
+	return 0;
+}
+
 /* F of component comp (0..2 velocity, 3 temperature) on its unknowns. */
 static void rhs_one(const struct bsq_state *s, const struct bsq_params *p, int comp, bsq_real *F)
 {
 	const struct bsq_grid *g = &s->g;
-	const bsq_real *const vel[3] = { s->u, s->v, s->w };
-	const bsq_real *q = comp < 3 ? vel[comp] : s->T;
-	const size_t sy = bsq_sy(g), sz = bsq_sz(g);
-	const size_t o = comp == 0 ? 1 : comp == 1 ? sy : comp == 2 ? sz : 0;
-	const struct bsq_h h = bsq_h_of(g->dx, g->dy, g->dz);
-	const bsq_real diffusivity = (bsq_real)(comp < 3 ? p->nu : p->kappa);
-	const int buoyant = comp == 2 && p->thermal;
-	int lo[3], k;
+	struct rhs_ctx x;
+	int lo[3];
+	x.vel[0] = s->u;
+	x.vel[1] = s->v;
+	x.vel[2] = s->w;
+	x.q = comp < 3 ? x.vel[comp] : s->T;
+	x.T = s->T;
+	x.F = F;
+	x.sy = bsq_sy(g);
+	x.sz = bsq_sz(g);
+	x.o = comp == 0 ? 1 : comp == 1 ? x.sy : comp == 2 ? x.sz : 0;
+	x.h = bsq_h_of(g->dx, g->dy, g->dz);
+	x.diffusivity = (bsq_real)(comp < 3 ? p->nu : p->kappa);
+	x.gbeta = (bsq_real)p->gbeta;
+	x.T0 = (bsq_real)p->T0;
+	x.buoyant = comp == 2 && p->thermal;
 	bsq_first(p, comp, lo);
-#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
-	for (k = lo[2]; k <= g->nz; k++) {
-		int i, j;
-		for (j = lo[1]; j <= g->ny; j++)
-			for (i = lo[0]; i <= g->nx; i++) {
-				size_t c = bsq_idx(g, i, j, k);
-				struct bsq_face6 a = faces(vel, c, o, sy, sz);
-				struct bsq_st7 qs = bsq_gather7(q, c, sy, sz);
-				bsq_real f = buoyant ? bsq_buoyancy((bsq_real)p->gbeta, s->T[c - sz],
-					s->T[c], (bsq_real)p->T0) : 0;
-				F[c] = bsq_explicit(&a, &qs, &h, diffusivity, f);
-			}
-	}
+	bsq_rows_max(g, lo, rhs_row, &x);
 }
 
 void bsq_rhs(const struct bsq_state *s, const struct bsq_params *p, bsq_real *F[4])

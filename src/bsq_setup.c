@@ -31,6 +31,17 @@ static void thin_y(struct bsq_params *p)
 	p->vel_bc[BSQ_YM] = p->vel_bc[BSQ_YP] = BSQ_PERIODIC;
 }
 
+/* Diffusive scaling (de Vahl Davis 1983): nu = Pr, kappa = 1, g beta =
+ * Ra Pr, T0 = 0; temperature advanced. */
+static void diffusive(struct bsq_params *p, double ra, double pr)
+{
+	p->nu = pr;
+	p->kappa = 1;
+	p->gbeta = ra * pr;
+	p->T0 = 0;
+	p->thermal = 1;
+}
+
 int bsq_setup_cavity(struct bsq_params *p, int n, double re, int three_d)
 {
 	if (n < 1)
@@ -60,11 +71,7 @@ int bsq_setup_dhc(struct bsq_params *p, int n, double ra, double pr)
 	p->lx = p->lz = 1;
 	walls(p, BSQ_NOSLIP);
 	thin_y(p);
-	p->nu = pr;
-	p->kappa = 1;
-	p->gbeta = ra * pr;
-	p->T0 = 0;
-	p->thermal = 1;
+	diffusive(p, ra, pr);
 	p->temp_bc[BSQ_XM] = p->temp_bc[BSQ_XP] = BSQ_T_FIXED;
 	p->wall_T[BSQ_XM] = 0.5;
 	p->wall_T[BSQ_XP] = -0.5;
@@ -88,11 +95,7 @@ int bsq_setup_rb(struct bsq_params *p, int nx, int ny, int nz, double ra, double
 	p->lz = 1;
 	walls(p, BSQ_PERIODIC);
 	p->vel_bc[BSQ_ZM] = p->vel_bc[BSQ_ZP] = free_slip ? BSQ_FREESLIP : BSQ_NOSLIP;
-	p->nu = pr;
-	p->kappa = 1;
-	p->gbeta = ra * pr;
-	p->T0 = 0;
-	p->thermal = 1;
+	diffusive(p, ra, pr);
 	p->temp_bc[BSQ_ZM] = p->temp_bc[BSQ_ZP] = BSQ_T_FIXED;
 	p->wall_T[BSQ_ZM] = 0.5;
 	p->wall_T[BSQ_ZP] = -0.5;

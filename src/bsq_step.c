@@ -10,19 +10,32 @@
 #include "bsq_impl.h"
 #include "spate.h"
 
+/* What the row functions of a step read and write. */
+struct row_ctx {
+	bsq_real *q;               /* field updated */
+	const bsq_real *a, *b;     /* inputs: F and Fold; phi; u, v, w */
+	const bsq_real *v, *w;
+	size_t o, sy, sz;          /* component offset, strides */
+	bsq_real dt, r, ih;        /* step, AB2 ratio, inverse spacing */
+	struct bsq_h h;
+};
+
+static double amax_row(void *vctx, size_t c0, int n)
+{
+	const struct row_ctx *x = vctx;
+	double m = 0;
+	int i;
+	for (i = 0; i < n; i++)
+		m = fmax(m, fabs((double)x->a[c0 + i]));
+	return m;
+}
+
 /* max |a| over the interior values of a face or centred field. */
 static double amax(const struct bsq_grid *g, const bsq_real *a)
 {
-	double m = 0;
-	int k;
-#pragma omp parallel for schedule(static) reduction(max : m) if (bsq_count(g) >= BSQ_OMP_MIN)
-	for (k = 1; k <= g->nz; k++) {
-		int i, j;
-		for (j = 1; j <= g->ny; j++)
-			for (i = 1; i <= g->nx; i++)
-				m = fmax(m, fabs((double)a[bsq_idx(g, i, j, k)]));
-	}
-	return m;
+	struct row_ctx x;
+	x.a = a;
+	return bsq_rows_max(g, bsq_interior, amax_row, &x);
 }
 
 /* The step: fixed, or the smallest of the advective and diffusive limits.
@@ -46,25 +59,38 @@ static double step_dt(const struct bsq_state *s, const struct bsq_params *p)
 	return fmin(dt, bsq_dt_cfl(p->cfl, g->dz, amax(g, s->w)));
 }
 
+static double predict_row(void *vctx, size_t c0, int n)
+{
+	const struct row_ctx *x = vctx;
+	size_t c;
+	for (c = c0; c < c0 + (size_t)n; c++)
+		x->q[c] = bsq_ab2(x->q[c], x->dt, x->r, x->a[c], x->b[c]);
+	return 0;
+}
+
 /* q = AB2(q, F, Fold) on the unknowns of field comp. */
 static void predict(struct bsq_state *s, const struct bsq_params *p, int comp, double dt,
 	double r)
 {
-	const struct bsq_grid *g = &s->g;
 	bsq_real *const field[4] = { s->u, s->v, s->w, s->T };
-	bsq_real *q = field[comp];
-	const bsq_real *F = s->F[comp], *Fo = s->Fold[comp];
-	int lo[3], k;
+	struct row_ctx x;
+	int lo[3];
+	x.q = field[comp];
+	x.a = s->F[comp];
+	x.b = s->Fold[comp];
+	x.dt = (bsq_real)dt;
+	x.r = (bsq_real)r;
 	bsq_first(p, comp, lo);
-#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
-	for (k = lo[2]; k <= g->nz; k++) {
-		int i, j;
-		for (j = lo[1]; j <= g->ny; j++)
-			for (i = lo[0]; i <= g->nx; i++) {
-				size_t c = bsq_idx(g, i, j, k);
-				q[c] = bsq_ab2(q[c], (bsq_real)dt, (bsq_real)r, F[c], Fo[c]);
-			}
-	}
+	bsq_rows_max(&s->g, lo, predict_row, &x);
+}
+
+static double correct_row(void *vctx, size_t c0, int n)
+{
+	const struct row_ctx *x = vctx;
+	size_t c;
+	for (c = c0; c < c0 + (size_t)n; c++)
+		x->q[c] = bsq_correct(x->q[c], x->dt, bsq_grad(x->a[c - x->o], x->a[c], x->ih));
+	return 0;
 }
 
 /* u -= dt dphi/dn on the unknown faces of component comp. */
@@ -74,21 +100,24 @@ static void correct(struct bsq_state *s, const struct bsq_params *p, int comp, d
 	bsq_real *const field[3] = { s->u, s->v, s->w };
 	const size_t st[3] = { 1, bsq_sy(g), bsq_sz(g) };
 	const double ih[3] = { 1 / g->dx, 1 / g->dy, 1 / g->dz };
-	bsq_real *q = field[comp];
-	const bsq_real *phi = s->p;
-	const size_t o = st[comp];
-	int lo[3], k;
+	struct row_ctx x;
+	int lo[3];
+	x.q = field[comp];
+	x.a = s->p;
+	x.o = st[comp];
+	x.dt = (bsq_real)dt;
+	x.ih = (bsq_real)ih[comp];
 	bsq_first(p, comp, lo);
-#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
-	for (k = lo[2]; k <= g->nz; k++) {
-		int i, j;
-		for (j = lo[1]; j <= g->ny; j++)
-			for (i = lo[0]; i <= g->nx; i++) {
-				size_t c = bsq_idx(g, i, j, k);
-				q[c] = bsq_correct(q[c], (bsq_real)dt,
-					bsq_grad(phi[c - o], phi[c], (bsq_real)ih[comp]));
-			}
-	}
+	bsq_rows_max(g, lo, correct_row, &x);
+}
+
+static double div_row(void *vctx, size_t c0, int n)
+{
+	const struct row_ctx *x = vctx;
+	size_t c;
+	for (c = c0; c < c0 + (size_t)n; c++)
+		x->q[c] = bsq_div_at(x->a, x->v, x->w, c, x->sy, x->sz, &x->h) / x->dt;
+	return 0;
 }
 
 /* b = div(u*) / dt with its mean removed (every pressure face is Neumann or
@@ -97,19 +126,16 @@ static void poisson_rhs(struct bsq_state *s, double dt)
 {
 	struct bsq_level *L = &s->lev[0];
 	const struct bsq_grid *g = &s->g;
-	const struct bsq_h h = bsq_h_of(g->dx, g->dy, g->dz);
-	const size_t sy = bsq_sy(g), sz = bsq_sz(g);
-	bsq_real *b = L->v[BSQ_RHS];
-	int k;
-#pragma omp parallel for schedule(static) if (bsq_count(g) >= BSQ_OMP_MIN)
-	for (k = 1; k <= g->nz; k++) {
-		int i, j;
-		for (j = 1; j <= g->ny; j++)
-			for (i = 1; i <= g->nx; i++) {
-				size_t c = bsq_idx(g, i, j, k);
-				b[c] = bsq_div_at(s->u, s->v, s->w, c, sy, sz, &h) / (bsq_real)dt;
-			}
-	}
+	struct row_ctx x;
+	x.q = L->v[BSQ_RHS];
+	x.a = s->u;
+	x.v = s->v;
+	x.w = s->w;
+	x.sy = bsq_sy(g);
+	x.sz = bsq_sz(g);
+	x.h = bsq_h_of(g->dx, g->dy, g->dz);
+	x.dt = (bsq_real)dt;
+	bsq_rows_max(g, bsq_interior, div_row, &x);
 	bsq_mg_shift(L, BSQ_RHS, bsq_mg_mean(L, BSQ_RHS));
 }
 

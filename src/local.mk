@@ -36,7 +36,7 @@ src_libspate_a_SOURCES = \
 	src/mapdraw.c \
 	src/map.c \
 	src/bsq_params.c src/bsq_setup.c src/bsq_state.c src/bsq_bc.c \
-	src/bsq_rhs.c src/bsq_step.c src/bsq_diag.c \
+	src/bsq_rows.c src/bsq_rhs.c src/bsq_step.c src/bsq_diag.c \
 	src/bsq_mg.c src/bsq_mg_level.c src/bsq_mg_gsrb.c src/bsq_mg_residual.c \
 	src/bsq_mg_restrict.c src/bsq_mg_interp_pl.c src/bsq_mg_interp_pc.c \
 	src/bsq_jacobi.c
