@@ -143,6 +143,12 @@ void bsq_mg_zero(struct bsq_level *l, int vec);
 double bsq_mg_mean(const struct bsq_level *l, int vec);
 void bsq_mg_shift(struct bsq_level *l, int vec, double by);
 double bsq_mg_norm_max(const struct bsq_level *l, int vec);
+/* max |a| over the interior values of any field of grid g. */
+double bsq_field_max(const struct bsq_grid *g, const bsq_real *a);
+/* fine[fvec] = a fine[fvec] + P coarse[cvec], P given by its row function
+ * (coarse ghosts filled first); shared by the two prolongations. */
+void bsq_mg_interp_rows(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
+	int cvec, bsq_row_fn P);
 void bsq_mg_ghosts(struct bsq_level *l, int vec);
 /* bsq_mg_residual.c: res = rhs - lap(phi); returns max |res|. */
 double bsq_mg_residual(struct bsq_level *l, int res, int phi, int rhs);

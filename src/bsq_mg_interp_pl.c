@@ -32,11 +32,5 @@ static double pl_row(void *vctx, size_t c0, int n)
 void bsq_mg_interp_pl(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
 	int cvec)
 {
-	struct bsq_lctx x = bsq_lctx_of(fine);
-	x.c = coarse;
-	x.out = fine->v[fvec];
-	x.in = coarse->v[cvec];
-	x.a = a;
-	bsq_mg_ghosts(coarse, cvec);
-	bsq_rows_max(&fine->g, bsq_interior, pl_row, &x);
+	bsq_mg_interp_rows(fine, fvec, a, coarse, cvec, pl_row);
 }

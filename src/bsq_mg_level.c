@@ -153,12 +153,30 @@ static double max_row(void *vctx, size_t c0, int n)
 	return m;
 }
 
-/* max |a| over the interior (a max is exact in any order). */
+/* A max is exact in any order. */
+double bsq_field_max(const struct bsq_grid *g, const bsq_real *a)
+{
+	struct bsq_lctx x;
+	memset(&x, 0, sizeof x);
+	x.in = a;
+	return bsq_rows_max(g, bsq_interior, max_row, &x);
+}
+
 double bsq_mg_norm_max(const struct bsq_level *l, int vec)
 {
-	struct bsq_lctx x = bsq_lctx_of(l);
-	x.in = l->v[vec];
-	return bsq_rows_max(&l->g, bsq_interior, max_row, &x);
+	return bsq_field_max(&l->g, l->v[vec]);
+}
+
+void bsq_mg_interp_rows(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
+	int cvec, bsq_row_fn P)
+{
+	struct bsq_lctx x = bsq_lctx_of(fine);
+	x.c = coarse;
+	x.out = fine->v[fvec];
+	x.in = coarse->v[cvec];
+	x.a = a;
+	bsq_mg_ghosts(coarse, cvec);
+	bsq_rows_max(&fine->g, bsq_interior, P, &x);
 }
 
 void bsq_mg_ghosts(struct bsq_level *l, int vec)

@@ -20,24 +20,6 @@ struct row_ctx {
 	struct bsq_h h;
 };
 
-static double amax_row(void *vctx, size_t c0, int n)
-{
-	const struct row_ctx *x = vctx;
-	double m = 0;
-	int i;
-	for (i = 0; i < n; i++)
-		m = fmax(m, fabs((double)x->a[c0 + i]));
-	return m;
-}
-
-/* max |a| over the interior values of a face or centred field. */
-static double amax(const struct bsq_grid *g, const bsq_real *a)
-{
-	struct row_ctx x;
-	x.a = a;
-	return bsq_rows_max(g, bsq_interior, amax_row, &x);
-}
-
 /* The step: fixed, or the smallest of the advective and diffusive limits.
  * A periodic direction one cell thick has no second derivative. */
 static double step_dt(const struct bsq_state *s, const struct bsq_params *p)
@@ -54,9 +36,9 @@ static double step_dt(const struct bsq_state *s, const struct bsq_params *p)
 	if (g->nz == 1 && p->vel_bc[BSQ_ZM] == BSQ_PERIODIC)
 		h.idz2 = 0;
 	dt = bsq_dt_diff(p->diff, fmax(p->nu, p->thermal ? p->kappa : 0), &h);
-	dt = fmin(dt, bsq_dt_cfl(p->cfl, g->dx, amax(g, s->u)));
-	dt = fmin(dt, bsq_dt_cfl(p->cfl, g->dy, amax(g, s->v)));
-	return fmin(dt, bsq_dt_cfl(p->cfl, g->dz, amax(g, s->w)));
+	dt = fmin(dt, bsq_dt_cfl(p->cfl, g->dx, bsq_field_max(g, s->u)));
+	dt = fmin(dt, bsq_dt_cfl(p->cfl, g->dy, bsq_field_max(g, s->v)));
+	return fmin(dt, bsq_dt_cfl(p->cfl, g->dz, bsq_field_max(g, s->w)));
 }
 
 static double predict_row(void *vctx, size_t c0, int n)
