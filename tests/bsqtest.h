@@ -14,14 +14,6 @@
 #include "bsq.h"
 #include "spate.h"
 
-/* |a - b| <= tol, with both values in the failure message. */
-#define assert_close(a, b, tol) do { \
-		double a_ = (double)(a), b_ = (double)(b), t_ = (double)(tol); \
-		if (!(fabs(a_ - b_) <= t_)) \
-			fail_msg("%s = %.9g, %s = %.9g: differ by %.3g > %.3g", #a, a_, #b, b_, \
-				fabs(a_ - b_), t_); \
-	} while (0)
-
 /* Steps until s->t >= t_end (a fixed p->dt should divide t_end); every step
  * must succeed and leave max |div u| <= tol.  Returns the steps taken. */
 static inline long bsqtest_run(struct bsq_state *s, const struct bsq_params *p, double t_end)
@@ -69,7 +61,8 @@ static inline double bsqtest_steady(struct bsq_state *s, const struct bsq_params
 	return s->t;
 }
 
-/* The path of reference file `name` in buf; 0 when readable, else -1. */
+/* The path of reference file `name` in buf; 0 when readable, else -1
+ * after a SKIP line. */
 static inline int bsqtest_ref(const char *name, char *buf, size_t size)
 {
 	const char *data = getenv("SPATE_DATA"), *top = getenv("top_srcdir");
@@ -78,17 +71,22 @@ static inline int bsqtest_ref(const char *name, char *buf, size_t size)
 		snprintf(buf, size, "%s/reference/%s", data, name);
 	else
 		snprintf(buf, size, "%s/../shared/data/reference/%s", top ? top : ".", name);
-	if (!(f = fopen(buf, "r")))
+	if (!(f = fopen(buf, "r"))) {
+		printf("SKIP: no %s (set SPATE_DATA)\n", buf);
 		return -1;
+	}
 	fclose(f);
 	return 0;
 }
 
-/* Long variants run only with SPATE_LONG_TESTS=1. */
-static inline int bsqtest_long(void)
+/* The cells a side of a validation run: n_check in make check, n_long with
+ * SPATE_LONG_TESTS=1, or the value of environment variable env when set. */
+static inline int bsqtest_cells(int n_check, int n_long, const char *env)
 {
-	const char *e = getenv("SPATE_LONG_TESTS");
-	return e && !strcmp(e, "1");
+	const char *e = getenv("SPATE_LONG_TESTS"), *n = getenv(env);
+	if (n && atoi(n) > 0)
+		return atoi(n);
+	return e && !strcmp(e, "1") ? n_long : n_check;
 }
 
 #endif

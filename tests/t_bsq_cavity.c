@@ -23,7 +23,7 @@
 
 #include "bsqtest.h"
 
-static int n_cells = 64;
+static int n_cells;
 static const double tol = 0.01;
 static char ref[4096];
 
@@ -71,14 +71,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cavity_ghia),
 	};
-	const char *n = getenv("BSQ_CAVITY_N");
-	if (bsqtest_ref("ghia_re100.csv", ref, sizeof ref)) {
-		printf("SKIP: no %s (set SPATE_DATA)\n", ref);
+	if (bsqtest_ref("ghia_re100.csv", ref, sizeof ref))
 		return 77;
-	}
-	if (bsqtest_long())
-		n_cells = 128;
-	if (n)
-		n_cells = atoi(n);
+	n_cells = bsqtest_cells(64, 128, "BSQ_CAVITY_N");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,7 +26,7 @@
 
 #include "bsqtest.h"
 
-static int n_cells = 64;
+static int n_cells;
 static char ref[4096];
 
 /* The de Vahl Davis value of `quantity` at Ra = 1e4 from the CSV. */
@@ -101,14 +101,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dhc_devahl),
 	};
-	const char *n = getenv("BSQ_DHC_N");
-	if (bsqtest_ref("devahl_davis.csv", ref, sizeof ref)) {
-		printf("SKIP: no %s (set SPATE_DATA)\n", ref);
+	if (bsqtest_ref("devahl_davis.csv", ref, sizeof ref))
 		return 77;
-	}
-	if (bsqtest_long())
-		n_cells = 128;
-	if (n)
-		n_cells = atoi(n);
+	n_cells = bsqtest_cells(64, 128, "BSQ_DHC_N");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
