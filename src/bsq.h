@@ -167,5 +167,11 @@ double bsq_diag_nusselt_volume(const struct bsq_state *s, const struct bsq_param
 /* Field 0..4 (u, v, w, T, p) at the point (x, y, z), trilinear between its own
  * (staggered) sample points, ghosts included. */
 double bsq_diag_sample(const struct bsq_state *s, int field, double x, double y, double z);
+/* A profile: field (as above) at the n points that share (x, y, z) but for
+ * their coordinate along axis (0 x, 1 y, 2 z), which is at[0..n); into
+ * out[0..n).  E.g. Ghia's u on the vertical centreline of an x-z cavity:
+ * axis 2 through (0.5, dy/2, .). */
+void bsq_diag_line(const struct bsq_state *s, int field, int axis, double x, double y, double z,
+	int n, const double *at, double *out);
 
 #endif

@@ -134,3 +134,12 @@ double bsq_diag_sample(const struct bsq_state *s, int field, double x, double y,
 		bsq_lerp(n[oz + oy], n[oz + oy + ox], tx), ty);
 	return bsq_lerp(y0, y1, tz);
 }
+
+void bsq_diag_line(const struct bsq_state *s, int field, int axis, double x, double y, double z,
+	int n, const double *at, double *out)
+{
+	int i;
+	for (i = 0; i < n; i++)
+		out[i] = bsq_diag_sample(s, field, axis == 0 ? at[i] : x, axis == 1 ? at[i] : y,
+			axis == 2 ? at[i] : z);
+}

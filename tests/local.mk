@@ -140,7 +140,10 @@ TESTS += tests/restart.sh tests/writer.sh
 # bsqtest.h: helpers shared by the t_bsq_* tests.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/t_bsq_tg tests/t_bsq_cavity tests/t_bsq_dhc tests/t_bsq_mg \
-	tests/t_bsq_div tests/t_bsq_bad
+	tests/t_bsq_div tests/t_bsq_bad tests/t_bsq_rb
+tests_t_bsq_rb_SOURCES = tests/t_bsq_rb.c tests/bsqtest.h
+tests_t_bsq_rb_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bsq_rb_LDADD = $(LDADD) $(CMOCKA_LIBS)
 tests_t_bsq_bad_SOURCES = tests/t_bsq_bad.c tests/bsqtest.h
 tests_t_bsq_bad_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bsq_bad_LDADD = $(LDADD) $(CMOCKA_LIBS)
