@@ -139,7 +139,10 @@ int bsq_setup_tg(struct bsq_params *p, int n, double nu);
  * builds the multigrid levels.  Returns 0, -SPATE_EINVAL or -SPATE_ENOMEM
  * (with a message); on failure nothing stays allocated. */
 int bsq_init(struct bsq_state *s, const struct bsq_params *p);
-/* One AB2 + projection step.  Fills *st (may be NULL); returns 0, or
+/* One AB2 + projection step.  p is the set given to bsq_init: dt, cfl,
+ * diff, tol, max_cycles, max_sweeps, pre, post, interp and the physical
+ * coefficients may change between steps; the grid, the boundary kinds and
+ * the solver may not.  Fills *st (may be NULL); returns 0, or
  * -SPATE_ENUMERIC when the pressure solve missed its tolerance or a value is
  * not finite (with a message). */
 int bsq_step(struct bsq_state *s, const struct bsq_params *p, struct bsq_stats *st);

@@ -24,7 +24,10 @@
 
 /* Measured worst per-cycle factors (gcc -O2, x86-64): trilinear 5.33 (32^3
  * Neumann; mean 7.41) and 12.3 (plane; mean 21.6); constant 7.28 (mean 11.4)
- * and 26.5 (mean 53.5).  Bounds with some room for other compilers. */
+ * and 26.5 (mean 53.5).  Asymptotic trilinear factors: 10.2 on a periodic
+ * 32^3 cube (BSQ.md's ~10), 5.3 with Neumann walls on 32^3 and 64^3 (the
+ * walls cost; 64^3 dips to 4.25 on its third cycle, so the bound holds for
+ * this 32^3 case only).  Bounds with some room for other compilers. */
 #define MIN_PL 4.5
 #define MIN_PC 4.5
 
