@@ -136,7 +136,8 @@ tests_t_map_SOURCES = tests/t_map.c tests/demtest.h
 dist_check_SCRIPTS += tests/restart.sh tests/writer.sh
 TESTS += tests/restart.sh tests/writer.sh
 
-# The Boussinesq module (issue 21), CPU, cmocka: Taylor-Green order
+# The Boussinesq module (issue 21), CPU, cmocka: the formulas of
+# bsq_kern.h (t_bsq_kern), Taylor-Green order
 # (t_bsq_tg), the pressure solvers (t_bsq_mg), max |div u| <= tol after
 # every projection and 1 vs 2 threads bitwise (t_bsq_div), bad parameters
 # (t_bsq_bad), free-slip Rayleigh-Benard growth rates (t_bsq_rb), Ghia's
@@ -145,10 +146,12 @@ TESTS += tests/restart.sh tests/writer.sh
 # Each program is built from tests/t_bsq_NAME.c (automake's default source)
 # and bsqtest.h, the helpers they share.
 if HAVE_CMOCKA
-BSQ_TESTS = tests/t_bsq_tg tests/t_bsq_mg tests/t_bsq_div tests/t_bsq_bad tests/t_bsq_rb \
+BSQ_TESTS = tests/t_bsq_kern tests/t_bsq_tg tests/t_bsq_mg tests/t_bsq_div tests/t_bsq_bad tests/t_bsq_rb \
 	tests/t_bsq_cavity tests/t_bsq_dhc
 check_PROGRAMS += $(BSQ_TESTS)
 noinst_HEADERS += tests/bsqtest.h
+tests_t_bsq_kern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bsq_kern_LDADD = $(LDADD) $(CMOCKA_LIBS)
 tests_t_bsq_tg_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bsq_tg_LDADD = $(LDADD) $(CMOCKA_LIBS)
 tests_t_bsq_mg_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
