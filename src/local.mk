@@ -35,7 +35,12 @@ src_libspate_a_SOURCES = \
 	src/swe_out.c src/swe_results.c \
 	src/swe_gauges.c \
 	src/mapdraw.c \
-	src/map.c
+	src/map.c \
+	src/bsq_params.c src/bsq_setup.c src/bsq_state.c src/bsq_bc.c \
+	src/bsq_rows.c src/bsq_rhs.c src/bsq_step.c src/bsq_diag.c \
+	src/bsq_mg.c src/bsq_mg_level.c src/bsq_mg_gsrb.c src/bsq_mg_residual.c \
+	src/bsq_mg_restrict.c src/bsq_mg_interp_pl.c src/bsq_mg_interp_pc.c \
+	src/bsq_jacobi.c
 noinst_HEADERS += \
 	src/hostdevice.h \
 	src/spate.h \
@@ -66,7 +71,8 @@ noinst_HEADERS += \
 	src/mapdraw.h \
 	src/products_kern.h \
 	src/gauge_kern.h \
-	src/ncutil.h
+	src/ncutil.h \
+	src/bsq.h src/bsq_kern.h src/bsq_impl.h
 # CUDA objects (cuda/local.mk) join the library through LIBADD.
 src_libspate_a_LIBADD =
 

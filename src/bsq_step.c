@@ -1,0 +1,177 @@
+/* bsq_step.c: one time step (BSQ.md "Time stepping"): the explicit terms,
+ * the step size, the Adams-Bashforth 2 predictor, then the projection
+ * (Chorin 1968):
+ *   lap(phi) = div(u*) / dt  (Neumann at walls, mean of b removed),
+ *   u = u* - dt grad(phi),   p = phi.
+ * Wall-normal face velocities are never updated: they hold the wall value,
+ * which is what makes the Neumann pressure condition consistent. */
+#include <math.h>
+
+#include "bsq_impl.h"
+#include "spate.h"
+
+/* What the row functions of a step read and write. */
+struct row_ctx {
+	bsq_real *q;               /* field updated */
+	const bsq_real *a, *b;     /* inputs: F and Fold; phi; u, v, w */
+	const bsq_real *v, *w;
+	size_t o, sy, sz;          /* component offset, strides */
+	bsq_real dt, r, ih;        /* step, AB2 ratio, inverse spacing */
+	struct bsq_h h;
+};
+
+/* The step: fixed, or the smallest of the advective and diffusive limits.
+ * A periodic direction one cell thick has no second derivative. */
+static double step_dt(const struct bsq_state *s, const struct bsq_params *p)
+{
+	const struct bsq_grid *g = &s->g;
+	struct bsq_h h = bsq_h_of(g->dx, g->dy, g->dz);
+	double dt;
+	if (p->dt > 0)
+		return p->dt;
+	if (g->nx == 1 && p->vel_bc[BSQ_XM] == BSQ_PERIODIC)
+		h.idx2 = 0;
+	if (g->ny == 1 && p->vel_bc[BSQ_YM] == BSQ_PERIODIC)
+		h.idy2 = 0;
+	if (g->nz == 1 && p->vel_bc[BSQ_ZM] == BSQ_PERIODIC)
+		h.idz2 = 0;
+	dt = bsq_dt_diff(p->diff, fmax(p->nu, p->thermal ? p->kappa : 0), &h);
+	dt = fmin(dt, bsq_dt_cfl(p->cfl, g->dx, bsq_field_max(g, s->u)));
+	dt = fmin(dt, bsq_dt_cfl(p->cfl, g->dy, bsq_field_max(g, s->v)));
+	return fmin(dt, bsq_dt_cfl(p->cfl, g->dz, bsq_field_max(g, s->w)));
+}
+
+static double predict_row(void *vctx, size_t c0, int n)
+{
+	const struct row_ctx *x = vctx;
+	size_t c;
+	for (c = c0; c < c0 + (size_t)n; c++)
+		x->q[c] = bsq_ab2(x->q[c], x->dt, x->r, x->a[c], x->b[c]);
+	return 0;
+}
+
+/* q = AB2(q, F, Fold) on the unknowns of field comp. */
+static void predict(struct bsq_state *s, const struct bsq_params *p, int comp, double dt,
+	double r)
+{
+	bsq_real *const field[4] = { s->u, s->v, s->w, s->T };
+	struct row_ctx x;
+	int lo[3];
+	x.q = field[comp];
+	x.a = s->F[comp];
+	x.b = s->Fold[comp];
+	x.dt = (bsq_real)dt;
+	x.r = (bsq_real)r;
+	bsq_first(p, comp, lo);
+	bsq_rows_max(&s->g, lo, predict_row, &x);
+}
+
+static double correct_row(void *vctx, size_t c0, int n)
+{
+	const struct row_ctx *x = vctx;
+	size_t c;
+	for (c = c0; c < c0 + (size_t)n; c++)
+		x->q[c] = bsq_correct(x->q[c], x->dt, bsq_grad(x->a[c - x->o], x->a[c], x->ih));
+	return 0;
+}
+
+/* u -= dt dphi/dn on the unknown faces of component comp. */
+static void correct(struct bsq_state *s, const struct bsq_params *p, int comp, double dt)
+{
+	const struct bsq_grid *g = &s->g;
+	bsq_real *const field[3] = { s->u, s->v, s->w };
+	const size_t st[3] = { 1, bsq_sy(g), bsq_sz(g) };
+	const double ih[3] = { 1 / g->dx, 1 / g->dy, 1 / g->dz };
+	struct row_ctx x;
+	int lo[3];
+	x.q = field[comp];
+	x.a = s->p;
+	x.o = st[comp];
+	x.dt = (bsq_real)dt;
+	x.ih = (bsq_real)ih[comp];
+	bsq_first(p, comp, lo);
+	bsq_rows_max(g, lo, correct_row, &x);
+}
+
+static double div_row(void *vctx, size_t c0, int n)
+{
+	const struct row_ctx *x = vctx;
+	size_t c;
+	for (c = c0; c < c0 + (size_t)n; c++)
+		x->q[c] = bsq_div_at(x->a, x->v, x->w, c, x->sy, x->sz, &x->h) / x->dt;
+	return 0;
+}
+
+/* b = div(u*) / dt with its mean removed (every pressure face is Neumann or
+ * periodic, so lap is singular and b must be compatible). */
+static void poisson_rhs(struct bsq_state *s, double dt)
+{
+	struct bsq_level *L = &s->lev[0];
+	const struct bsq_grid *g = &s->g;
+	struct row_ctx x;
+	x.q = L->v[BSQ_RHS];
+	x.a = s->u;
+	x.v = s->v;
+	x.w = s->w;
+	x.sy = bsq_sy(g);
+	x.sz = bsq_sz(g);
+	x.h = bsq_h_of(g->dx, g->dy, g->dz);
+	x.dt = (bsq_real)dt;
+	bsq_rows_max(g, bsq_interior, div_row, &x);
+	bsq_mg_shift(L, BSQ_RHS, bsq_mg_mean(L, BSQ_RHS));
+}
+
+/* The projection; the pressure solve stops on max |div u| <= tol, that is
+ * max |residual| <= tol / dt (div u = dt (b - lap phi)). */
+static int project(struct bsq_state *s, const struct bsq_params *p, double dt,
+	struct bsq_stats *st)
+{
+	int err, comp;
+	poisson_rhs(s, dt);
+	err = bsq_poisson(s, p, p->tol / dt, s->step == 0 && p->fmg, st);
+	bsq_mg_ghosts(&s->lev[0], BSQ_PHI);
+	for (comp = 0; comp < 3; comp++)
+		correct(s, p, comp, dt);
+	bsq_bc_velocity(&s->g, s->u, s->v, s->w, p);
+	bsq_diag_div(s, &st->div_max, &st->div_l2);
+	return err;
+}
+
+int bsq_step(struct bsq_state *s, const struct bsq_params *p, struct bsq_stats *st)
+{
+	struct bsq_stats local = { 0 };
+	int Tkind[BSQ_NFACE], comp, err;
+	double dt, r;
+	if (!st)
+		st = &local;
+	*st = local;
+	bsq_bc_kinds_T(p, Tkind);
+	bsq_rhs(s, p, s->F);
+	dt = step_dt(s, p);
+	if (!(dt > 0) || !isfinite(dt)) {
+		spate_log_error("bsq", "step %ld: time step %g: the flow is not finite", s->step, dt);
+		return -SPATE_ENUMERIC;
+	}
+	/* First step: forward Euler (r = 0). */
+	r = s->step > 0 ? dt / s->dt_prev : 0;
+	for (comp = 0; comp < (p->thermal ? 4 : 3); comp++) {
+		bsq_real *t = s->F[comp];
+		predict(s, p, comp, dt, r);
+		s->F[comp] = s->Fold[comp];
+		s->Fold[comp] = t;
+	}
+	bsq_bc_velocity(&s->g, s->u, s->v, s->w, p);
+	if (p->thermal)
+		bsq_bc_scalar(&s->g, s->T, Tkind, p->wall_T);
+	err = project(s, p, dt, st);
+	s->t += dt;
+	s->dt_prev = dt;
+	s->step++;
+	st->t = s->t;
+	st->dt = dt;
+	if (!err && !isfinite(st->div_max)) {
+		spate_log_error("bsq", "step %ld: divergence not finite", s->step);
+		err = -SPATE_ENUMERIC;
+	}
+	return err;
+}

@@ -1,0 +1,108 @@
+/* t_bsq_div.c: after every projection max |div u| <= tol (issue 21), for
+ * the multigrid and the Jacobi pressure solves, on cases with walls (2D-like
+ * and 3D lid-driven cavity, heated cavity, free-slip Rayleigh-Benard) and a
+ * periodic one (Taylor-Green); and the same bits on 1 and 2 OpenMP threads
+ * (a 3D cavity large enough for the plane loops to run in parallel). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "bsqtest.h"
+
+enum { CAVITY2D, CAVITY3D, DHC, RB, TG };
+
+static void setup(struct bsq_params *p, int kind, int n, int solver)
+{
+	bsq_params_default(p);
+	switch (kind) {
+	case CAVITY2D: assert_int_equal(bsq_setup_cavity(p, n, 100, 0), 0); break;
+	case CAVITY3D: assert_int_equal(bsq_setup_cavity(p, n, 100, 1), 0); break;
+	case DHC: assert_int_equal(bsq_setup_dhc(p, n, 1e4, 0.71), 0); break;
+	case RB:
+		assert_int_equal(bsq_setup_rb(p, 2 * n, 1, n, 2000, 1, 1, M_PI / sqrt(2), 1e-2), 0);
+		break;
+	default: assert_int_equal(bsq_setup_tg(p, n, 0.05), 0);
+	}
+	p->solver = solver;
+}
+
+/* `steps` steps of a case; bsqtest_run checks every projection. */
+static void run(int kind, int n, int solver, int steps, double tol)
+{
+	struct bsq_params p;
+	struct bsq_state s;
+	struct bsq_stats st;
+	setup(&p, kind, n, solver);
+	p.tol = tol;
+	assert_int_equal(bsq_init(&s, &p), 0);
+	assert_int_equal(bsq_step(&s, &p, &st), 0);
+	assert_true(st.div_max <= tol);
+	assert_true(solver == BSQ_SOLVER_JACOBI || st.fmg == 1);
+	bsqtest_run(&s, &p, s.t + (steps - 1) * st.dt);
+	bsq_free(&s);
+}
+
+static void test_div_multigrid(void **unused)
+{
+	(void)unused;
+	run(CAVITY2D, 32, BSQ_SOLVER_MG, 50, 1e-8);
+	run(CAVITY3D, 16, BSQ_SOLVER_MG, 20, 1e-8);
+	run(DHC, 32, BSQ_SOLVER_MG, 50, 1e-8);
+	run(RB, 16, BSQ_SOLVER_MG, 50, 1e-8);
+	run(TG, 32, BSQ_SOLVER_MG, 50, 1e-10);
+}
+
+static void test_div_jacobi(void **unused)
+{
+	(void)unused;
+	run(CAVITY2D, 16, BSQ_SOLVER_JACOBI, 20, 1e-8);
+	run(CAVITY3D, 8, BSQ_SOLVER_JACOBI, 10, 1e-8);
+	run(TG, 16, BSQ_SOLVER_JACOBI, 20, 1e-8);
+}
+
+/* The state after `steps` steps of a 3D cavity on `threads` threads. */
+static void run_threads(struct bsq_state *s, struct bsq_params *p, int threads, int steps)
+{
+	int i;
+#ifdef _OPENMP
+	omp_set_num_threads(threads);
+#else
+	(void)threads;
+#endif
+	setup(p, CAVITY3D, 32, BSQ_SOLVER_MG);
+	assert_int_equal(bsq_init(s, p), 0);
+	for (i = 0; i < steps; i++)
+		assert_int_equal(bsq_step(s, p, NULL), 0);
+}
+
+static void test_threads_bitwise(void **unused)
+{
+	struct bsq_params p;
+	struct bsq_state a, b;
+	(void)unused;
+	run_threads(&a, &p, 1, 5);
+	run_threads(&b, &p, 2, 5);
+	assert_memory_equal(a.u, b.u, a.n * sizeof(bsq_real));
+	assert_memory_equal(a.w, b.w, a.n * sizeof(bsq_real));
+	assert_memory_equal(a.p, b.p, a.n * sizeof(bsq_real));
+	bsq_free(&a);
+	bsq_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_div_multigrid),
+		cmocka_unit_test(test_div_jacobi),
+		cmocka_unit_test(test_threads_bitwise),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
