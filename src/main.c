@@ -14,6 +14,8 @@
 #include "output.h"
 #include "decomp.h"
 #include "checkpoint.h"
+#include "scenario.h"
+#include "bsq_run.h"
 
 #ifndef SPATE_SCENARIODIR
 #define SPATE_SCENARIODIR "/usr/local/share/spate/scenarios"
@@ -289,6 +291,28 @@ static int run_end(int rc, const struct run_args *ra, const struct swe_params *p
 	return 0;
 }
 
+/* A scenario of another model than the flood's ([physics] model =
+ * boussinesq): run by that module, returns its exit status; -1 for a
+ * flood scenario. */
+static int other_model(int argc, char **argv, const char *scenario)
+{
+	char model[64], **args;
+	int n = 1, rc;
+	if (spate_scenario_model(scenario, model, sizeof model))
+		return EXIT_USAGE;
+	if (strcmp(model, "boussinesq"))
+		return -1;
+	if (!(args = malloc(((size_t)argc + 1) * sizeof *args)))
+		return EXIT_RUNTIME;
+	args[0] = (char *)scenario;
+	for (int i = 0; i < argc; i++)
+		if (argv[i] != scenario)
+			args[n++] = argv[i];
+	rc = bsq_cmd_run(n, args);
+	free(args);
+	return rc;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	struct swe_params p;
@@ -302,6 +326,8 @@ static int cmd_run(int argc, char **argv)
 	memset(&ra, 0, sizeof ra);
 	swe_params_defaults(&p);
 	if ((rc = run_args_first(argc, argv, &ra)))
+		return rc;
+	if ((rc = other_model(argc, argv, ra.scenario)) >= 0)
 		return rc;
 	if (swe_params_load(&p, ra.scenario))
 		return EXIT_USAGE;

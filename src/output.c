@@ -16,29 +16,6 @@
 #include "products_kern.h"
 #include "summary.h"
 
-int spate_mkdir_p(const char *dir)
-{
-	char buf[4096];
-	size_t n = strlen(dir);
-	if (n == 0 || n >= sizeof buf)
-		return -SPATE_EINVAL;
-	memcpy(buf, dir, n + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0777) && errno != EEXIST)
-			goto fail;
-		*p = '/';
-	}
-	if (mkdir(buf, 0777) && errno != EEXIST)
-		goto fail;
-	return 0;
-fail:
-	spate_log_error("output", "cannot create directory %s: %s", buf, strerror(errno));
-	return -SPATE_EIO;
-}
-
 int spate_write_asc(const char *path, int nx, int ny, double x0, double y0, double dx,
 	double dy, const double *data, double nodata)
 {

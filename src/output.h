@@ -57,7 +57,5 @@ int swe_write_products(const struct swe_state *s, const struct swe_prod *pr, con
 /* Write the JSON summary; returns 0 or -SPATE_EIO. */
 int swe_write_summary(const char *path, const struct swe_result *r, const struct swe_params *p);
 
-/* Make a directory and its parents; returns 0 or -SPATE_EIO. */
-int spate_mkdir_p(const char *dir);
 
 #endif

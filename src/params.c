@@ -58,6 +58,7 @@ static const struct key keys[] = {
 	{ "initial", "polygon_level", K_DBL, F(polygon_level), 0, -1e5, 1e5, NULL },
 	{ "initial", "depth_file", K_STR, F(depth_file), S(depth_file), 0, 0, NULL },
 	{ "initial", "level_file", K_STR, F(level_file), S(level_file), 0, 0, NULL },
+	{ "physics", "model", K_CHOICE, F(model), 0, 0, 0, "shallow_water" },
 	{ "physics", "g", K_DBL, F(g), 0, 1e-3, 1e3, NULL },
 	{ "physics", "manning", K_DBL, F(manning), 0, 0, 10, NULL },
 	{ "physics", "cfl", K_DBL, F(cfl), 0, 1e-6, 1, NULL },

@@ -39,4 +39,7 @@ double spate_median(double *v, long n);
 /* malloc that returns NULL-safe aligned memory (64-byte); free with free(). */
 void *spate_alloc(size_t bytes);
 
+/* Make a directory and its parents; returns 0 or -SPATE_EIO. */
+int spate_mkdir_p(const char *dir);
+
 #endif

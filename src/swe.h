@@ -69,6 +69,8 @@ struct swe_params {
 	char depth_file[SWE_PATH_MAX]; /* initial depth raster (replaces the above) */
 	char level_file[SWE_PATH_MAX]; /* initial level raster (replaces the above) */
 	/* [physics] */
+	int model;          /* 0: shallow_water, this module (boussinesq scenarios go
+	                       to the Boussinesq module, bsq_run.h) */
 	double g, manning, cfl, theta, kappa, dry_tol;
 	int integrator;     /* 1 = forward Euler, 2 = SSP-RK2 */
 	char manning_file[SWE_PATH_MAX]; /* Manning n raster (NODATA: [physics] manning) */

@@ -1,4 +1,4 @@
-/* util.c: error texts, logging, clocks and aligned allocation. */
+/* util.c: error texts, logging, clocks, aligned allocation, folders. */
 #define _POSIX_C_SOURCE 200809L
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <math.h>
 
 #include "spate.h"
@@ -93,4 +96,27 @@ double spate_median(double *v, long n)
 		return NAN;
 	qsort(v, (size_t)n, sizeof *v, cmp_double);
 	return v[n / 2];
+}
+
+int spate_mkdir_p(const char *dir)
+{
+	char buf[4096];
+	size_t n = strlen(dir);
+	if (n == 0 || n >= sizeof buf)
+		return -SPATE_EINVAL;
+	memcpy(buf, dir, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			goto fail;
+		*p = '/';
+	}
+	if (mkdir(buf, 0777) && errno != EEXIST)
+		goto fail;
+	return 0;
+fail:
+	spate_log_error("output", "cannot create directory %s: %s", buf, strerror(errno));
+	return -SPATE_EIO;
 }

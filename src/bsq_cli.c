@@ -1,0 +1,132 @@
+/* bsq_cli.c: `spate run SCENARIO` for a Boussinesq scenario ([physics]
+ * model = boussinesq): the options, the run, the closing lines. */
+#define _POSIX_C_SOURCE 200809L
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spate.h"
+#include "bsq_run.h"
+#include "ckpt_file.h"
+
+enum { EXIT_USAGE = 1, EXIT_RUNTIME = 2, EXIT_INTERRUPTED = 3 };
+
+struct args {
+	const char *scenario, *summary;
+	int print_only;
+	struct bsq_run_opts o;
+};
+
+/* The value of option name (--name=V or --name V) at argv[*i], or NULL when
+ * argv[*i] is another option. */
+static const char *option(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] == 0 && *i + 1 < argc)
+		return argv[++*i];
+	return NULL;
+}
+
+/* --section.key=value over the scenario. */
+static int override(struct bsq_config *c, const char *arg)
+{
+	char sec[64], key[128];
+	const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
+	if (!dot || !eq || dot > eq || dot - arg >= (long)sizeof sec ||
+		eq - dot - 1 >= (long)sizeof key) {
+		spate_log_error("usage", "%s: expected --section.key=value", arg - 2);
+		return -SPATE_EINVAL;
+	}
+	snprintf(sec, sizeof sec, "%.*s", (int)(dot - arg), arg);
+	snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
+	return bsq_config_set(c, sec, key, eq + 1, "command line", 0);
+}
+
+static int parse(int argc, char **argv, struct args *a, struct bsq_config *c)
+{
+	const char *v;
+	for (int i = 1; i < argc; i++) {
+		if ((v = option(argc, argv, &i, "--summary")))
+			a->summary = v;
+		else if ((v = option(argc, argv, &i, "--restart")))
+			a->o.restart = v;
+		else if ((v = option(argc, argv, &i, "--checkpoint-every"))) {
+			if (bsq_config_set(c, "output", "checkpoint_every", v, "--checkpoint-every", 0))
+				return -SPATE_EINVAL;
+		} else if ((v = option(argc, argv, &i, "--device"))) {
+			if (strcmp(v, "cpu") && strcmp(v, "auto")) {
+				spate_log_error("usage", "--device=%s: the boussinesq model runs on the "
+					"CPU in this version; use --device=cpu or auto", v);
+				return -SPATE_EINVAL;
+			}
+		} else if (!strcmp(argv[i], "--no-output"))
+			a->o.no_output = 1;
+		else if (!strcmp(argv[i], "--print-params"))
+			a->print_only = 1;
+		else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))
+			spate_set_quiet(1);
+		else if (!strncmp(argv[i], "--", 2) && strchr(argv[i], '.')) {
+			if (override(c, argv[i] + 2))
+				return -SPATE_EINVAL;
+		} else {
+			spate_log_error("usage", "%s: unknown option of run for the boussinesq model "
+				"(see spate --help)", argv[i]);
+			return -SPATE_EINVAL;
+		}
+	}
+	return 0;
+}
+
+int bsq_cmd_run(int argc, char **argv)
+{
+	struct bsq_config *c = malloc(sizeof *c);
+	struct bsq_params p;
+	struct bsq_result r;
+	struct args a;
+	int rc, status = 0;
+	memset(&a, 0, sizeof a);
+	if (!c)
+		return EXIT_RUNTIME;
+	a.scenario = argv[0];
+	bsq_config_defaults(c);
+	if (bsq_config_load(c, a.scenario) || parse(argc, argv, &a, c) ||
+		bsq_config_resolve(c, &p)) {
+		free(c);
+		return EXIT_USAGE;
+	}
+	if (a.print_only) {
+		char *text = bsq_config_text(c);
+		fputs(text ? text : "", stdout);
+		free(text);
+		free(c);
+		return 0;
+	}
+	rc = bsq_run(c, &a.o, &r);
+	if (rc == -SPATE_EINTR && !a.o.no_output) {
+		char ck[BSQ_PATH_MAX + 64];
+		spate_ckpt_path(c->out_dir, ck, sizeof ck);
+		spate_log_error("run", "continue with: spate run %s --restart %s (and the same "
+			"options)", a.scenario, ck);
+	}
+	if (rc) {
+		if (rc != -SPATE_EINTR)
+			spate_log_error("run", "%s: %s", a.scenario, spate_strerror(rc));
+		status = rc == -SPATE_EINTR ? EXIT_INTERRUPTED : rc == -SPATE_EINVAL ? EXIT_USAGE :
+			EXIT_RUNTIME;
+	} else {
+		spate_log_info("spate: done: %ld steps to t = %g in %.2f s wall (%.3g cell updates/s); "
+			"max |div u| %.3g, kinetic energy %.9g\n", r.steps, r.t, r.wall_s,
+			r.cell_steps_per_s, r.div_max, r.energy);
+		if (a.summary && bsq_write_summary(a.summary, c, &r))
+			status = EXIT_RUNTIME;
+	}
+	free(c);
+	return status;
+}

@@ -1,0 +1,194 @@
+/* bsq_run.c: the Boussinesq run driver (bsq_run.h): set-up or restart, the
+ * time loop (run_clock.h) with the progress line, snapshots at the first
+ * step at or past each output time, series rows, checkpoints, signals;
+ * profiles and the summary at the end.  The second client of the run
+ * services, which it calls without changing them. */
+#define _POSIX_C_SOURCE 200809L
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "spate.h"
+#include "bsq_run.h"
+#include "bsq_out.h"
+#include "bsq_ckpt.h"
+#include "run_clock.h"
+#include "run_signal.h"
+#include "progress.h"
+#include "summary.h"
+
+/* A run in progress. */
+struct run {
+	const struct bsq_config *c;
+	const struct bsq_run_opts *o;
+	struct bsq_result *r;
+	struct bsq_params p;
+	struct bsq_state s;
+	struct bsq_stats st;
+	struct spate_clock clk;
+	struct bsq_out out;
+	int writes;
+	long snap_step;         /* the step of the last snapshot written (-1: none) */
+};
+
+static int snapshot(struct run *u)
+{
+	int rc = bsq_out_snapshot(&u->out, &u->s, u->clk.index++);
+	u->snap_step = u->s.step;
+	return rc;
+}
+
+static int checkpoint(struct run *u)
+{
+	char path[BSQ_PATH_MAX + 64];
+	int rc = bsq_ckpt_write(u->c, &u->s, &u->clk, u->r->cycles_total, path,
+		sizeof path);
+	if (!rc)
+		spate_log_info("spate: checkpoint at t = %.6g, step %ld: %s\n", u->s.t, u->s.step,
+			path);
+	return rc;
+}
+
+static int start(struct run *u)
+{
+	int rc;
+	if ((rc = bsq_config_resolve(u->c, &u->p)) || (rc = bsq_init(&u->s, &u->p)))
+		return rc;
+	spate_clock_start(&u->clk, u->c->end_time, u->c->out_interval, u->c->checkpoint_every);
+	if (u->o->restart && (rc = bsq_ckpt_read(u->o->restart, u->c, &u->s, &u->clk,
+		&u->r->cycles_total)))
+		return rc;
+	u->writes = !u->o->no_output;
+	if (u->writes && (rc = bsq_out_open(&u->out, u->c, &u->p, &u->s, u->o->restart != NULL)))
+		return rc;
+	if (u->writes && !u->o->restart)
+		rc = snapshot(u);
+	return rc;
+}
+
+/* After a step: the series row, a snapshot or a checkpoint when due. */
+static int after_step(struct run *u)
+{
+	int rc = 0;
+	u->r->cycles_total += u->st.cycles;
+	if (!u->writes)
+		return 0;
+	if ((rc = bsq_out_series(&u->out, &u->s, &u->st)))
+		return rc;
+	if (spate_clock_output_due(&u->clk, u->s.t) && (rc = snapshot(u)))
+		return rc;
+	if (spate_clock_ckpt_due(&u->clk, u->s.t))
+		rc = checkpoint(u);
+	return rc;
+}
+
+static int loop(struct run *u)
+{
+	const struct bsq_config *c = u->c;
+	struct spate_progress pr;
+	long steps0 = u->s.step;
+	int rc = 0;
+	spate_progress_start(&pr, u->s.t, steps0, c->end_time,
+		(double)u->s.g.nx * u->s.g.ny * u->s.g.nz);
+	while (u->s.t < c->end_time && !spate_interrupted() &&
+		!(c->max_steps > 0 && u->s.step >= c->max_steps)) {
+		if ((rc = bsq_step(&u->s, &u->p, &u->st)) || (rc = after_step(u)))
+			return rc;
+		spate_progress_tick(&pr, u->s.t, u->s.step, u->st.dt);
+	}
+	u->r->wall_s = spate_progress_end(&pr, u->s.t, u->s.step, u->st.dt,
+		&u->r->cell_steps_per_s);
+	if (u->writes && u->s.t < c->end_time && (spate_interrupted() || c->checkpoint_every > 0))
+		rc = checkpoint(u);
+	return rc;
+}
+
+static int finish(struct run *u)
+{
+	struct bsq_result *r = u->r;
+	double l2;
+	int rc = 0;
+	r->steps = u->s.step;
+	r->t = u->s.t;
+	r->energy = bsq_diag_energy(&u->s);
+	bsq_diag_div(&u->s, &r->div_max, &l2);
+	r->residual = u->st.residual;
+	r->cycles = u->st.cycles;
+	r->nusselt = bsq_nusselt(&u->s, &u->p);
+	if (u->writes && u->snap_step != u->s.step)
+		rc = snapshot(u);
+	if (!rc && u->writes)
+		rc = bsq_out_profiles(&u->out, &u->s);
+	r->outputs = u->clk.index;
+	return rc;
+}
+
+int bsq_run(const struct bsq_config *c, const struct bsq_run_opts *o, struct bsq_result *r)
+{
+	struct run u;
+	int rc, rc2;
+	memset(&u, 0, sizeof u);
+	memset(r, 0, sizeof *r);
+	u.c = c;
+	u.o = o;
+	u.r = r;
+	u.snap_step = -1;
+#ifdef _OPENMP
+	if (c->threads > 0)
+		omp_set_num_threads(c->threads);
+#endif
+	spate_signals_catch();
+	rc = start(&u);
+	if (!rc) {
+		spate_log_info("spate: boussinesq %s, %d x %d x %d cells, %s pressure, %s%s\n",
+			c->setup, u.s.g.nx, u.s.g.ny, u.s.g.nz, u.p.solver == BSQ_SOLVER_MG ?
+			"multigrid" : "Jacobi", sizeof(bsq_real) == 8 ? "double" : "single",
+			o->restart ? ", restarted" : "");
+		rc = loop(&u);
+	}
+	if (!rc)
+		rc = finish(&u);
+	rc2 = u.writes ? bsq_out_close(&u.out) : 0;
+	rc = rc ? rc : rc2;
+	if (!rc && spate_interrupted() && u.s.t < c->end_time) {
+		spate_log_error("run", "interrupted (signal %d) at t = %g, step %ld; results so far "
+			"are in %s", spate_interrupted(), u.s.t, u.s.step, c->out_dir);
+		rc = -SPATE_EINTR;
+	}
+	spate_signals_release();
+	bsq_free(&u.s);
+	return rc;
+}
+
+int bsq_write_summary(const char *path, const struct bsq_config *c, const struct bsq_result *r)
+{
+	struct spate_summary s;
+	char device[64];
+	int rc, threads = 1;
+#ifdef _OPENMP
+	threads = omp_get_max_threads();
+#endif
+	snprintf(device, sizeof device, "CPU (%d OpenMP threads)", threads);
+	if ((rc = spate_summary_open(&s, path, "bsq", c->setup, "cpu", device,
+		sizeof(bsq_real) == 8 ? "double" : "single")))
+		return rc;
+	spate_summary_int(&s, "steps", r->steps);
+	spate_summary_num(&s, "sim_time", r->t);
+	spate_summary_fmt(&s, "wall_s", "%.6f", r->wall_s);
+	spate_summary_fmt(&s, "cell_updates_per_s", "%.6g", r->cell_steps_per_s);
+	spate_summary_num(&s, "kinetic_energy", r->energy);
+	spate_summary_fmt(&s, "div_max", "%.6e", r->div_max);
+	spate_summary_fmt(&s, "pressure_residual", "%.6e", r->residual);
+	spate_summary_int(&s, "pressure_cycles_last", r->cycles);
+	spate_summary_int(&s, "pressure_cycles_total", r->cycles_total);
+	if (!isnan(r->nusselt))
+		spate_summary_num(&s, "nusselt", r->nusselt);
+	spate_summary_int(&s, "outputs", r->outputs);
+	return spate_summary_close(&s, path);
+}

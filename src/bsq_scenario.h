@@ -1,0 +1,57 @@
+/* bsq_scenario.h: a Boussinesq scenario: the scenario file's keys (sections
+ * [domain], [physics], [boundary], [solver], [run], [output]), each checked
+ * as it is read, then resolved into the solver's parameters (bsq.h): the
+ * built-in set-up first, then every key given explicitly over it. */
+#ifndef SPATE_BSQ_SCENARIO_H
+#define SPATE_BSQ_SCENARIO_H
+
+#include "bsq.h"
+
+#define BSQ_PATH_MAX 1024
+
+struct bsq_config {
+	/* [domain] setup and its knobs */
+	char setup[32];         /* none, cavity, cavity3d, heated_cavity, rayleigh_benard,
+	                           taylor_green */
+	int n;                  /* cells per side of a set-up */
+	double re, ra, pr;      /* Reynolds, Rayleigh, Prandtl numbers of a set-up */
+	int plates;             /* rayleigh_benard: 1 free-slip, 0 no-slip */
+	double wavenumber, amplitude;
+	/* every solver parameter, set explicitly where set[] says so */
+	struct bsq_params p;
+	unsigned char set[128]; /* per key of the table (bsq_scenario.c): given */
+	/* [run] */
+	double end_time;        /* s (in the scenario's units) */
+	long max_steps;         /* 0: unlimited */
+	int threads;            /* OpenMP threads, 0: default */
+	/* [output] */
+	char out_dir[BSQ_PATH_MAX];
+	double out_interval;    /* s between snapshots (0: only the end) */
+	int netcdf;             /* write results.nc (where built with NetCDF) */
+	int profiles;           /* centreline profiles as CSV at the end */
+	double series_interval; /* s between rows of series.csv (0: every step) */
+	double checkpoint_every; /* s between checkpoints (0: none) */
+};
+
+/* Defaults: no set-up (bsq_params_default), end_time 1, output in
+ * "bsq-out", NetCDF and profiles on. */
+void bsq_config_defaults(struct bsq_config *c);
+
+/* Apply section.key = value; origin and line name it in messages (with
+ * "did you mean" for a misspelt key).  0 or -SPATE_EINVAL. */
+int bsq_config_set(struct bsq_config *c, const char *section, const char *key,
+	const char *value, const char *origin, int line);
+/* While on, bsq_config_set reports nothing on stderr. */
+void bsq_config_quiet(int on);
+
+/* Read the scenario file at path into c (defaults first). */
+int bsq_config_load(struct bsq_config *c, const char *path);
+
+/* The solver parameters of c: the set-up's, then the explicit keys; then
+ * validated (bsq_check).  0 or -SPATE_EINVAL after a message. */
+int bsq_config_resolve(const struct bsq_config *c, struct bsq_params *p);
+
+/* The resolved keys as INI text (malloc'd; NULL when out of memory). */
+char *bsq_config_text(const struct bsq_config *c);
+
+#endif
