@@ -7,4 +7,8 @@ dist_scenarios_DATA = \
 	scenarios/lake_at_rest.conf \
 	scenarios/dambreak1d_wet.conf \
 	scenarios/dambreak1d_dry.conf \
-	scenarios/smooth_wave.conf
+	scenarios/smooth_wave.conf \
+	scenarios/bsq_cavity.conf \
+	scenarios/bsq_heated_cavity.conf \
+	scenarios/bsq_rayleigh_benard.conf \
+	scenarios/bsq_taylor_green.conf

@@ -123,6 +123,17 @@ void bsq_config_defaults(struct bsq_config *c)
 	c->profiles = 1;
 }
 
+/* "origin:line" of a message into buf, or origin alone for line 0 (the
+ * command line). */
+static const char *where(char *buf, size_t n, const char *origin, int line)
+{
+	if (line > 0)
+		snprintf(buf, n, "%s:%d", origin, line);
+	else
+		snprintf(buf, n, "%s", origin);
+	return buf;
+}
+
 /* Edit distance of a and b (short names), for "did you mean". */
 static int distance(const char *a, const char *b)
 {
@@ -146,6 +157,7 @@ static int distance(const char *a, const char *b)
 static int unknown(const char *section, const char *key, const char *origin, int line)
 {
 	const struct key *best = NULL;
+	char w[BSQ_PATH_MAX + 16];
 	int bd = 3;
 	for (size_t k = 0; k < NKEYS; k++) {
 		int d = distance(key, keys[k].name) + (strcmp(section, keys[k].section) != 0);
@@ -157,20 +169,22 @@ static int unknown(const char *section, const char *key, const char *origin, int
 	if (quiet)
 		return -SPATE_EINVAL;
 	if (best)
-		fprintf(stderr, "spate: %s:%d: [%s] %s: unknown key of the boussinesq model; did "
-			"you mean [%s] %s?\n", origin, line, section, key, best->section, best->name);
+		fprintf(stderr, "spate: %s: [%s] %s: unknown key of the boussinesq model; did you "
+			"mean [%s] %s?\n", where(w, sizeof w, origin, line), section, key, best->section,
+			best->name);
 	else
-		fprintf(stderr, "spate: %s:%d: [%s] %s: unknown key of the boussinesq model (see "
-			"spate-scenario(5), BOUSSINESQ)\n", origin, line, section, key);
+		fprintf(stderr, "spate: %s: [%s] %s: unknown key of the boussinesq model (see "
+			"spate-scenario(5), BOUSSINESQ)\n", where(w, sizeof w, origin, line), section, key);
 	return -SPATE_EINVAL;
 }
 
 static int bad(const struct key *k, const char *value, const char *origin, int line,
 	const char *why)
 {
+	char w[BSQ_PATH_MAX + 16];
 	if (!quiet)
-		fprintf(stderr, "spate: %s:%d: [%s] %s = %s: %s (%s)\n", origin, line, k->section,
-			k->name, value, why, k->help);
+		fprintf(stderr, "spate: %s: [%s] %s = %s: %s (%s)\n", where(w, sizeof w, origin,
+			line), k->section, k->name, value, why, k->help);
 	return -SPATE_EINVAL;
 }
 
@@ -235,7 +249,10 @@ static int set_one(struct bsq_config *c, const struct key *k, const char *value,
 		return 0;
 	default:
 		if (number(k, value, &x)) {
-			snprintf(why, sizeof why, "must be a number in [%g, %g]", k->lo, k->hi);
+			if (k->lo == 1e-300)
+				snprintf(why, sizeof why, "must be a number > 0 and <= %g", k->hi);
+			else
+				snprintf(why, sizeof why, "must be a number in [%g, %g]", k->lo, k->hi);
 			return bad(k, value, origin, line, why);
 		}
 		if (k->kind == K_REAL)

@@ -87,6 +87,10 @@ TESTS += tests/gauges_gpu.sh
 dist_check_SCRIPTS += tests/man_keys.sh
 TESTS += tests/man_keys.sh
 
+# The Boussinesq module through the run layer (bsq_run.sh).
+dist_check_SCRIPTS += tests/bsq_run.sh
+TESTS += tests/bsq_run.sh
+
 # No circle among the object files: calls run one way (layers.sh,
 # tools/link-cycles).
 dist_check_SCRIPTS += tests/layers.sh

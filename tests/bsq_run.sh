@@ -1,0 +1,115 @@
+#!/bin/bash
+# bsq_run.sh: the Boussinesq module through the run layer, as a user runs
+# it: `spate run` of a scenario with [physics] model = boussinesq (a lid
+# cavity, 24 x 1 x 24 cells).  The summary (module, divergence below the
+# solver tolerance, snapshots), series.csv (a row per step), profiles.csv,
+# results.nc (3D u v w p T along time, with ncdump); a run stopped with
+# checkpoints and continued equals the uninterrupted one byte for byte
+# (series, profiles, results.nc values, summary), in both checkpoint
+# formats; a checkpoint of the other module is refused; bad keys and values
+# give a message naming the key (with "did you mean" for a misspelt one)
+# and exit status 1.
+set -u
+if [ -z "${SPATE:-}" ] || [ ! -x "$SPATE" ]; then
+	echo "bsq_run.sh: SPATE is not set to the spate program" >&2
+	exit 99
+fi
+scen=${SPATE_SCENARIOS:-${top_srcdir:-.}/scenarios}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/spate-bsq.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+result() { if [ "$1" -eq 0 ]; then echo "ok   $2"; else echo "FAIL $2"; fail=1; fi; }
+key() { sed -n "s/^ *\"$2\": \\(.*\\),\\?\$/\\1/p" "$1" | sed 's/,$//; s/"//g'; }
+nc=no
+"$SPATE" --version | grep -q '^NetCDF: yes' && command -v ncdump >/dev/null && nc=yes
+
+cav=(run "$scen/bsq_cavity.conf" --domain.n=24 --run.end_time=1 --output.interval=0.25 -q)
+"$SPATE" "${cav[@]}" --output.dir="$tmp/A" --summary "$tmp/A.json"
+result $? "lid cavity runs from its scenario file"
+result $([ "$(key "$tmp/A.json" module)" = bsq ]; echo $?) "summary: module bsq"
+div=$(key "$tmp/A.json" div_max)
+result $(awk -v d="$div" 'BEGIN { exit !(d != "" && d <= 1e-8) }'; echo $?) \
+	"summary: max |div u| = $div <= tol 1e-8"
+steps=$(key "$tmp/A.json" steps)
+rows=$(($(wc -l <"$tmp/A/series.csv") - 1))
+result $([ -n "$steps" ] && [ "$rows" -eq "$steps" ]; echo $?) "series.csv: a row per step ($rows, $steps steps)"
+result $(awk -F, 'NR > 1 && $5 > 1e-8 { bad = 1 } END { exit bad }' "$tmp/A/series.csv"; echo $?) \
+	"series.csv: max |div u| <= 1e-8 after every step"
+np=$(grep -c '^u_along_z,' "$tmp/A/profiles.csv")
+result $([ "$np" -eq 24 ]; echo $?) "profiles.csv: u along z at 24 cell centres"
+# the lid drags the top layer forward, the return flow runs back below
+result $(awk -F, '$1 == "u_along_z" { if ($2 > 0.9) top = $3; if ($2 > 0.2 && $2 < 0.5 && $3 < low) low = $3 }
+	END { exit !(top > 0.2 && low < -0.05) }' "$tmp/A/profiles.csv"; echo $?) \
+	"profiles.csv: u > 0.2 under the lid, < -0.05 in the return flow"
+outs=$(key "$tmp/A.json" outputs)
+result $([ "$outs" = 5 ]; echo $?) "summary: 5 snapshots (t = 0, 0.25, ..., 1)"
+if [ $nc = yes ]; then
+	h=$(ncdump -h "$tmp/A/results.nc")
+	ok=0
+	for v in "double u(time, z, y, x)" "double w(time, z, y, x)" "double p(time, z, y, x)" \
+		"double T(time, z, y, x)" "time = UNLIMITED ; // (5 currently)" "z = 24" "y = 1" "x = 24"; do
+		grep -qF "$v" <<<"$h" || { ok=1; echo "     missing in results.nc: $v"; }
+	done
+	result $ok "results.nc: u, w, p, T on (time, z, y, x), 5 records"
+else
+	echo "skip results.nc checks (no NetCDF or ncdump)"
+fi
+
+# stopped at step 40 with checkpoints, continued (NetCDF or binary format)
+for fmt in default bin; do
+	env=()
+	[ $fmt = bin ] && env=(SPATE_CHECKPOINT=bin)
+	d="$tmp/B$fmt"
+	env "${env[@]}" "$SPATE" "${cav[@]}" --output.dir="$d" --run.max_steps=40 --checkpoint-every=0.2
+	ck=$(ls "$d"/checkpoint.* 2>/dev/null | head -n 1)
+	result $([ -n "$ck" ]; echo $?) "$fmt: stopped at step 40 with a checkpoint (${ck##*/})"
+	env "${env[@]}" "$SPATE" "${cav[@]}" --output.dir="$d" --restart "$ck" --summary "$d.json"
+	result $? "$fmt: continued from the checkpoint"
+	same=0
+	cmp -s "$tmp/A/series.csv" "$d/series.csv" || { same=1; echo "     series.csv differs"; }
+	cmp -s "$tmp/A/profiles.csv" "$d/profiles.csv" || { same=1; echo "     profiles.csv differs"; }
+	for k in steps sim_time kinetic_energy div_max pressure_cycles_total outputs; do
+		[ "$(key "$tmp/A.json" $k)" = "$(key "$d.json" $k)" ] || { same=1; echo "     summary $k differs"; }
+	done
+	if [ $nc = yes ]; then
+		for v in u w p T time; do
+			cmp -s <(ncdump -v $v "$tmp/A/results.nc" | sed -n '/^data:/,$p') \
+				<(ncdump -v $v "$d/results.nc" | sed -n '/^data:/,$p') ||
+				{ same=1; echo "     results.nc $v differs"; }
+		done
+	fi
+	result $same "$fmt: restart = uninterrupted run, byte for byte"
+done
+
+# refusals
+refused() { # refused NAME FRAGMENT ARGS...
+	local name=$1 frag=$2
+	shift 2
+	"$SPATE" "$@" >/dev/null 2>"$tmp/err"
+	local rc=$?
+	result $([ $rc -ne 0 ] && grep -qF -- "$frag" "$tmp/err"; echo $?) \
+		"refused: $name (exit $rc: $(head -c 160 "$tmp/err" | head -n 1))"
+}
+printf '[physics]\nmodel = boussinesq\nnuu = 0.1\n[run]\nend_time = 1\n' >"$tmp/typo.conf"
+refused "a misspelt key" "did you mean [physics] nu" run "$tmp/typo.conf"
+refused "a negative Reynolds number" "[physics] re = -5" "${cav[@]}" --physics.re=-5
+refused "an unknown set-up" "must be one of none, cavity" "${cav[@]}" --domain.setup=pipe
+refused "an unknown wall kind" "[boundary] xm = wall" "${cav[@]}" --boundary.xm=wall
+refused "a temperature that is not a number" "[boundary] zm_T = hot" "${cav[@]}" --boundary.zm_T=hot
+refused "an odd periodic pair" "periodic" "${cav[@]}" --boundary.xm=periodic
+printf '[physics]\nmodel = boussinesq\n[domain]\nsetup = cavity\n' >"$tmp/norun.conf"
+refused "no [run] section" "missing section [run]" run "$tmp/norun.conf"
+refused "another model's key" "unknown key of the boussinesq model" "${cav[@]}" --physics.manning=0.03
+refused "--device=cuda (not built for this module yet)" "runs on the CPU" "${cav[@]}" --device=cuda
+"$SPATE" run "$scen/circular_dambreak.conf" --domain.nx=20 --domain.ny=20 --run.max_steps=3 \
+	--run.end_time=100 --checkpoint-every=0.01 --output.dir="$tmp/F" --device=cpu -q
+fck=$(ls "$tmp"/F/checkpoint.* 2>/dev/null | head -n 1)
+bck=$(ls "$tmp"/Bbin/checkpoint.* | head -n 1)
+refused "a flood checkpoint for a Boussinesq run" "a checkpoint of the swe module" "${cav[@]}" \
+	--output.dir="$tmp/C" --restart "$fck"
+refused "a Boussinesq checkpoint for a flood run" "a checkpoint of the bsq module" run \
+	"$scen/circular_dambreak.conf" --domain.nx=20 --domain.ny=20 --output.dir="$tmp/D" \
+	--device=cpu --restart "$bck"
+refused "a checkpoint of another grid" "another grid or scenario" "${cav[@]}" --domain.n=16 \
+	--output.dir="$tmp/E" --restart "$bck"
+exit $fail
