@@ -117,6 +117,30 @@ while read -r s k; do
 	bold "$k" || missing+=("spate-scenario.5: [$s] $k (special key of src/params.c)")
 done <"$tmp/special"
 
+# Every key of the Boussinesq module's table (src/bsq_scenario.c), in a tag
+# of its own or of a list of keys (.BR a ", " b); the per-face keys as
+# face, face_u, face_v, face_w, face_T.
+bsqsrc=$src/src/bsq_scenario.c
+if [ -f "$bsqsrc" ]; then
+	grep -Eo '^[[:space:]]*\{ *"[a-z_]+", *"[A-Za-z_0-9]+"' "$bsqsrc" |
+		sed -E 's/.*"([a-z_]+)", *"([A-Za-z_0-9]+)"/\1 \2/' >"$tmp/bsqtable"
+	while read -r s k; do
+		n=$((n + 1))
+		grep -Eq "^\.(B|BR|BI) +(.*[ \"])?$k([ \",]|\$)" "$tmp/tags5" ||
+			missing+=("spate-scenario.5: [$s] $k (key table of src/bsq_scenario.c)")
+	done <"$tmp/bsqtable"
+	# the tags .IR face " = ..." and .IB face _T; the lid's face_u, _v, _w
+	n=$((n + 5))
+	grep -Eq '^\.IR +face +"' "$tmp/tags5" ||
+		missing+=("spate-scenario.5: [boundary] face (velocity) of the boussinesq model")
+	grep -Eq '^\.IB +face +_T( |$)' "$tmp/tags5" ||
+		missing+=("spate-scenario.5: [boundary] face_T of the boussinesq model")
+	for sfx in _u _v _w; do
+		grep -Eq "^\.IB +face +$sfx" "$tmp/man5" ||
+			missing+=("spate-scenario.5: [boundary] face$sfx of the boussinesq model")
+	done
+fi
+
 # [boundary]: the four sides and their suffixed keys.
 for side in west east south north; do
 	n=$((n + 1))

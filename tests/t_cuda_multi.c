@@ -230,7 +230,6 @@ static void check_balance(const char *name, const struct swe_params *p, int ngpu
 	swe_state_free(&ref.s);
 	free(ref.prod);
 }
-#endif
 
 /* The resting case of t_balance against one GPU: a flood in the southern
  * third of a long grid; three subdomains that do not move, and two that
@@ -402,6 +401,8 @@ static void check_sources(int ngpu)
 	remove(dir);
 	free(B);
 }
+
+#endif /* HAVE_CUDA */
 
 int main(void)
 {
