@@ -144,6 +144,8 @@ int spate_bench(int argc, char **argv)
 	int rc = 0;
 
 	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--physics=shallow_water"))
+			continue;
 		if (!strncmp(argv[i], "--device=", 9))
 			o.device = argv[i] + 9;
 		else if (!strncmp(argv[i], "--sizes=", 8))

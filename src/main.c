@@ -16,6 +16,7 @@
 #include "checkpoint.h"
 #include "scenario.h"
 #include "bsq_run.h"
+#include "bsq_bench.h"
 
 #ifndef SPATE_SCENARIODIR
 #define SPATE_SCENARIODIR "/usr/local/share/spate/scenarios"
@@ -353,6 +354,21 @@ static int cmd_run(int argc, char **argv)
 	return run_end(rc, &ra, &p, &o, &r);
 }
 
+/* spate bench: the flood step, or --physics=boussinesq's. */
+static int cmd_bench(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		if (strncmp(argv[i], "--physics=", 10) || !strcmp(argv[i] + 10, "shallow_water"))
+			continue;
+		if (strcmp(argv[i] + 10, "boussinesq")) {
+			spate_log_error("bench", "%s: use --physics=shallow_water or boussinesq", argv[i]);
+			return EXIT_USAGE;
+		}
+		return bsq_bench(argc, argv) ? EXIT_RUNTIME : 0;
+	}
+	return spate_bench(argc, argv) ? EXIT_RUNTIME : 0;
+}
+
 static int command(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -372,7 +388,7 @@ static int command(int argc, char **argv)
 	if (!strcmp(argv[1], "devices"))
 		return cmd_devices();
 	if (!strcmp(argv[1], "bench"))
-		return spate_bench(argc - 2, argv + 2) ? EXIT_RUNTIME : 0;
+		return cmd_bench(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "map")) {
 		int rc = spate_map(argc - 2, argv + 2);
 		return rc == -SPATE_EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;

@@ -1,0 +1,140 @@
+/* bsq_bench.c: `spate bench --physics=boussinesq`: time per step of the
+ * Boussinesq solver (bsq.h) on the lid-driven cavity (Jacobsen, Thibault &
+ * Senocak 2010's case) or a Rayleigh-Benard box, for each pressure solver to
+ * the same divergence tolerance: cell-steps per second, the pressure work
+ * per step and the memory traffic under a stated byte count (BSQ.md "Bytes
+ * per step").  A benchmark prints numbers; it checks nothing. */
+#define _POSIX_C_SOURCE 200809L
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spate.h"
+#include "bsq.h"
+#include "bsq_bench.h"
+
+/* Bytes per cell, with each field read or written once per kernel (BSQ.md):
+ * predictor 16 values, divergence 5, correction 7, a Jacobi or RB-GS sweep 3
+ * (phi, b in; phi out), a V(2,2) cycle about 21 with its coarse levels. */
+#define VALUES_STEP (16 + 5 + 7)
+#define VALUES_SWEEP 3
+#define VALUES_VCYCLE 21
+
+struct bench_case {
+	int nx, ny, nz;
+	int rb;             /* Rayleigh-Benard (else the cavity) */
+	int solver;
+	long steps;
+	double tol;
+};
+
+static int bench_one(const struct bench_case *c)
+{
+	struct bsq_params p;
+	struct bsq_state s;
+	struct bsq_stats st;
+	double t0, wall, cells = (double)c->nx * c->ny * c->nz, work = 0, bytes;
+	int rc;
+	bsq_params_default(&p);
+	rc = c->rb ? bsq_setup_rb(&p, c->nx, c->ny, c->nz, 1e7, 0.71, 0, 3.117, 1e-4) :
+		bsq_setup_cavity(&p, c->nx, 1000, 1);
+	p.nx = c->nx;
+	p.ny = c->ny;
+	p.nz = c->nz;
+	if (!c->rb)
+		p.ly = (double)c->ny / c->nx;
+	p.solver = c->solver;
+	p.tol = c->tol;
+	p.max_sweeps = 1000000000;
+	if (rc || (rc = bsq_init(&s, &p)))
+		return rc;
+	if ((rc = bsq_step(&s, &p, &st)))   /* the first step (full multigrid) untimed */
+		goto out;
+	t0 = spate_now();
+	for (long k = 0; k < c->steps && !rc; k++) {
+		rc = bsq_step(&s, &p, &st);
+		work += st.cycles;
+	}
+	wall = spate_now() - t0;
+	if (rc)
+		goto out;
+	work /= (double)c->steps;
+	bytes = cells * sizeof(bsq_real) * (VALUES_STEP +
+		work * (c->solver == BSQ_SOLVER_MG ? VALUES_VCYCLE : VALUES_SWEEP));
+	printf("%-16s %5d x %4d x %4d  %-9s %6ld  %10.3f  %10.4g  %9.1f %-7s %8.3g  %7.2f\n",
+		c->rb ? "rayleigh_benard" : "cavity", c->nx, c->ny, c->nz,
+		c->solver == BSQ_SOLVER_MG ? "multigrid" : "jacobi", c->steps,
+		1e3 * wall / (double)c->steps, cells * (double)c->steps / wall, work,
+		c->solver == BSQ_SOLVER_MG ? "cycles" : "sweeps", st.div_max,
+		bytes * (double)c->steps / wall / 1e9);
+out:
+	bsq_free(&s);
+	return rc;
+}
+
+/* NXxNYxNZ into the case. */
+static int size_of(const char *tok, struct bench_case *c)
+{
+	return sscanf(tok, "%dx%dx%d", &c->nx, &c->ny, &c->nz) == 3 && c->nx >= 4 && c->ny >= 1 &&
+		c->nz >= 4 && c->nx <= 4096 && c->ny <= 4096 && c->nz <= 4096 ? 0 : -SPATE_EINVAL;
+}
+
+int bsq_bench(int argc, char **argv)
+{
+	char sizes[256] = "64x8x64", solvers[64] = "multigrid,jacobi", *save = NULL;
+	struct bench_case c = { 0, 0, 0, 0, BSQ_SOLVER_MG, 10, 1e-8 };
+	int rc = 0;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--physics=boussinesq") || !strcmp(argv[i], "--device=cpu") ||
+			!strcmp(argv[i], "--device=auto"))
+			continue;
+		if (!strncmp(argv[i], "--sizes=", 8))
+			snprintf(sizes, sizeof sizes, "%s", argv[i] + 8);
+		else if (!strncmp(argv[i], "--pressure=", 11))
+			snprintf(solvers, sizeof solvers, "%s", argv[i] + 11);
+		else if (!strncmp(argv[i], "--steps=", 8))
+			c.steps = atol(argv[i] + 8);
+		else if (!strcmp(argv[i], "--case=rayleigh_benard"))
+			c.rb = 1;
+		else if (!strcmp(argv[i], "--case=cavity"))
+			c.rb = 0;
+		else if (!strncmp(argv[i], "--tol=", 6))
+			c.tol = atof(argv[i] + 6);
+		else {
+			spate_log_error("bench", "%s: not an option of the boussinesq bench (--case=cavity|"
+				"rayleigh_benard, --sizes=NXxNYxNZ,..., --pressure=multigrid,jacobi, "
+				"--steps=N, --tol=X; CPU only in this version)", argv[i]);
+			return -SPATE_EINVAL;
+		}
+	}
+	if (c.steps < 1 || !(c.tol > 0)) {
+		spate_log_error("bench", "--steps must be >= 1 and --tol > 0");
+		return -SPATE_EINVAL;
+	}
+	printf("# boussinesq bench, CPU, %s precision, tol %g; bytes per cell counted: %d values "
+		"a step + %d a V(2,2) cycle or %d a sweep, %zu bytes a value\n",
+		sizeof(bsq_real) == 8 ? "double" : "single", c.tol, VALUES_STEP, VALUES_VCYCLE,
+		VALUES_SWEEP, sizeof(bsq_real));
+	printf("# case              nx x   ny x   nz  pressure   steps  ms/step  cell-steps/s"
+		"   work/step       max|div|   GB/s\n");
+	for (char *s = strtok_r(sizes, ",", &save); s && !rc; s = strtok_r(NULL, ",", &save)) {
+		char list[64], *save2 = NULL;
+		if ((rc = size_of(s, &c))) {
+			spate_log_error("bench", "--sizes: %s: NXxNYxNZ, each 4..4096 (ny >= 1)", s);
+			break;
+		}
+		snprintf(list, sizeof list, "%s", solvers);
+		for (char *v = strtok_r(list, ",", &save2); v && !rc; v = strtok_r(NULL, ",", &save2)) {
+			if (strcmp(v, "multigrid") && strcmp(v, "jacobi")) {
+				spate_log_error("bench", "--pressure: %s: use multigrid or jacobi", v);
+				return -SPATE_EINVAL;
+			}
+			c.solver = strcmp(v, "jacobi") ? BSQ_SOLVER_MG : BSQ_SOLVER_JACOBI;
+			rc = bench_one(&c);
+		}
+	}
+	return rc;
+}
