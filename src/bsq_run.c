@@ -156,12 +156,7 @@ int bsq_run(const struct bsq_config *c, const struct bsq_run_opts *o, struct bsq
 		rc = finish(&u);
 	rc2 = u.writes ? bsq_out_close(&u.out) : 0;
 	rc = rc ? rc : rc2;
-	if (!rc && spate_interrupted() && u.s.t < c->end_time) {
-		spate_log_error("run", "interrupted (signal %d) at t = %g, step %ld; results so far "
-			"are in %s", spate_interrupted(), u.s.t, u.s.step, c->out_dir);
-		rc = -SPATE_EINTR;
-	}
-	spate_signals_release();
+	rc = spate_signals_end(rc, u.s.t, "", c->end_time, u.s.step, c->out_dir);
 	bsq_free(&u.s);
 	return rc;
 }

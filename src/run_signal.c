@@ -5,6 +5,7 @@
 #endif
 #include <signal.h>
 
+#include "spate.h"
 #include "run_signal.h"
 
 static volatile sig_atomic_t interrupted;
@@ -34,4 +35,16 @@ void spate_signals_release(void)
 int spate_interrupted(void)
 {
 	return (int)interrupted;
+}
+
+int spate_signals_end(int rc, double t, const char *unit, double end, long step,
+	const char *dir)
+{
+	if (!rc && interrupted && t < end) {
+		spate_log_error("run", "interrupted (signal %d) at t = %g%s, step %ld; results so "
+			"far are in %s", (int)interrupted, t, unit, step, dir);
+		rc = -SPATE_EINTR;
+	}
+	spate_signals_release();
+	return rc;
 }

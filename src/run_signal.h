@@ -11,4 +11,12 @@ void spate_signals_release(void);
 /* The signal caught since spate_signals_catch, or 0. */
 int spate_interrupted(void);
 
+/* At the end of a run that reached time t of end at step `step`, with
+ * status rc (t in unit: " s", or "" for dimensionless runs): the signals
+ * given back; when a signal stopped a run that
+ * otherwise went well before its end, a message (where its results are,
+ * dir) and -SPATE_EINTR; else rc. */
+int spate_signals_end(int rc, double t, const char *unit, double end, long step,
+	const char *dir);
+
 #endif

@@ -410,12 +410,7 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 		rc = finish(&u);
 	rc2 = swe_out_close(u.out);
 	rc = rc ? rc : rc2;
-	if (!rc && spate_interrupted() && u.st.t < p->end_time) {
-		spate_log_error("run", "interrupted (signal %d) at t = %g s, step %ld; results so "
-			"far are in %s", spate_interrupted(), u.st.t, u.st.steps, p->out_dir);
-		rc = -SPATE_EINTR;
-	}
-	spate_signals_release();
+	rc = spate_signals_end(rc, u.st.t, " s", p->end_time, u.st.steps, p->out_dir);
 	if (u.ctx)
 		u.be->fini(u.ctx);
 	gauge_free(&u.gs);
