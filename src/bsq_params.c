@@ -75,22 +75,29 @@ static int check_physics(const struct bsq_params *p)
 	return 0;
 }
 
-/* Boundary kinds in range, periodic faces in pairs, finite wall values. */
+/* Boundary kinds in range, periodic faces in pairs, finite wall values;
+ * messages name the scenario keys ([boundary] xm, xm_u, xm_T, ...). */
 static int check_bc(const struct bsq_params *p)
 {
+	static const char *const kinds[] = { "noslip", "freeslip", "lid", "periodic" };
+	static const char *const comp[3] = { "u", "v", "w" };
 	char key[32];
 	int f, c;
 	for (f = 0; f < BSQ_NFACE; f++) {
-		snprintf(key, sizeof key, "bc_%s", face_name[f]);
 		if (p->vel_bc[f] < BSQ_NOSLIP || p->vel_bc[f] > BSQ_PERIODIC)
-			return bad(key, p->vel_bc[f], "not a velocity boundary kind");
-		if ((p->vel_bc[f] == BSQ_PERIODIC) != (p->vel_bc[f ^ 1] == BSQ_PERIODIC))
-			return bad(key, p->vel_bc[f], "periodic on one face of an axis needs the "
-				"opposite face periodic too");
-		for (c = 0; c < 3; c++)
+			return bad(face_name[f], p->vel_bc[f], "not a velocity boundary kind");
+		if ((p->vel_bc[f] == BSQ_PERIODIC) != (p->vel_bc[f ^ 1] == BSQ_PERIODIC)) {
+			spate_log_error("bsq", "%s = %s: periodic on one face of an axis needs the "
+				"opposite face (%s = %s) periodic too", face_name[f], kinds[p->vel_bc[f]],
+				face_name[f ^ 1], kinds[p->vel_bc[f ^ 1]]);
+			return -SPATE_EINVAL;
+		}
+		for (c = 0; c < 3; c++) {
+			snprintf(key, sizeof key, "%s_%s", face_name[f], comp[c]);
 			if (!isfinite(p->lid[f][c]))
 				return bad(key, p->lid[f][c], "lid velocity must be finite");
-		snprintf(key, sizeof key, "temp_%s", face_name[f]);
+		}
+		snprintf(key, sizeof key, "%s_T", face_name[f]);
 		if (p->temp_bc[f] != BSQ_T_INSULATED && p->temp_bc[f] != BSQ_T_FIXED)
 			return bad(key, p->temp_bc[f], "not a temperature boundary kind");
 		if (!isfinite(p->wall_T[f]))

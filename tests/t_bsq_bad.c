@@ -77,10 +77,10 @@ static void test_bad_keys(void **unused)
 	base(&p), p.interp = -1, expect_bad(&p, "interp");
 	base(&p), p.pre = p.post = 0, expect_bad(&p, "post");
 	base(&p), p.max_cycles = 0, expect_bad(&p, "max_cycles");
-	base(&p), p.vel_bc[BSQ_XP] = BSQ_PERIODIC, expect_bad(&p, "bc_xm");
-	base(&p), p.vel_bc[BSQ_ZM] = 9, expect_bad(&p, "bc_zm");
-	base(&p), p.temp_bc[BSQ_YP] = 5, expect_bad(&p, "temp_yp");
-	base(&p), p.lid[BSQ_ZP][0] = INFINITY, expect_bad(&p, "bc_zp");
+	base(&p), p.vel_bc[BSQ_XP] = BSQ_PERIODIC, expect_bad(&p, "xm");
+	base(&p), p.vel_bc[BSQ_ZM] = 9, expect_bad(&p, "zm");
+	base(&p), p.temp_bc[BSQ_YP] = 5, expect_bad(&p, "yp_T");
+	base(&p), p.lid[BSQ_ZP][0] = INFINITY, expect_bad(&p, "zp_u");
 	base(&p), p.gbeta = NAN, expect_bad(&p, "gbeta");
 	base(&p), p.setup = 42, expect_bad(&p, "setup");
 }
