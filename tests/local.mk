@@ -158,14 +158,15 @@ TESTS += tests/restart.sh tests/writer.sh
 # bsq_kern.h (t_bsq_kern), Taylor-Green order
 # (t_bsq_tg), the pressure solvers (t_bsq_mg), max |div u| <= tol after
 # every projection and 1 vs 2 threads bitwise (t_bsq_div), bad parameters
-# (t_bsq_bad), free-slip Rayleigh-Benard growth rates (t_bsq_rb), Ghia's
+# (t_bsq_bad), free-slip Rayleigh-Benard growth rates (t_bsq_rb), the
+# critical Rayleigh number by growth rates on three grids (t_bsq_onset), Ghia's
 # cavity and de Vahl Davis's heated cavity (t_bsq_cavity, t_bsq_dhc: skip
 # without shared/data/reference; SPATE_LONG_TESTS=1 runs them on 128^2).
 # Each program is built from tests/t_bsq_NAME.c (automake's default source)
 # and bsqtest.h, the helpers they share.
 if HAVE_CMOCKA
 BSQ_TESTS = tests/t_bsq_kern tests/t_bsq_tg tests/t_bsq_mg tests/t_bsq_div tests/t_bsq_bad tests/t_bsq_rb \
-	tests/t_bsq_cavity tests/t_bsq_dhc
+	tests/t_bsq_onset tests/t_bsq_cavity tests/t_bsq_dhc
 check_PROGRAMS += $(BSQ_TESTS)
 noinst_HEADERS += tests/bsqtest.h
 tests_t_bsq_kern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -180,6 +181,8 @@ tests_t_bsq_bad_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bsq_bad_LDADD = $(LDADD) $(CMOCKA_LIBS)
 tests_t_bsq_rb_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bsq_rb_LDADD = $(LDADD) $(CMOCKA_LIBS)
+tests_t_bsq_onset_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bsq_onset_LDADD = $(LDADD) $(CMOCKA_LIBS)
 tests_t_bsq_cavity_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bsq_cavity_LDADD = $(LDADD) $(CMOCKA_LIBS)
 tests_t_bsq_dhc_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
