@@ -4,14 +4,15 @@
  * The binary format (checkpoint.bin, for builds without NetCDF), all fields
  * in the byte order of the machine that wrote it:
  *   char[8]  "SPATECKP"
- *   int32    version (1), real_bytes, nx, ny, pitch, ghost, index, has_prod,
+ *   int32    version (2), real_bytes, nx, ny, pitch, ghost, index, has_prod,
  *            ngauge, 0
  *   int64    steps, gauge_rows, params_len
  *   uint64   bed_hash
  *   double   t, last_dt, next_out, next_gauge, next_ckpt, out_interval,
  *            gauge_interval, checkpoint_every, max_depth_run, volume_initial
  *   char     params[params_len]                   (INI text, no NUL)
- *   real     w, hu, hv: (ny + 2 ghost) * pitch each
+ *   real     h, hu, hv: (ny + 2 ghost) * pitch each (h: depth; version 1
+ *            held the level here and is refused)
  *   float    products: nx * ny * 6 (struct swe_prod), if has_prod
  *   double   gauges: ngauge * 5, if ngauge */
 #define _POSIX_C_SOURCE 200809L
@@ -160,6 +161,10 @@ static int bin_read(const char *path, FILE *f, struct swe_ckpt *c)
 		get(f, &hash, sizeof hash, 1) && get(f, dv, sizeof dv, 1);
 	head_unpack(c, iv, lv, dv);
 	c->bed_hash = hash;
+	if (ok && iv[0] == 1) {
+		spate_log_error("checkpoint", "%s: %s", path, SWE_CKPT_OLD_MSG);
+		return -SPATE_EFORMAT;
+	}
 	if (!ok || iv[0] != SWE_CKPT_VERSION || c->nx < 1 || c->ny < 1 || c->pitch < c->nx ||
 		c->ghost < 0 || c->ghost > 64 || c->ngauge < 0 || lv[2] < 0 || lv[2] > (1 << 24) ||
 		(c->real_bytes != 4 && c->real_bytes != 8) || (double)c->pitch * c->ny > 8e9)

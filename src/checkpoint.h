@@ -62,6 +62,13 @@ void swe_ckpt_free(struct swe_ckpt *c);
 
 /* The binary format (checkpoint.bin), fields in the machine's byte order. */
 #define SWE_CKPT_MAGIC "SPATECKP"
-#define SWE_CKPT_VERSION 1
+/* Version 2: the state's first field is the depth h (version 1 held the
+ * level w); a checkpoint of another version is refused. */
+#define SWE_CKPT_VERSION 2
+/* The message for a checkpoint of the version before (levels stored). */
+#define SWE_CKPT_OLD_MSG "a checkpoint of an older spate (format version 1, which stored " \
+	"levels; this spate stores depths, version 2): it cannot continue it; run from the start " \
+	"or finish that run with the spate that wrote it"
+
 
 #endif

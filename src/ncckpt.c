@@ -34,7 +34,8 @@
 #define nc_get_var_real nc_get_var_float
 #endif
 
-static const char *const field_names[3] = { "w", "hu", "hv" };
+/* the state: depth (version 2; version 1 stored the level as "w"), momenta */
+static const char *const field_names[3] = { "h", "hu", "hv" };
 static const char *const prod_names[6] = { "prod_max_depth", "prod_max_speed",
 	"prod_max_hazard", "prod_arrival", "prod_t_max_depth", "prod_wet_duration" };
 static const size_t prod_off[6] = { offsetof(struct swe_prod, max_depth),
@@ -203,7 +204,7 @@ static int read_head(int id, struct swe_ckpt *c)
 	if (dimlen(id, "row") != (size_t)c->ny + 2 * (size_t)c->ghost || c->nx < 1 || c->ny < 1 ||
 		c->pitch < c->nx)
 		return NC_EDIMSIZE;
-	return version == SWE_CKPT_VERSION ? 0 : NC_EBADTYPE;
+	return version == SWE_CKPT_VERSION ? 0 : version == 1 ? NC_EVARSIZE : NC_EBADTYPE;
 }
 
 int spate_nc_ckpt_read(const char *path, struct swe_ckpt *c)
@@ -215,7 +216,12 @@ int spate_nc_ckpt_read(const char *path, struct swe_ckpt *c)
 	memset(c, 0, sizeof *c);
 	NC("opening it", nc_open(path, NC_NOWRITE, &id));
 	open = 1;
-	if ((rc = read_head(id, c))) {
+	if ((rc = read_head(id, c)) == NC_EVARSIZE) {
+		spate_log_error("checkpoint", "%s: %s", path, SWE_CKPT_OLD_MSG);
+		rc = -SPATE_EFORMAT;
+		goto out;
+	}
+	if (rc) {
 		rc = spate_nc_fail("checkpoint", path, "not a spate checkpoint of this version, or a damaged one", rc);
 		goto out;
 	}

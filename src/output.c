@@ -69,12 +69,12 @@ const char *const swe_snap_names[4] = { "h", "w", "u", "v" };
 double swe_snap_value(const struct swe_state *s, int var, int i, int j, real k4)
 {
 	long k = swe_idx(s, i, j);
-	real h = s->w[k] - s->Bm[k];
+	real h = s->w[k];
 	if (s->mask && s->mask[(size_t)j * s->nx + i])
 		return NAN;
 	switch (var) {
 	case 0: return h;
-	case 1: return (double)s->w[k] + s->bref;
+	case 1: return (double)h + (double)s->Bm[k] + s->bref;
 	case 2: return kp07_velocity(h, s->hu[k], k4);
 	default: return kp07_velocity(h, s->hv[k], k4);
 	}

@@ -124,14 +124,21 @@ enum swe_balance_mode { SWE_BALANCE_STATIC = 0, SWE_BALANCE_BBOX = 1, SWE_BALANC
 enum swe_transport { SWE_TRANSPORT_AUTO = 0, SWE_TRANSPORT_MPI = 1, SWE_TRANSPORT_NCCL = 2 };
 
 /* The state of a domain on the host: cell-centred (w, hu, hv) and corner B,
- * all with SWE_GHOST ghost layers, levels relative to bref. */
+ * all with SWE_GHOST ghost layers, levels relative to bref.
+ *
+ * NOTE: the array named w holds the water DEPTH h (m, >= 0), not the level.
+ * The level is w + Bm + bref.  (Depth is stored so that single precision
+ * neither makes nor loses water on high terrain: swe_kern.h.)  Everything
+ * that moves raw state arrays (halos, balancing, checkpoints: format
+ * version 2) moves depths; every output converts: h, level, gauges and
+ * products mean what they always meant. */
 struct swe_state {
 	int nx, ny;
 	int pitch;          /* row length of cell arrays: nx + 2*SWE_GHOST */
 	int cpitch;         /* row length of the corner array: nx + 2*SWE_GHOST + 1 */
 	double dx, dy, x0, y0;
 	double bref;        /* reference level (minimum bed), m */
-	real *w, *hu, *hv;  /* (ny + 2G) * pitch */
+	real *w, *hu, *hv;  /* (ny + 2G) * pitch; w: DEPTH h, see above */
 	real *Bc;           /* corners, (ny + 2G + 1) * cpitch */
 	real *Bm;           /* cell-centre bed, (ny + 2G) * pitch (derived) */
 	unsigned char *mask; /* NULL, or nx * ny flags: 1 = outside the DEM (NODATA) */
@@ -205,7 +212,7 @@ struct spate_backend {
 	/* Copy the current state back into s (interior and ghosts). */
 	int (*download)(struct swe_backend_ctx *ctx, struct swe_state *s);
 	void (*fini)(struct swe_backend_ctx *ctx);
-	/* Read (w, hu, hv) of n cells at state indices idx (NULL: not offered;
+	/* Read (w = depth, hu, hv) of n cells at state indices idx (NULL: not offered;
 	 * the driver then downloads the whole state). */
 	int (*sample)(struct swe_backend_ctx *ctx, const long *idx, int n, real *w, real *hu,
 		real *hv);
@@ -286,9 +293,9 @@ void swe_state_free(struct swe_state *s);
 int swe_setup_builtin(struct swe_state *s, const struct swe_params *p);
 /* The state of any set-up: built-in, or from a DEM (terrain_setup). */
 int swe_setup(struct swe_state *s, const struct swe_params *p);
-/* The cell value w of cell (i, j) holding water at rest at level L (relative):
- * L where the cell is fully flooded, else its bed plus the depth of a
- * partially flooded cell at that level (swe_depth_at_level). */
+/* The stored value w (the DEPTH) of cell (i, j) holding water at rest at
+ * level L (relative): L - Bm where the cell is fully flooded, else the depth
+ * of a partially flooded cell at that level (swe_depth_at_level). */
 real swe_level_to_w(const struct swe_state *s, int i, int j, real L);
 /* Derive Bm and the ghost corners from interior corners. */
 void swe_state_finish_bed(struct swe_state *s);

@@ -103,11 +103,11 @@ static SIM_UNUSED void sim_run(const struct swe_params *p, struct swe_state *fin
 	}
 }
 
-/* Depth of cell (i, j) in double. */
+/* Depth of cell (i, j) in double (the state's w holds the depth). */
 static inline double sim_h(const struct swe_state *s, int i, int j)
 {
 	long k = swe_idx(s, i, j);
-	return (double)s->w[k] - (double)s->Bm[k];
+	return (double)s->w[k];
 }
 
 static SIM_UNUSED int sim_done(const char *name)

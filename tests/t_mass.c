@@ -170,7 +170,7 @@ static void positivity(const char *name, const char *setup, double h_out, int nx
 		for (int j = -G; j < s.ny + G; j++)
 			for (int i = -G; i < s.nx + G; i++) {
 				long k = swe_vidx(&u, i, j);
-				double h = (double)s.w[k] + (double)rdt * Lw[k] - (double)s.Bm[k];
+				double h = (double)s.w[k] + (double)rdt * Lw[k];
 				if (i >= 0 && i < s.nx && j >= 0 && j < s.ny) {
 					if (h < worst) {
 						worst = h;
@@ -186,8 +186,7 @@ static void positivity(const char *name, const char *setup, double h_out, int nx
 		for (int j = 0; j < s.ny; j++)
 			for (int i = 0; i < s.nx; i++) {
 				long k = swe_vidx(&u, i, j);
-				double h = 0.5 * ((double)s.w[k] + (double)ws[k] + (double)rdt * Lw[k]) -
-					(double)s.Bm[k];
+				double h = 0.5 * ((double)s.w[k] + (double)ws[k] + (double)rdt * Lw[k]);
 				if (h < worst) {
 					worst = h;
 					worst_step = step;

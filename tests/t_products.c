@@ -23,7 +23,7 @@ static void watch_update(struct watch *wa, const struct swe_state *s, real thr, 
 		for (int i = 0; i < s->nx; i++) {
 			long k = swe_idx(s, i, j);
 			size_t c = (size_t)j * s->nx + i;
-			real h = s->w[k] - s->Bm[k];
+			real h = s->w[k];
 			if (h > wa->max_depth[c]) {
 				wa->max_depth[c] = (float)h;
 				wa->t_max[c] = (float)t;
