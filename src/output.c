@@ -178,7 +178,7 @@ int swe_write_summary(const char *path, const struct swe_result *r, const struct
 	fprintf(f, "],\n  \"precision\": \"%s\",\n", SPATE_PRECISION);
 	fprintf(f, "  \"integrator\": \"%s\",\n", p->integrator == 1 ? "euler" : "rk2");
 	fprintf(f, "  \"nx\": %d,\n  \"ny\": %d,\n  \"dx\": %.17g,\n  \"dy\": %.17g,\n", r->nx, r->ny,
-		p->dx, p->dy);
+		r->dx > 0 ? r->dx : p->dx, r->dy > 0 ? r->dy : p->dy);
 	fprintf(f, "  \"steps\": %ld,\n  \"sim_time\": %.17g,\n  \"wall_s\": %.6f,\n", r->steps,
 		r->sim_time, r->wall_s);
 	fprintf(f, "  \"cell_updates_per_s\": %.6g,\n", r->cell_updates_per_s);

@@ -243,6 +243,8 @@ static int start(struct run *u)
 	u->be->describe(0, u->r->device, sizeof u->r->device);
 	u->r->nx = u->s.nx;
 	u->r->ny = u->s.ny;
+	u->r->dx = u->s.dx;
+	u->r->dy = u->s.dy;
 	u->r->volume_initial = swe_volume(&u->s);
 	u->r->max_depth = swe_max_depth(&u->s);
 	u->clk.next_out = p->out_interval > 0 ? p->out_interval : p->end_time;
