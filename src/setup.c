@@ -86,13 +86,56 @@ void swe_state_finish_bed(struct swe_state *s)
 				s->Bc[swe_cidx(s, i + 1, j + 1)]);
 }
 
+/* The desingularisation depth, m: [physics] kappa, or when that is 0
+ * (auto, the default) kappa = c H dx / L, c = SWE_KAPPA_AUTO: H the deepest
+ * initial water (1 m when there is none), dx the smaller cell side, L the
+ * longer side of the domain.  H dx / L is KP07's eps = dx^4 of a grid of
+ * unit size and unit depth (KP07 sec. 2) in metres: the depth by which the
+ * water surface changes across one cell when it tilts by H over the domain.
+ * Water thinner than kappa moves slower than q/h (by (h/kappa)^2 when much
+ * thinner); with kappa of that size the film so held on a draining slope is
+ * about a cell wide, and it narrows as the grid is refined (first order).
+ * The same relative to the depth whether the case is a 10 cm laboratory
+ * bowl or a 50 m dam break (Froude similarity: kappa / H depends on the grid
+ * alone).  c = 1/4 from Thacker's bowl (t_thacker): the L1 error converges
+ * at order 1.2 for c = 1/4 and 1/2, 1.07 for c = 1, and the Malpasset
+ * arrival times need kappa near the 1 cm that served before at 10 m
+ * (c = 1/4: 0.9 cm there). */
+#define SWE_KAPPA_AUTO 0.25
+double swe_kappa_of(const struct swe_params *p, const struct swe_state *s)
+{
+	double H, dx, L;
+	if (p->kappa > 0)
+		return p->kappa;
+	H = swe_max_depth(s);
+	H = H > 0 ? H : 1;
+	dx = s->dx < s->dy ? s->dx : s->dy;
+	L = s->nx * s->dx > s->ny * s->dy ? s->nx * s->dx : s->ny * s->dy;
+	return SWE_KAPPA_AUTO * H * dx / L;
+}
+
+/* The dry tolerance, m: [physics] dry_tol, or when that is 0 (auto, the
+ * default) kappa / 100, where the desingularised velocity is 1.4e-4 of q/h. */
+double swe_dry_of(const struct swe_params *p, double kappa)
+{
+	return p->dry_tol > 0 ? p->dry_tol : 0.01 * kappa;
+}
+
+void swe_params_resolve(struct swe_params *p, const struct swe_state *s)
+{
+	p->kappa = swe_kappa_of(p, s);
+	p->dry_tol = swe_dry_of(p, p->kappa);
+}
+
 struct swe_coef swe_coef_of(const struct swe_params *p)
 {
 	struct swe_coef c;
+	/* unresolved (swe_params_resolve): the depths of the built-in tests */
+	double kappa = p->kappa > 0 ? p->kappa : 1e-2;
 	c.g = (real)p->g;
 	c.theta = (real)p->theta;
-	c.kappa4 = (real)(p->kappa * p->kappa * p->kappa * p->kappa);
-	c.dry = (real)p->dry_tol;
+	c.kappa4 = (real)(kappa * kappa * kappa * kappa);
+	c.dry = (real)swe_dry_of(p, kappa);
 	c.n2 = (real)(p->manning * p->manning);
 	return c;
 }
@@ -161,6 +204,25 @@ static double smooth_bed(double x, double y, double Lx, double Ly)
 	return 0.2 * sin(2 * M_PI * x / Lx) * cos(2 * M_PI * y / Ly) + 0.1 * x / Lx;
 }
 
+/* Thacker's (1981) radially symmetric oscillation in a paraboloid bowl, as
+ * SWASHES gives it (Delestre et al. 2013, sec. 4.2.2): bed
+ * z = h0 (r^2/a^2 - 1), depth h = h0 s (1 - s r^2/a^2) where positive, with
+ * s(t) = sqrt(1 - A^2) / (1 - A cos wt), A = (a^2 - r0^2) / (a^2 + r0^2),
+ * w = sqrt(8 g h0) / a; at rest at t = 0 and t = 2 pi / w.  Centred in the
+ * domain, a = L/4 (L = min(Lx, Ly)), r0 = 0.8 a, h0 = h_in (SWASHES: L = 4 m,
+ * h0 = 0.1 m).  The bed and depth at (x, y), r measured from the centre. */
+void swe_thacker_bowl(double x, double y, double Lx, double Ly, double h0, double t, double g,
+	double *B, double *h)
+{
+	double L = Lx < Ly ? Lx : Ly, a = 0.25 * L, r0 = 0.8 * a;
+	double A = (a * a - r0 * r0) / (a * a + r0 * r0), w = sqrt(8 * g * h0) / a;
+	double s = sqrt(1 - A * A) / (1 - A * cos(w * t));
+	double q = ((x - 0.5 * Lx) * (x - 0.5 * Lx) + (y - 0.5 * Ly) * (y - 0.5 * Ly)) / (a * a);
+	*B = h0 * (q - 1);
+	*h = h0 * s * (1 - s * q);
+	*h = *h > 0 ? *h : 0;
+}
+
 /* Bed and initial water level at a point (relative to x0, y0). */
 static void point_state(const struct swe_params *p, double x, double y, double Lx, double Ly,
 	double *B, double *w)
@@ -177,6 +239,8 @@ static void point_state(const struct swe_params *p, double x, double y, double L
 	} else if (strcmp(s, "lake_at_rest") == 0) {
 		*B = bumps(x, y, Lx < Ly ? Lx : Ly);
 		*w = p->level;
+	} else if (strcmp(s, "thacker_bowl") == 0) {
+		swe_thacker_bowl(x, y, Lx, Ly, p->h_in, 0, p->g, B, w);
 	} else if (strcmp(s, "dambreak1d") == 0) {
 		double xd = p->dam_x >= 0 ? p->dam_x : cx;
 		*w = x < xd ? p->h_in : p->h_out;
@@ -216,7 +280,8 @@ int swe_setup_builtin(struct swe_state *s, const struct swe_params *p)
 	int rc = swe_state_alloc(s, p->nx, p->ny, p->dx, p->dy);
 	double Lx = p->nx * p->dx, Ly = p->ny * p->dy, bmin = INFINITY, B, w;
 	int flat_level = strcmp(p->setup, "circular_dambreak") == 0 ||
-		strcmp(p->setup, "bumps_dambreak") == 0 || strcmp(p->setup, "dambreak1d") == 0;
+		strcmp(p->setup, "bumps_dambreak") == 0 || strcmp(p->setup, "dambreak1d") == 0 ||
+		strcmp(p->setup, "thacker_bowl") == 0;
 	if (rc)
 		return rc;
 	s->x0 = p->x0;

@@ -31,7 +31,7 @@ struct swe_bc {
 struct swe_params {
 	/* [domain] */
 	char setup[64];     /* built-in set-up: circular_dambreak, bumps_dambreak,
-	                       lake_at_rest, dambreak1d, smooth_wave */
+	                       lake_at_rest, dambreak1d, smooth_wave, thacker_bowl */
 	int nx, ny;         /* cells */
 	double dx, dy;      /* m */
 	double x0, y0;      /* lower-left corner, m */
@@ -291,6 +291,10 @@ char *swe_params_text(const struct swe_params *p);
 int swe_state_alloc(struct swe_state *s, int nx, int ny, double dx, double dy);
 void swe_state_free(struct swe_state *s);
 int swe_setup_builtin(struct swe_state *s, const struct swe_params *p);
+/* Thacker's radially symmetric bowl (setup thacker_bowl, setup.c): bed *B
+ * and exact depth *h at (x, y) and time t in a domain Lx x Ly, h0 deep. */
+void swe_thacker_bowl(double x, double y, double Lx, double Ly, double h0, double t, double g,
+	double *B, double *h);
 /* The state of any set-up: built-in, or from a DEM (terrain_setup). */
 int swe_setup(struct swe_state *s, const struct swe_params *p);
 /* The stored value w (the DEPTH) of cell (i, j) holding water at rest at
@@ -302,6 +306,12 @@ void swe_state_finish_bed(struct swe_state *s);
 /* Fill the kernels' view of the boundaries. */
 void swe_bcdev_fill(struct swe_bcdev *d, const struct swe_state *s, const struct swe_params *p);
 struct swe_coef swe_coef_of(const struct swe_params *p);
+/* The desingularisation depth and dry tolerance of p on the initial state s
+ * (p's own where set, else auto: setup.c), m. */
+double swe_kappa_of(const struct swe_params *p, const struct swe_state *s);
+double swe_dry_of(const struct swe_params *p, double kappa);
+/* p->kappa and p->dry_tol resolved so (a run does it after its set-up). */
+void swe_params_resolve(struct swe_params *p, const struct swe_state *s);
 
 /* forcing.c: rain for the time loop.  Sets the rain in force at time t on
  * the backend (when the run has rain) and returns in *next the time of the

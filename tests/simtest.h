@@ -152,7 +152,7 @@ static SIM_UNUSED void sim_lake(const char *name, double level, const char *devi
 		exit(99);
 	}
 	sim_run(&p, &s1, &r);
-	speed = swe_max_speed(&s1, p.kappa);
+	speed = swe_max_speed(&s1, swe_kappa_of(&p, &s0));
 	for (int j = 0; j < s0.ny; j++)
 		for (int i = 0; i < s0.nx; i++) {
 			long k = swe_idx(&s0, i, j);

@@ -50,6 +50,7 @@ static void lake(const char *data, const struct spate_backend *be)
 			s.hu[k] = s.hv[k] = 0;
 			nwet += s.w[k] > 0;
 		}
+	swe_params_resolve(&p, &s);
 	v0 = swe_volume(&s);
 	memset(&st, 0, sizeof st);
 	if ((rc = be->init(&ctx, &s, &p, 0))) {

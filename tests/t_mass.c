@@ -41,6 +41,7 @@ static void mass(const char *name, const char *setup, double h_out, double end_t
 		fprintf(stderr, "test error: set-up failed\n");
 		exit(99);
 	}
+	swe_params_resolve(&p, &s);
 	v0 = swe_volume(&s);
 	memset(&st, 0, sizeof st);
 	if ((rc = be->init(&ctx, &s, &p, 0))) {
@@ -133,6 +134,7 @@ static void positivity(const char *name, const char *setup, double h_out, int nx
 		fprintf(stderr, "test error: set-up failed\n");
 		exit(99);
 	}
+	swe_params_resolve(&p, &s);
 	c = swe_coef_of(&p);
 	swe_bcdev_fill(&bcd, &s, &p);
 	n = (size_t)(s.ny + 2 * G) * s.pitch;
