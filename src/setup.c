@@ -10,6 +10,10 @@
 #include "swe.h"
 #include "terrain.h"
 
+/* kappa = H max(SWE_KAPPA_GRID dx / L, SWE_KAPPA_FLOOR): swe_kappa_of */
+#define SWE_KAPPA_GRID 0.25
+#define SWE_KAPPA_FLOOR 1e-3
+
 int swe_state_alloc(struct swe_state *s, int nx, int ny, double dx, double dy)
 {
 	size_t n, nc;
@@ -87,31 +91,40 @@ void swe_state_finish_bed(struct swe_state *s)
 }
 
 /* The desingularisation depth, m: [physics] kappa, or when that is 0
- * (auto, the default) kappa = c H dx / L, c = SWE_KAPPA_AUTO: H the deepest
- * initial water (1 m when there is none), dx the smaller cell side, L the
- * longer side of the domain.  H dx / L is KP07's eps = dx^4 of a grid of
- * unit size and unit depth (KP07 sec. 2) in metres: the depth by which the
- * water surface changes across one cell when it tilts by H over the domain.
- * Water thinner than kappa moves slower than q/h (by (h/kappa)^2 when much
- * thinner); with kappa of that size the film so held on a draining slope is
- * about a cell wide, and it narrows as the grid is refined (first order).
- * The same relative to the depth whether the case is a 10 cm laboratory
- * bowl or a 50 m dam break (Froude similarity: kappa / H depends on the grid
- * alone).  c = 1/4 from Thacker's bowl (t_thacker): the L1 error converges
- * at order 1.2 for c = 1/4 and 1/2, 1.07 for c = 1, and the Malpasset
- * arrival times need kappa near the 1 cm that served before at 10 m
- * (c = 1/4: 0.9 cm there). */
-#define SWE_KAPPA_AUTO 0.25
+ * (auto, the default)
+ *     kappa = H max(dx / (4 L), 1e-3),
+ * H the mean depth of the initially wet cells (1 m when there are none), dx
+ * the smaller cell side, L the longer side of the domain.  H dx / L is
+ * KP07's eps = dx^4 of a grid of unit size and unit depth (KP07 sec. 2) in
+ * metres: the depth by which the water surface changes across one cell
+ * when it tilts by H over the domain.  Water thinner than kappa moves slower
+ * than q/h (by (h/kappa)^2 when much thinner); with kappa of that size the
+ * film so held on a draining slope is about a cell wide and narrows as the
+ * grid is refined.  The floor 1e-3 H keeps thin tips honest on fine grids:
+ * below it the velocity q/h of a front's first cells runs away (Ritter's
+ * dry-bed dam break, t_stoker, at 1600 cells: the 1 mm edge 63 cells ahead of
+ * the exact tip with kappa = 1.6e-4 H, 9 cells with 1e-3 H).  Both terms are
+ * the same relative to the depth for a 10 cm laboratory bowl and a 50 m dam
+ * break (Froude similarity: kappa / H depends on the grid alone).  The 1/4
+ * and 1e-3 from Thacker's bowl (t_thacker: L1 order >= 1, shoreline within a
+ * cell) and Ritter's (t_stoker: front within two cells). */
 double swe_kappa_of(const struct swe_params *p, const struct swe_state *s)
 {
-	double H, dx, L;
+	double H = 0, dx, L, f;
+	long wet = 0;
 	if (p->kappa > 0)
 		return p->kappa;
-	H = swe_max_depth(s);
-	H = H > 0 ? H : 1;
+	for (int j = 0; j < s->ny; j++)
+		for (int i = 0; i < s->nx; i++) {
+			double h = s->w[swe_idx(s, i, j)];
+			H += h > 0 ? h : 0;
+			wet += h > 0;
+		}
+	H = wet ? H / (double)wet : 1;
 	dx = s->dx < s->dy ? s->dx : s->dy;
 	L = s->nx * s->dx > s->ny * s->dy ? s->nx * s->dx : s->ny * s->dy;
-	return SWE_KAPPA_AUTO * H * dx / L;
+	f = SWE_KAPPA_GRID * dx / L;
+	return H * (f > SWE_KAPPA_FLOOR ? f : SWE_KAPPA_FLOOR);
 }
 
 /* The dry tolerance, m: [physics] dry_tol, or when that is 0 (auto, the
