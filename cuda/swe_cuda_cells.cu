@@ -65,7 +65,7 @@ __global__ static void k_sources(kparams_t kp, const ctl_t *q, step_t a)
 	k = (long)(j + SWE_GHOST) * kp.pitch + (i + SWE_GHOST);
 	c = (long)j * kp.nx + i;
 	r = a.rain ? (real)a.rain[c] : kp.rain_u;
-	swe_sources(&a.w1[k], &a.hu1[k], &a.hv1[k], a.Bm[k], r, a.n2 ? a.n2[c] : 0, (real)q->dt,
+	swe_sources(&a.w1[k], &a.hu1[k], &a.hv1[k], r, a.n2 ? a.n2[c] : 0, (real)q->dt,
 		kp.c);
 }
 
@@ -87,7 +87,7 @@ __global__ static void k_products(kparams_t kp, const ctl_t *q, step_t a, struct
 	pr = prod[c];
 	if (reset)
 		swe_prod_reset(&pr);
-	swe_prod_update(&pr, a.w1[k] - a.Bm[k], a.hu1[k], a.hv1[k], kp.c.kappa4, thr, q->t,
+	swe_prod_update(&pr, a.w1[k], a.hu1[k], a.hv1[k], kp.c.kappa4, thr, q->t,
 		reset ? 0.0 : q->dt);
 	prod[c] = pr;
 }
@@ -98,7 +98,7 @@ __global__ static void k_products(kparams_t kp, const ctl_t *q, step_t a, struct
  * the facing corners of the diagonal ones, tile_bands) in the last three
  * states.  Why three: a skipped tile writes nothing, so the
  * state it keeps in both ping-pong copies must be what a step would write
- * (a dry cell becomes (B, +0, +0), and stays so: swe_finish), and so must
+ * (a dry cell becomes (0, +0, +0), and stays so: swe_finish), and so must
  * the rates L it last wrote, which neighbouring tiles read in stage 2
  * ((-0, +0, +0), the rates of a dry cell among dry ones).  Both hold once
  * the tile was computed in a step that began from a state in which it and

@@ -126,15 +126,15 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 	bool wet = false, wet_s = false, wet_n = false;
 	/* row j+2 of the window, loaded one iteration ahead */
 	real nw_, nhu, nhv, nLw = 0, nLhu = 0, nLhv = 0, nBm, nc0, nc1;
-	/* rows j and j+1 of the state (U^n, or U* in stage 2) and their
+	/* rows j and j+1 of the state (U^n, or U* in stage 2; w: depth) and their
 	 * desingularised inverse depths, computed once per cell as each row
 	 * enters the window */
 	real w0 = 0, hu0 = 0, hv0 = 0, w1 = 0, hu1 = 0, hv1 = 0, r0 = 0, r1 = 0;
 	/* corners at the bottom of row j+1; beds of row j (faces, centre), of
 	 * row j+1 (centre) */
-	real ca0 = 0, ca1 = 0, bw0 = 0, be0 = 0, bs0 = 0, bn0 = 0, bm0 = 0, bm1 = 0;
+	real ca0 = 0, ca1 = 0, bw0 = 0, be0 = 0, bs0 = 0, bn0 = 0, bm0 = 0, bm1 = 0, bmm = 0;
 	/* north face of row j, its bed source, the flux below row j */
-	struct kp07_face fn0 = { 0, 0, 0, 0, 0 };
+	struct kp07_face fn0 = { 0, 0, 0, 0 };
 	struct kp07_flux g0 = { 0, 0, 0, 0 };
 	real sy0 = 0;
 	/* early exit: row j-1 of the state (to rebuild fn0 and sy0 after a
@@ -168,13 +168,13 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 		struct kp07_flux g1 = g0;
 
 		if (S2)
-			swe_euler_vals(nw_, nhu, nhv, nLw, nLhu, nLhv, nBm, dt, c, &w2, &hu2, &hv2);
+			swe_euler_vals(nw_, nhu, nhv, nLw, nLhu, nLhv, dt, c, &w2, &hu2, &hv2);
 		else {
 			w2 = nw_;
 			hu2 = nhu;
 			hv2 = nhv;
 		}
-		r2 = kp07_cell_inv_depth(w2, bm2, c.kappa4);
+		r2 = kp07_cell_inv_depth(w2, c.kappa4);
 		fetch(j + 3);
 
 		/* y: reconstruct row j+1, flux through its south face */
@@ -189,10 +189,10 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 		 * swe_rhs gives.  The y-faces of row j+1 are left stale and
 		 * rebuilt (same code, same values) when a row is computed again;
 		 * the flux below it is the zero flux. */
-		bool dry1 = kp.early && w1 <= bm1;
+		bool dry1 = kp.early && w1 <= 0;
 		bool skip = kp.early && j >= j0 && __all_sync(FULL_MASK, drym && dry0 && dry1);
 		if (skip) {
-			fs1.w = fs1.h = fs1.eta = fs1.hn = fs1.ht = 0;
+			fs1.h = fs1.eta = fs1.hn = fs1.ht = 0;
 			fn1 = fs1;
 			g1.f0 = 0;
 			g1.fn = 0;
@@ -202,13 +202,13 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 		} else if (j >= j0 - 2) {
 			if (stale) {
 				struct kp07_face fs0;
-				kp07_reconstruct_wd(wm, w0, w1, hvm, hv0, hv1, hum, hu0, hu1, bs0, bn0,
-					bw0, be0, bm0, rm, r0, r1, c.theta, &fs0, &fn0);
+				kp07_reconstruct_wd(wm, w0, w1, hvm, hv0, hv1, hum, hu0, hu1, bmm, bm1,
+					bs0, bn0, bw0, be0, bm0, rm, r0, r1, c.theta, &fs0, &fn0);
 				sy0 = kp07_bed_source(fs0, fn0, c.g, kp.inv_dy);
 				stale = false;
 			}
-			kp07_reconstruct_wd(w0, w1, w2, hv0, hv1, hv2, hu0, hu1, hu2, bs1, bn1, bw1,
-				be1, bm1, r0, r1, r2, c.theta, &fs1, &fn1);
+			kp07_reconstruct_wd(w0, w1, w2, hv0, hv1, hv2, hu0, hu1, hu2, bm0, bm2, bs1,
+				bn1, bw1, be1, bm1, r0, r1, r2, c.theta, &fs1, &fn1);
 			sy1 = kp07_bed_source(fs1, fn1, c.g, kp.inv_dy);
 			g1 = kp07_central_upwind(fn0, fs1, c);
 			if (j >= j0 - 1 && upd)
@@ -231,13 +231,13 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 				__shfl_down_sync(FULL_MASK, w0, 1), __shfl_up_sync(FULL_MASK, hu0, 1),
 				hu0, __shfl_down_sync(FULL_MASK, hu0, 1),
 				__shfl_up_sync(FULL_MASK, hv0, 1), hv0,
-				__shfl_down_sync(FULL_MASK, hv0, 1), bw0, be0, bs0, bn0, bm0,
+				__shfl_down_sync(FULL_MASK, hv0, 1), __shfl_up_sync(FULL_MASK, bm0, 1),
+				__shfl_down_sync(FULL_MASK, bm0, 1), bw0, be0, bs0, bn0, bm0,
 				__shfl_up_sync(FULL_MASK, r0, 1), r0,
 				__shfl_down_sync(FULL_MASK, r0, 1), c.theta, &fw, &fe);
 			sx = kp07_bed_source(fw, fe, c.g, kp.inv_dx);
-			fr.w = __shfl_down_sync(FULL_MASK, fw.w, 1);
 			fr.h = __shfl_down_sync(FULL_MASK, fw.h, 1);
-			fr.eta = fr.w;
+			fr.eta = 0; /* not used by the flux */
 			fr.hn = __shfl_down_sync(FULL_MASK, fw.hn, 1);
 			fr.ht = __shfl_down_sync(FULL_MASK, fw.ht, 1);
 			fxe = kp07_central_upwind(fe, fr, c);
@@ -263,13 +263,13 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 					struct swe_view o = gview(kp, a.w1, a.hu1, a.hv1, a.Bc, a.Bm);
 					real nw, nu, nv;
 					swe_rk2_vals(u.w[k], u.hu[k], u.hv[k], w0, hu0, hv0, Lw, Lhu, Lhv,
-						bm0, dt, c, &nw, &nu, &nv);
+						dt, c, &nw, &nu, &nv);
 					a.w1[k] = nw;
 					a.hu1[k] = nu;
 					a.hv1[k] = nv;
 					/* not dry: the tile map keeps the tile and its
 					 * neighbours computed */
-					if (!(nw <= bm0)) {
+					if (!(nw <= 0)) {
 						wet = true;
 						wet_s = wet_s || j < js;
 						wet_n = wet_n || j >= jn;
@@ -304,6 +304,7 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 		be0 = be1;
 		bs0 = bs1;
 		bn0 = bn1;
+		bmm = bm0;
 		bm0 = bm1;
 		bm1 = bm2;
 		fn0 = fn1;

@@ -24,16 +24,16 @@ extern "C" {
 #define G SWE_GHOST
 
 /* Per row j of w (rows of pitch cells from row 0, the first interior
- * column at G): the first and last column i of a cell with w > Bm (depth
- * > 0, as the CPU's box) into ext[2 j], ext[2 j + 1]; INT_MAX and -1 for
+ * column at G): the first and last column i of a cell with w > 0 (w holds
+ * the depth; as the CPU's box) into ext[2 j], ext[2 j + 1]; INT_MAX and -1 for
  * none.  One block of 256 threads per row. */
-__global__ static void k_wet_extent(const real *w, const real *Bm, int nx, int pitch, int *ext)
+__global__ static void k_wet_extent(const real *w, int nx, int pitch, int *ext)
 {
 	__shared__ int lo[8], hi[8];
-	const real *rw = w + (size_t)blockIdx.x * pitch + G, *rb = Bm + (size_t)blockIdx.x * pitch + G;
+	const real *rw = w + (size_t)blockIdx.x * pitch + G;
 	int a = INT_MAX, b = -1, lane = threadIdx.x & 31, warp = threadIdx.x / 32;
 	for (int i = threadIdx.x; i < nx; i += blockDim.x)
-		if (rw[i] > rb[i]) {
+		if (rw[i] > 0) {
 			a = min(a, i);
 			b = max(b, i);
 		}
@@ -71,7 +71,7 @@ static int wet_box(struct swe_backend_ctx *x, int box[4])
 	e = cudaMalloc((void **)&d, nb);
 	if (e == cudaSuccess) {
 		k_wet_extent<<<x->rows, 256, 0, x->main>>>(swe_cuda_sub_row(x->w[x->cur], x, 0),
-			swe_cuda_sub_row(x->Bm, x, 0), x->kp.nx, x->kp.pitch, d);
+			x->kp.nx, x->kp.pitch, d);
 		e = cudaGetLastError();
 	}
 	if (e == cudaSuccess)

@@ -6,7 +6,8 @@
  *            next_out next_gauge next_ckpt out_interval gauge_interval
  *            checkpoint_every max_depth_run volume_initial bed_hash_hi bed_hash_lo
  *   text     the resolved parameters (INI)
- *   arrays   w, hu, hv: real [ny + 2 ghost][pitch], as the state holds them;
+ *   arrays   h, hu, hv: real [ny + 2 ghost][pitch], as the state holds them
+ *            (h the depth; layout 2 held levels as "w" and is refused);
  *            prod: float [ny][nx][6] (struct swe_prod), with products;
  *            gauge: double [ngauge][5], with gauges */
 #ifdef HAVE_CONFIG_H
@@ -130,7 +131,7 @@ static int pack(const struct swe_ckpt *c, struct spate_ckpt *k)
 		return rc;
 	if (c->params && !(k->text = strdup(c->params)))
 		return -SPATE_ENOMEM;
-	if ((rc = add(k, "w", REAL_TYPE, 2, cells, c->w, n)) ||
+	if ((rc = add(k, "h", REAL_TYPE, 2, cells, c->w, n)) ||
 		(rc = add(k, "hu", REAL_TYPE, 2, cells, c->hu, n)) ||
 		(rc = add(k, "hv", REAL_TYPE, 2, cells, c->hv, n)))
 		return rc;
@@ -203,7 +204,7 @@ static int unpack(struct spate_ckpt *k, struct swe_ckpt *c)
 	pd[2] = 6;
 	c->ngauge = g && g->ndims == 2 ? (int)g->dims[0] : 0;
 	gd[0] = (size_t)c->ngauge;
-	if (!take(k, "w", REAL_TYPE, 2, cells, (void **)&c->w) ||
+	if (!take(k, "h", REAL_TYPE, 2, cells, (void **)&c->w) ||
 		!take(k, "hu", REAL_TYPE, 2, cells, (void **)&c->hu) ||
 		!take(k, "hv", REAL_TYPE, 2, cells, (void **)&c->hv) ||
 		(spate_ckpt_find(k, "prod") && !take(k, "prod", SPATE_CKPT_F32, 3, pd,

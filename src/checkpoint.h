@@ -58,7 +58,8 @@ int swe_ckpt_check(const struct swe_ckpt *c, const char *path, const struct swe_
 
 void swe_ckpt_free(struct swe_ckpt *c);
 
-/* The layout of the flood module's checkpoint (checkpoint.c). */
-#define SWE_CKPT_VERSION 2
+/* The layout of the flood module's checkpoint (checkpoint.c): 3, the state's
+ * depth h (2 and the binary format 1 stored levels and are refused). */
+#define SWE_CKPT_VERSION 3
 
 #endif

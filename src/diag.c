@@ -15,7 +15,7 @@ double swe_volume(const struct swe_state *s)
 		double row = 0;
 		for (int i = 0; i < s->nx; i++) {
 			long k = swe_idx(s, i, j);
-			row += (double)s->w[k] - (double)s->Bm[k];
+			row += (double)s->w[k];
 		}
 		v += row;
 	}
@@ -28,7 +28,7 @@ double swe_max_depth(const struct swe_state *s)
 	for (int j = 0; j < s->ny; j++)
 		for (int i = 0; i < s->nx; i++) {
 			long k = swe_idx(s, i, j);
-			double h = (double)s->w[k] - (double)s->Bm[k];
+			double h = (double)s->w[k];
 			m = h > m ? h : m;
 		}
 	return m;
@@ -41,7 +41,7 @@ double swe_max_speed(const struct swe_state *s, double kappa)
 	for (int j = 0; j < s->ny; j++)
 		for (int i = 0; i < s->nx; i++) {
 			long k = swe_idx(s, i, j);
-			real h = s->w[k] - s->Bm[k];
+			real h = s->w[k];
 			double u = kp07_velocity(h, s->hu[k], k4), v = kp07_velocity(h, s->hv[k], k4);
 			double sp = sqrt(u * u + v * v);
 			m = sp > m ? sp : m;

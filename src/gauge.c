@@ -153,9 +153,9 @@ void gauge_values(const struct gauge_set *gs, const struct swe_state *s, double 
 	real k4 = (real)(kappa * kappa * kappa * kappa);
 	for (int k = 0; k < gs->n; k++) {
 		size_t q = (size_t)k * gs->per;
-		real h = gs->w[q] - s->Bm[gs->idx[q]];
+		real h = gs->w[q];
 		v[4 * k] = h;
-		v[4 * k + 1] = (double)gs->w[q] + s->bref;
+		v[4 * k + 1] = (double)h + (double)s->Bm[gs->idx[q]] + s->bref;
 		v[4 * k + 2] = kp07_velocity(h, gs->hu[q], k4);
 		v[4 * k + 3] = kp07_velocity(h, gs->hv[q], k4);
 	}

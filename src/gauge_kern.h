@@ -27,12 +27,12 @@ HOSTDEVICE static inline void gauge_track_reset(struct gauge_track *g)
 	g->depth = 0;
 }
 
-/* The sample (w, bed Bm) at time t of a centre cell (centre = 1) or of a
- * cell around it; bref: the level of w = 0, thr: the arrival depth. */
+/* The sample (depth h, bed Bm) at time t of a centre cell (centre = 1) or
+ * of a cell around it; bref: the level of Bm = 0, thr: the arrival depth. */
 HOSTDEVICE static inline void gauge_track_update(struct gauge_track *g, real w, real Bm,
 	double bref, double thr, double t, int centre)
 {
-	double h = (double)w - (double)Bm, L = (double)w + bref;
+	double h = (double)w, L = (double)w + (double)Bm + bref;
 	if (!(h > thr))
 		return;
 	if (!(L <= g->level)) { /* NAN: the first */

@@ -50,12 +50,12 @@ const char *const swe_snap_long_names[4] = { "water depth", "water level (absolu
 double swe_snap_value(const struct swe_state *s, int var, int i, int j, real k4)
 {
 	long k = swe_idx(s, i, j);
-	real h = s->w[k] - s->Bm[k];
+	real h = s->w[k];
 	if (s->mask && s->mask[(size_t)j * s->nx + i])
 		return NAN;
 	switch (var) {
 	case 0: return h;
-	case 1: return (double)s->w[k] + s->bref;
+	case 1: return (double)h + (double)s->Bm[k] + s->bref;
 	case 2: return kp07_velocity(h, s->hu[k], k4);
 	default: return kp07_velocity(h, s->hv[k], k4);
 	}
@@ -153,8 +153,8 @@ int swe_write_summary(const char *path, const struct swe_result *r, const struct
 	spate_summary_str(&s, "integrator", p->integrator == 1 ? "euler" : "rk2");
 	spate_summary_int(&s, "nx", r->nx);
 	spate_summary_int(&s, "ny", r->ny);
-	spate_summary_num(&s, "dx", p->dx);
-	spate_summary_num(&s, "dy", p->dy);
+	spate_summary_num(&s, "dx", r->dx > 0 ? r->dx : p->dx);
+	spate_summary_num(&s, "dy", r->dy > 0 ? r->dy : p->dy);
 	spate_summary_int(&s, "steps", r->steps);
 	spate_summary_num(&s, "sim_time", r->sim_time);
 	spate_summary_fmt(&s, "wall_s", "%.6f", r->wall_s);

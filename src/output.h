@@ -9,6 +9,7 @@ struct swe_result {
 	char backend[16];
 	char device[256];
 	int nx, ny;
+	double dx, dy;      /* cell size of the grid run (a DEM's, resampled), m */
 	long steps;
 	double sim_time, wall_s, cell_updates_per_s;
 	double volume_initial, volume_final, max_depth, max_speed;

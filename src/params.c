@@ -31,7 +31,7 @@ struct key {
 
 #define F(f) offsetof(struct swe_params, f)
 #define S(f) sizeof(((struct swe_params *)0)->f)
-#define SETUPS "circular_dambreak|bumps_dambreak|lake_at_rest|dambreak1d|smooth_wave|dem"
+#define SETUPS "circular_dambreak|bumps_dambreak|lake_at_rest|dambreak1d|smooth_wave|thacker_bowl|dem"
 static const struct key keys[] = {
 	{ "domain", "setup", K_STR, F(setup), S(setup), 0, 0, SETUPS },
 	{ "domain", "nx", K_INT, F(nx), 0, 4, 1 << 20, NULL },
@@ -63,7 +63,7 @@ static const struct key keys[] = {
 	{ "physics", "manning", K_DBL, F(manning), 0, 0, 10, NULL },
 	{ "physics", "cfl", K_DBL, F(cfl), 0, 1e-6, 1, NULL },
 	{ "physics", "theta", K_DBL, F(theta), 0, 1, 2, NULL },
-	{ "physics", "kappa", K_DBL, F(kappa), 0, 1e-12, 1, NULL },
+	{ "physics", "kappa", K_DBL, F(kappa), 0, 0, 1, NULL },
 	{ "physics", "dry_tol", K_DBL, F(dry_tol), 0, 0, 1, NULL },
 	{ "physics", "manning_file", K_STR, F(manning_file), S(manning_file), 0, 0, NULL },
 	{ "physics", "rain", K_DBL, F(rain), 0, 0, 1e4, NULL },

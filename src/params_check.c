@@ -39,12 +39,8 @@ void swe_params_defaults(struct swe_params *p)
 	p->manning = 0;
 	p->cfl = 0.45;
 	p->theta = 1.3;
-	p->kappa = 1e-2;
-#ifdef SPATE_DOUBLE
-	p->dry_tol = 1e-9;
-#else
-	p->dry_tol = 1e-5;
-#endif
+	p->kappa = 0;       /* auto: swe_kappa_of */
+	p->dry_tol = 0;     /* auto: swe_dry_of */
 	p->integrator = 2;
 	for (k = 0; k < 4; k++)
 		p->bc[k].kind = SWE_BC_WALL;

@@ -36,7 +36,7 @@ struct swe_bc {
 struct swe_params {
 	/* [domain] */
 	char setup[64];     /* built-in set-up: circular_dambreak, bumps_dambreak,
-	                       lake_at_rest, dambreak1d, smooth_wave */
+	                       lake_at_rest, dambreak1d, smooth_wave, thacker_bowl */
 	int nx, ny;         /* cells */
 	double dx, dy;      /* m */
 	double x0, y0;      /* lower-left corner, m */
@@ -131,14 +131,21 @@ enum swe_balance_mode { SWE_BALANCE_STATIC = 0, SWE_BALANCE_BBOX = 1, SWE_BALANC
 enum swe_transport { SWE_TRANSPORT_AUTO = 0, SWE_TRANSPORT_MPI = 1, SWE_TRANSPORT_NCCL = 2 };
 
 /* The state of a domain on the host: cell-centred (w, hu, hv) and corner B,
- * all with SWE_GHOST ghost layers, levels relative to bref. */
+ * all with SWE_GHOST ghost layers, levels relative to bref.
+ *
+ * NOTE: the array named w holds the water DEPTH h (m, >= 0), not the level.
+ * The level is w + Bm + bref.  (Depth is stored so that single precision
+ * neither makes nor loses water on high terrain: swe_kern.h.)  Everything
+ * that moves raw state arrays (halos, balancing, checkpoints: format
+ * version 2) moves depths; every output converts: h, level, gauges and
+ * products mean what they always meant. */
 struct swe_state {
 	int nx, ny;
 	int pitch;          /* row length of cell arrays: nx + 2*SWE_GHOST */
 	int cpitch;         /* row length of the corner array: nx + 2*SWE_GHOST + 1 */
 	double dx, dy, x0, y0;
 	double bref;        /* reference level (minimum bed), m */
-	real *w, *hu, *hv;  /* (ny + 2G) * pitch */
+	real *w, *hu, *hv;  /* (ny + 2G) * pitch; w: DEPTH h, see above */
 	real *Bc;           /* corners, (ny + 2G + 1) * cpitch */
 	real *Bm;           /* cell-centre bed, (ny + 2G) * pitch (derived) */
 	unsigned char *mask; /* NULL, or nx * ny flags: 1 = outside the DEM (NODATA) */

@@ -37,7 +37,7 @@ struct spate_backend {
 	/* Copy the current state back into s (interior and ghosts). */
 	int (*download)(struct swe_backend_ctx *ctx, struct swe_state *s);
 	void (*fini)(struct swe_backend_ctx *ctx);
-	/* Read (w, hu, hv) of n cells at state indices idx (NULL: not offered;
+	/* Read (w = depth, hu, hv) of n cells at state indices idx (NULL: not offered;
 	 * the driver then downloads the whole state). */
 	int (*sample)(struct swe_backend_ctx *ctx, const long *idx, int n, real *w, real *hu,
 		real *hv);

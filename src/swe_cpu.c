@@ -180,7 +180,7 @@ static void cpu_products(struct swe_backend_ctx *x, double dt)
 	for (int j = 0; j < ny; j++)
 		for (int i = 0; i < nx; i++) {
 			long k = swe_vidx(&u, i, o + j);
-			swe_prod_update(&x->prod[(size_t)j * nx + i], u.w[k] - u.Bm[k], u.hu[k], u.hv[k],
+			swe_prod_update(&x->prod[(size_t)j * nx + i], u.w[k], u.hu[k], u.hv[k],
 				x->c.kappa4, x->prod_thr, x->t, dt);
 		}
 }
@@ -321,7 +321,7 @@ static void cpu_sources(struct swe_backend_ctx *x, double dt)
 		for (int i = 0; i < nx; i++) {
 			long k = swe_vidx(&u, i, j);
 			real r = x->rain ? (real)x->rain[(size_t)(g0 + j) * nx + i] : x->rain_u;
-			swe_sources(&u.w[k], &u.hu[k], &u.hv[k], u.Bm[k], r, x->n2 ? x->n2[k] : 0, rdt,
+			swe_sources(&u.w[k], &u.hu[k], &u.hv[k], r, x->n2 ? x->n2[k] : 0, rdt,
 				x->c);
 		}
 }

@@ -5,7 +5,7 @@
  * once (faces between two threads' rows twice, by the same code: the same
  * bits); the y faces of a row are carried to the next row.
  *
- * Early exit.  A cell of depth exactly 0 (w <= Bm) reconstructs to depth 0
+ * Early exit.  A cell of depth exactly 0 (h = w <= 0) reconstructs to depth 0
  * at all four faces whatever its neighbours: when its level is below its
  * highest face bed it is partially flooded at level L = its lowest face bed
  * (kp07_cell_level of depth 0); when not, its bed is flat and the limited
@@ -102,7 +102,7 @@ static void dry_blocks(const struct swe_backend_ctx *x, const struct swe_view *v
 		block_cols(b, v->nx, &i0, &i1);
 		k = swe_vidx(v, i0, j);
 		for (int i = i0; dry && i <= i1; i++, k++)
-			dry = v->w[k] <= v->Bm[k];
+			dry = v->w[k] <= 0;
 		d[b] = (unsigned char)dry;
 	}
 }
@@ -289,7 +289,7 @@ void swe_cpu_activity(struct swe_backend_ctx *x, int *work, int box[4])
 	for (int j = 0; j < x->rows; j++)
 		for (int i = 0; i < nx; i++) {
 			long k = swe_vidx(&v, i, o0 + j);
-			if (v.w[k] > v.Bm[k]) {
+			if (v.w[k] > 0) {
 				j0 = j < j0 ? j : j0;
 				j1 = j > j1 ? j : j1;
 				i0 = i < i0 ? i : i0;

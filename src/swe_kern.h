@@ -11,10 +11,25 @@
  * C++, so it avoids compound literals and designated initialisers.
  *
  * Conventions: one direction at a time.  A cell's state in that direction is
- * (w, hn, ht): surface level, momentum normal to the faces considered, and
- * momentum tangential to them.  In x, (hn, ht) = (hu, hv); in y, (hv, hu).
- * Levels (w, B) are relative to the domain's reference level (the minimum
- * bed), so single precision resolves depth to ~1e-6 m on any terrain. */
+ * (h, hn, ht): DEPTH, momentum normal to the faces considered, and momentum
+ * tangential to them.  In x, (hn, ht) = (hu, hv); in y, (hv, hu).
+ *
+ * The state holds the depth h, not the level w = h + B (KP07's unknown):
+ * the mass update h += dt L is then rounded relative to the depth, so the
+ * fluxes, each computed once and shared by the two cells of a face,
+ * telescope to round-off of the depths, and no depth is ever born negative
+ * of the cancellation w - B.  (With the level stored, single precision gave
+ * depths in quanta of one ulp of the level, ~1e-5 m at 100 m, and the
+ * clamping of the negative ones made water: +3.1e-3 of the volume at
+ * Malpasset 10 m, 4000 s.)  The reconstruction still works on levels, as
+ * KP07 does, but on levels relative to the cell's own centre bed:
+ * the level of a neighbour is h_nb + (B_nb - B_c), of a face h_c +/- slope,
+ * and a face depth is that minus (B_face - B_c).  Bed differences of
+ * neighbouring cells are exact (or rounded relative to themselves), so every
+ * face depth is rounded relative to the depths and bed steps of the cell,
+ * never to the height of the terrain; a lake at rest (h_nb + B_nb = h_c + B_c)
+ * reconstructs to a flat surface.  Levels and beds (B) are relative to the
+ * domain's reference level bref. */
 #ifndef SPATE_SWE_KERN_H
 #define SPATE_SWE_KERN_H
 
@@ -37,10 +52,11 @@ struct swe_coef {
 
 /* Reconstructed state on one face of a cell. */
 struct kp07_face {
-	real w;   /* surface level at the face */
 	real h;   /* depth at the face, >= 0 */
-	real eta; /* water level at the face for the bed-slope source: w, or the
-	             level L of a partially flooded cell (also where it is dry) */
+	real eta; /* water level at the face for the bed-slope source, relative
+	             to a level of its cell's own (only differences within the
+	             cell are used): the face level, or the level L of a
+	             partially flooded cell (also where it is dry) */
 	real hn;  /* normal momentum */
 	real ht;  /* tangential momentum */
 };
@@ -84,11 +100,11 @@ HOSTDEVICE static inline real kp07_inv_depth(real h, real kappa4)
 	return (real)1.41421356237309515 * h / R_SQRT(h4 + swe_max(h4, kappa4));
 }
 
-/* The desingularised inverse depth of a cell at level w over its stored
- * centre bed B, as kp07_reconstruct takes it. */
-HOSTDEVICE static inline real kp07_cell_inv_depth(real w, real B, real kappa4)
+/* The desingularised inverse depth of a cell of stored depth h, as
+ * kp07_reconstruct takes it. */
+HOSTDEVICE static inline real kp07_cell_inv_depth(real h, real kappa4)
 {
-	return kp07_inv_depth(swe_max(w - B, 0), kappa4);
+	return kp07_inv_depth(swe_max(h, 0), kappa4);
 }
 
 /* Desingularised velocity (KP07 eq. 2.21) of momentum hq at depth h. */
@@ -97,9 +113,35 @@ HOSTDEVICE static inline real kp07_velocity(real h, real hq, real kappa4)
 	return hq * kp07_inv_depth(h, kappa4);
 }
 
+/* Depth at a face of level eta over face bed Bf, both given relative to a
+ * level Bref of the cell (dBf = Bf - Bref): eta + Bref - Bf.  Where the level
+ * eta + Bref is a number (it is, but for thin films on high ground), the
+ * depth is that level less Bf, rounded once: the face depths of a lake at
+ * rest are then the same bits from both sides of every face, whatever the
+ * beds (Bf - Bref is not exact across cliffs); else eta - dBf, rounded
+ * relative to the water and the bed step. */
+HOSTDEVICE static inline real kp07_face_depth(real eta, real dBf, real Bf, real Bref)
+{
+	real a = eta + Bref;
+	return swe_max(a - Bref == eta ? a - Bf : eta - dBf, 0);
+}
+
+/* The level of a neighbour (depth hn over centre bed Bn) relative to the
+ * centre bed Bc of a cell of depth h0: hn + Bn - Bc.  Where both cells'
+ * levels are numbers (kp07_face_depth), their difference is taken, so that
+ * cells of a lake at rest see a flat surface to the bit; else hn + (Bn - Bc),
+ * rounded relative to the water and the bed step. */
+HOSTDEVICE static inline real kp07_nb_level(real hn, real Bn, real h0, real Bc)
+{
+	real an = hn + Bn, a0 = h0 + Bc;
+	return an - Bn == hn && a0 - Bc == h0 ? h0 + (an - a0) : hn + (Bn - Bc);
+}
+
 /* Reconstruct one cell in one direction from its neighbours (m: minus side,
- * p: plus side).  Bm, Bp: bed at the cell's minus and plus faces.  rm, r0, rp:
- * the desingularised inverse depths kp07_cell_inv_depth(w, B, kappa4) of
+ * p: plus side).  wm, w0, wp: levels relative to the level Bref (kp07_reconstruct_wd
+ * takes the cell's centre bed, so w0 is its depth); Bm, Bp: bed at the
+ * cell's minus and plus faces (not relative).  rm, r0, rp:
+ * the desingularised inverse depths kp07_cell_inv_depth(h, kappa4) of
  * the minus neighbour, the cell and the plus neighbour (B the stored centre
  * bed); the caller computes them once per cell, as every cell's is used by
  * itself and both neighbours in both directions.  Gives the states at the
@@ -109,29 +151,27 @@ HOSTDEVICE static inline real kp07_velocity(real h, real hq, real kappa4)
  * face depths are >= 0 whenever the cell depth is. */
 HOSTDEVICE static inline void kp07_reconstruct(real wm, real w0, real wp,
 	real nm, real n0, real np, real tm, real t0, real tp,
-	real Bm, real Bp, real rm, real r0, real rp, real theta, struct kp07_face *fm,
+	real Bm, real Bp, real Bref, real rm, real r0, real rp, real theta, struct kp07_face *fm,
 	struct kp07_face *fp)
 {
 	real dw = kp07_half_slope(wm, w0, wp, theta);
 	real dn = kp07_half_slope(nm, n0, np, theta);
 	real dt = kp07_half_slope(tm, t0, tp, theta);
-	real wM = w0 - dw, wP = w0 + dw;
+	real wM = w0 - dw, wP = w0 + dw, dBm = Bm - Bref, dBp = Bp - Bref;
 	int tilted = 1;
 
-	if (wP < Bp) {
-		wP = Bp;
-		wM = 2 * w0 - Bp;
-	} else if (wM < Bm) {
-		wM = Bm;
-		wP = 2 * w0 - Bm;
+	if (wP < dBp) {
+		wP = dBp;
+		wM = 2 * w0 - dBp;
+	} else if (wM < dBm) {
+		wM = dBm;
+		wP = 2 * w0 - dBm;
 	} else {
 		tilted = 0;
 	}
-	fm->w = wM;
-	fm->h = swe_max(wM - Bm, 0);
+	fm->h = kp07_face_depth(wM, dBm, Bm, Bref);
 	fm->eta = wM;
-	fp->w = wP;
-	fp->h = swe_max(wP - Bp, 0);
+	fp->h = kp07_face_depth(wP, dBp, Bp, Bref);
 	fp->eta = wP;
 	if (tilted) {
 		/* The surface was tilted onto the bed: one face is (nearly) dry.
@@ -193,67 +233,104 @@ HOSTDEVICE static inline real swe_depth_at_level(real L, real b1, real b2, real 
 		swe_max(L - b4, 0));
 }
 
-/* The level L of a partially flooded cell from its mean depth h >= 0: the
- * inverse of swe_depth_at_level. */
-HOSTDEVICE static inline real kp07_cell_level(real h, real b1, real b2, real b3, real b4)
+/* The level L of a partially flooded cell from its mean depth h >= 0 (the
+ * inverse of swe_depth_at_level), as its height L - b above the lowest face
+ * bed b, which goes to *bmin.  Computed in double precision from the steps
+ * d = b_f - b between face beds and rounded once, so that the face depths
+ * L - b_f = (L - b) - d are rounded relative to the water and the steps of
+ * this cell, not to the height of the terrain (a film of 1e-7 m on beds
+ * 100 m above the reference keeps its depth), and so that a depth exists
+ * for every level L - b, to the bit (swe_level_to_w: a lake at rest). */
+HOSTDEVICE static inline real swe_real_of(double x)
 {
-	real L;
-	swe_sort4(&b1, &b2, &b3, &b4);
-	L = 4 * h + b1;
-	if (L <= b2)
-		return L;
-	L = (4 * h + b1 + b2) * (real)0.5;
-	if (L <= b3)
-		return L;
-	L = (4 * h + b1 + b2 + b3) * (real)(1.0 / 3.0);
-	if (L <= b4)
-		return L;
-	return h + (real)0.25 * (b1 + b2 + b3 + b4);
+#ifdef SPATE_DOUBLE
+	return x;
+#else
+	/* ties (x exactly between two floats) rounded away from zero: a level
+	 * of 2h + d/2 is such a tie for every h when d/2 is an odd half-ulp,
+	 * and ties to even would skip every other level */
+	return (real)(x * (1 + 0x1p-40));
+#endif
 }
 
-/* Reconstruction of one cell in one direction, wet/dry aware: Bm, Bp are the
- * beds at the faces in this direction, Bo1, Bo2 those of the other
- * direction, Bc the bed at the centre (their mean, as stored); rm, r0, rp the
- * inverse depths as for kp07_reconstruct (r0 from w0 - Bc).  Fully
- * flooded cells (mean level at or above all four face beds) use KP07's
- * limited linear reconstruction; partially flooded ones are flat at their
- * level L (see above) and move with the cell's (desingularised) velocity, so
- * the momentum at a face is its depth times that velocity: a thin face never
- * carries the momentum of the whole cell. */
-HOSTDEVICE static inline void kp07_reconstruct_wd(real wm, real w0, real wp,
-	real nm, real n0, real np, real tm, real t0, real tp,
+HOSTDEVICE static inline real kp07_cell_level(real h, real b1, real b2, real b3, real b4,
+	real *bmin)
+{
+	double L, d2, d3, d4, h4;
+	swe_sort4(&b1, &b2, &b3, &b4);
+	*bmin = b1;
+	d2 = (double)b2 - (double)b1;
+	d3 = (double)b3 - (double)b1;
+	d4 = (double)b4 - (double)b1;
+	h4 = 4 * (double)h;
+	if (h4 <= d2)
+		return swe_real_of(h4);
+	L = (h4 + d2) * 0.5;
+	if (L <= d3)
+		return swe_real_of(L);
+	L = (h4 + d2 + d3) * (1.0 / 3.0);
+	if (L <= d4)
+		return swe_real_of(L);
+	return swe_real_of((double)h + 0.25 * (d2 + d3 + d4));
+}
+
+/* Reconstruction of one cell in one direction, wet/dry aware: hm, h0, hp
+ * the depths of the minus neighbour, the cell and the plus neighbour, Bnm,
+ * Bnp the neighbours' centre beds, Bc the cell's (the mean of its four face
+ * beds, as stored); Bm, Bp the beds at the faces in this direction, Bo1, Bo2
+ * those of the other direction; rm, r0, rp the inverse depths as for
+ * kp07_reconstruct.  Fully flooded cells (level h0 + Bc at or above all four
+ * face beds) use KP07's limited linear reconstruction of the level, relative
+ * to Bc (see the top of the file); partially flooded ones are flat at their
+ * level L (see above) and move with the cell's (desingularised) velocity,
+ * so the momentum at a face is its depth times that velocity: a thin face
+ * never carries the momentum of the whole cell. */
+HOSTDEVICE static inline void kp07_reconstruct_wd(real hm, real h0, real hp,
+	real nm, real n0, real np, real tm, real t0, real tp, real Bnm, real Bnp,
 	real Bm, real Bp, real Bo1, real Bo2, real Bc, real rm, real r0, real rp, real theta,
 	struct kp07_face *fm, struct kp07_face *fp)
 {
 	real top = swe_max(swe_max(Bm, Bp), swe_max(Bo1, Bo2));
-	real L, r = r0;
-	/* A dry cell (w0 <= Bc) at or above all its face beds has a flat bed in
+	real L, b, r = r0;
+	/* A dry cell (h0 = 0) at or above all its face beds has a flat bed in
 	 * exact arithmetic (the centre bed is their mean); where the mean only
 	 * rounds up to the highest face bed it is treated as partially flooded,
 	 * so that a cell of depth 0 reconstructs to depth 0 at every face on
 	 * every bed (the early exit relies on it). */
-	if (w0 >= top &&
-		(w0 > Bc || top == swe_min(swe_min(Bm, Bp), swe_min(Bo1, Bo2)))) {
-		kp07_reconstruct(wm, w0, wp, nm, n0, np, tm, t0, tp, Bm, Bp, rm, r0, rp, theta,
-			fm, fp);
+	if (h0 >= top - Bc &&
+		(h0 > 0 || top == swe_min(swe_min(Bm, Bp), swe_min(Bo1, Bo2)))) {
+		kp07_reconstruct(kp07_nb_level(hm, Bnm, h0, Bc), h0, kp07_nb_level(hp, Bnp, h0, Bc),
+			nm, n0, np, tm, t0, tp,
+			Bm, Bp, Bc, rm, r0, rp, theta, fm, fp);
 		return;
 	}
-	L = kp07_cell_level(swe_max(w0 - Bc, 0), Bm, Bp, Bo1, Bo2);
-	fm->w = swe_max(L, Bm);
-	fm->h = swe_max(L - Bm, 0);
+	L = kp07_cell_level(swe_max(h0, 0), Bm, Bp, Bo1, Bo2, &b);
+	fm->h = kp07_face_depth(L, Bm - b, Bm, b);
 	fm->eta = L;
 	fm->hn = fm->h * (n0 * r);
 	fm->ht = fm->h * (t0 * r);
-	fp->w = swe_max(L, Bp);
-	fp->h = swe_max(L - Bp, 0);
+	fp->h = kp07_face_depth(L, Bp - b, Bp, b);
 	fp->eta = L;
 	fp->hn = fp->h * (n0 * r);
 	fp->ht = fp->h * (t0 * r);
 }
 
+/* Hydrostatic pressure force per unit width at a face of depth h, g h^2 / 2:
+ * one expression for the flux and the bed source alike (kp07_bed_source). */
+HOSTDEVICE static inline real kp07_pressure(real h, real g)
+{
+	return (real)0.5 * g * h * h;
+}
+
 /* Central-upwind flux through the face between L (the minus cell's plus face)
  * and R (the plus cell's minus face): KP07 eq. 2.11 with the speeds of eq.
- * 2.12 and velocities desingularised, momenta recomputed as h*u (eq. 2.22). */
+ * 2.12 and velocities desingularised, momenta recomputed as h*u (eq. 2.22).
+ * KP07's H = (a+ F_L - a- F_R + a+ a- (U_R - U_L)) / (a+ - a-) is computed as
+ *     H = F_L + a- / (a+ - a-) ((F_L - F_R) + a+ (U_R - U_L)),
+ * the same in exact arithmetic, but exactly F_L when both sides agree: a
+ * lake at rest gets exactly the pressure of its face depth, which the bed
+ * source cancels to the bit.  The mass diffusion uses depths: both sides of
+ * a face stand on the same face bed, so w_R - w_L = h_R - h_L. */
 HOSTDEVICE static inline struct kp07_flux kp07_central_upwind(struct kp07_face L,
 	struct kp07_face R, struct swe_coef c)
 {
@@ -274,11 +351,12 @@ HOSTDEVICE static inline struct kp07_flux kp07_central_upwind(struct kp07_face L
 		return F;
 	}
 	{
-		real inv = 1 / span, apam = ap * am;
-		real pL = (real)0.5 * c.g * L.h * L.h, pR = (real)0.5 * c.g * R.h * R.h;
-		F.f0 = (ap * nL - am * nR) * inv + apam * inv * (R.w - L.w);
-		F.fn = (ap * (nL * uL + pL) - am * (nR * uR + pR)) * inv + apam * inv * (nR - nL);
-		F.ft = (ap * (nL * vL) - am * (nR * vR)) * inv + apam * inv * (R.h * vR - L.h * vL);
+		real k = am / span;
+		real fL = nL * uL + kp07_pressure(L.h, c.g), fR = nR * uR + kp07_pressure(R.h, c.g);
+		real tL = nL * vL, tR = nR * vR;
+		F.f0 = nL + k * ((nL - nR) + ap * (R.h - L.h));
+		F.fn = fL + k * ((fL - fR) + ap * (nR - nL));
+		F.ft = tL + k * ((tL - tR) + ap * (R.h * vR - L.h * vL));
 	}
 	return F;
 }
@@ -287,16 +365,19 @@ HOSTDEVICE static inline struct kp07_flux kp07_central_upwind(struct kp07_face L
  * integrated over the cell and divided by its width (KP07 eq. 2.16):
  * -g (h_minus + h_plus)/2 (B_plus - B_minus) / dx.  With B = eta - h at each
  * face this is written
- *     g (h_minus + h_plus)/2 ((h_plus - h_minus) - (eta_plus - eta_minus)) / dx,
- * the same value, but exactly the pressure difference g (h_plus^2 - h_minus^2)/2
- * whenever the level is flat (eta_plus == eta_minus): so a lake at rest stays
- * at rest to round-off in the fluxes, not in the levels, and thin water at a
- * shore feels no spurious force.  At a dry face of a partially flooded cell
- * eta is the cell's level, h = 0: only the wetted bed pushes the water. */
+ *     [p(h_plus) - p(h_minus) - g (h_minus + h_plus)/2 (eta_plus - eta_minus)] / dx,
+ * p(h) = g h^2 / 2 (kp07_pressure), the same value, but exactly the pressure
+ * difference the fluxes carry whenever the level is flat (eta_plus ==
+ * eta_minus) and the fluxes are those of still water (kp07_central_upwind
+ * gives p of the face depth exactly): so a lake at rest stays at rest to the
+ * bit where its face depths agree, and thin water at a shore feels no
+ * spurious force.  At a dry face of a partially flooded cell eta is the
+ * cell's level, h = 0: only the wetted bed pushes the water. */
 HOSTDEVICE static inline real kp07_bed_source(struct kp07_face fm, struct kp07_face fp, real g,
 	real inv_dx)
 {
-	return g * (real)0.5 * (fm.h + fp.h) * ((fp.h - fm.h) - (fp.eta - fm.eta)) * inv_dx;
+	return ((kp07_pressure(fp.h, g) - kp07_pressure(fm.h, g)) -
+		g * (real)0.5 * (fm.h + fp.h) * (fp.eta - fm.eta)) * inv_dx;
 }
 
 /* Bed at the cell centre from its four corners (KP07 eq. 2.5). */
@@ -326,10 +407,6 @@ HOSTDEVICE static inline double swe_cfl_dt(double ax, double ay, double dx, doub
 	return dt;
 }
 
-/* Finish an explicit update of one cell: keep the depth non-negative (a
- * round-off guard; KP07's CFL bound keeps it so in exact arithmetic), zero
- * the momentum of (nearly) dry cells, then Manning friction, semi-implicit:
- * hu <- hu / (1 + dt g n^2 |u| / h^(4/3)) (BSA12 eq. 9). */
 /* Manning friction on a wet cell of depth h > 0, semi-implicit:
  * hu <- hu / (1 + dt g n^2 |u| / h^(4/3)) (BSA12 eq. 9); n2 = n^2. */
 HOSTDEVICE static inline void swe_friction(real h, real *hu, real *hv, real n2, real dt,
@@ -342,19 +419,25 @@ HOSTDEVICE static inline void swe_friction(real h, real *hu, real *hv, real n2, 
 	*hv *= d;
 }
 
-HOSTDEVICE static inline void swe_finish(real *w, real *hu, real *hv, real Bc, real dt,
+/* Finish an explicit update of one cell of depth *h: zero the momentum of
+ * (nearly) dry cells, and set a negative depth to 0.  In exact arithmetic
+ * KP07's CFL bound keeps depths >= 0 (KP07 Theorem 2.1); in floating point
+ * the face depths of a cell are rounded relative to its own depth and bed
+ * steps (see the top of the file), so a depth that comes out negative is
+ * so by a few ulps of the depths around it, and the water this adds is of
+ * that order (measured: see doc/validation/mass.md). */
+HOSTDEVICE static inline void swe_finish(real *h, real *hu, real *hv, real dt,
 	struct swe_coef c)
 {
-	real h = *w - Bc;
-	if (h <= c.dry) {
-		if (h < 0)
-			*w = Bc;
+	if (*h <= c.dry) {
+		if (*h < 0)
+			*h = 0;
 		*hu = 0;
 		*hv = 0;
 		return;
 	}
 	if (c.n2 > 0)
-		swe_friction(h, hu, hv, c.n2, dt, c);
+		swe_friction(*h, hu, hv, c.n2, dt, c);
 }
 
 
@@ -369,66 +452,56 @@ HOSTDEVICE static inline void swe_rhs(struct kp07_flux Fw, struct kp07_flux Fe,
 	*Lhv = -(Fe.ft - Fw.ft) * inv_dx - (Gn.fn - Gs.fn) * inv_dy + Sy;
 }
 
-/* The level after a forward-Euler update, w + dt L, computed in depth form
- * B + ((w - B) + dt L): the same value in exact arithmetic, but rounded
- * relative to the depth rather than the level, so a new depth that is >= 0
- * never comes out < 0 by round-off (in level form, a cell drained to zero
- * went negative by an ulp of the level, and swe_finish's clamp refilled it).
- * Depths under about one ulp of the level stay quantised to it all the same:
- * single precision is not mass-exact where thin films spread over high
- * terrain (see the notes on Malpasset); double precision is. */
-HOSTDEVICE static inline real swe_level_euler(real w, real B, real L, real dt)
+/* The depth after a forward-Euler update, h + dt L (L = dh/dt). */
+HOSTDEVICE static inline real swe_depth_euler(real h, real L, real dt)
 {
-	return B + ((w - B) + dt * L);
+	return h + dt * L;
 }
 
-/* The level after the SSP-RK2 second stage, (w^n + w* + dt L*) / 2, in the
- * same depth form. */
-HOSTDEVICE static inline real swe_level_rk2(real w0, real ws, real B, real L, real dt)
+/* The depth after the SSP-RK2 second stage, (h^n + h* + dt L*) / 2. */
+HOSTDEVICE static inline real swe_depth_rk2(real h0, real hs, real L, real dt)
 {
-	return B + (real)0.5 * ((w0 - B) + ((ws - B) + dt * L));
+	return (real)0.5 * (h0 + (hs + dt * L));
 }
 
 /* The sources split from the step, applied to each cell once after it when
  * the run has rain or a Manning raster: rain of rate r (m/s, >= 0) adds
- * r dt to the depth (in the depth form of swe_level_euler), then friction
- * with this cell's n2 (0: none here; with a constant n the stages apply it). */
-HOSTDEVICE static inline void swe_sources(real *w, real *hu, real *hv, real Bc, real r,
+ * r dt to the depth h, then friction with this cell's n2 (0: none here;
+ * with a constant n the stages apply it). */
+HOSTDEVICE static inline void swe_sources(real *h, real *hu, real *hv, real r,
 	real n2, real dt, struct swe_coef c)
 {
-	real h;
 	if (r > 0)
-		*w = swe_level_euler(*w, Bc, r, dt);
-	h = *w - Bc;
-	if (n2 > 0 && h > c.dry)
-		swe_friction(h, hu, hv, n2, dt, c);
+		*h = swe_depth_euler(*h, r, dt);
+	if (n2 > 0 && *h > c.dry)
+		swe_friction(*h, hu, hv, n2, dt, c);
 }
 
 /* Ghost value of a cell outside the domain, from the interior cell it mirrors
- * (wall) or copies (others).  sign = +1 when the side's inward normal points
- * along +x or +y (west, south), -1 otherwise.  Bs: bed at the source cell's
- * centre, Bg: bed at the ghost cell's centre.  qin: inflow discharge per unit
- * width (m^2/s) for SWE_BC_INFLOW, level (relative) for SWE_BC_LEVEL.
- * g: gravity, for the inflow's critical depth. */
-HOSTDEVICE static inline void swe_bc_ghost(int kind, int sign, real value, real Bs, real Bg,
-	real g, real *w, real *hn, real *ht)
+ * (wall) or copies (others): (h, hn, ht) in, the ghost's out.  sign = +1
+ * when the side's inward normal points along +x or +y (west, south), -1
+ * otherwise.  Bg: bed at the ghost cell's centre.  value: inflow discharge
+ * per unit width (m^2/s) for SWE_BC_INFLOW, level (relative) for
+ * SWE_BC_LEVEL.  g: gravity, for the inflow's critical depth. */
+HOSTDEVICE static inline void swe_bc_ghost(int kind, int sign, real value, real Bg,
+	real g, real *h, real *hn, real *ht)
 {
 	switch (kind) {
 	case SWE_BC_WALL:
 		*hn = -*hn;
 		break;
 	case SWE_BC_LEVEL:
-		*w = swe_max(value, Bg);
+		*h = swe_max(value - Bg, 0);
 		break;
 	case SWE_BC_INFLOW:
 		/* depth: the interior's, at least the critical depth (q^2/g)^(1/3) of
 		 * the inflow, so that water enters a dry bed */
-		*w = Bg + swe_max(*w - Bs, R_CBRT(value * value / g));
+		*h = swe_max(*h, R_CBRT(value * value / g));
 		*hn = sign * value;
 		*ht = 0;
 		break;
 	default: /* SWE_BC_OUTFLOW: zero gradient */
-		*w = Bg + swe_max(*w - Bs, 0);
+		*h = swe_max(*h, 0);
 		break;
 	}
 }

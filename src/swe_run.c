@@ -141,7 +141,8 @@ static int restore(const struct swe_ckpt *c, const char *path, const struct swe_
 
 /* A run in progress. */
 struct run {
-	const struct swe_params *p;
+	const struct swe_params *p;   /* &pr once the set-up resolved it */
+	struct swe_params pr;         /* the parameters, kappa and dry_tol resolved */
 	const struct swe_run_opts *o;
 	struct swe_result *r;
 	const struct spate_backend *be;
@@ -200,10 +201,15 @@ static int start(struct run *u)
 		spate_log_error("setup", "%s: %s", p->setup, spate_strerror(rc));
 		return rc;
 	}
+	u->pr = *p;
+	swe_params_resolve(&u->pr, &u->s);
+	u->p = p = &u->pr;
 	snprintf(u->r->backend, sizeof u->r->backend, "%s", u->be->name);
 	u->be->describe(0, u->r->device, sizeof u->r->device);
 	u->r->nx = u->s.nx;
 	u->r->ny = u->s.ny;
+	u->r->dx = u->s.dx;
+	u->r->dy = u->s.dy;
 	u->r->volume_initial = swe_volume(&u->s);
 	u->r->max_depth = swe_max_depth(&u->s);
 	spate_clock_start(&u->clk, p->end_time, p->out_interval, p->checkpoint_every);
@@ -392,6 +398,7 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 		return -SPATE_ENODEV;
 	spate_signals_catch();
 	rc = start(&u);
+	p = u.p;
 	if (!rc)
 		rc = start_products(&u);
 	/* the rain at the start time, and when it next changes */
@@ -401,6 +408,8 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 		spate_log_info("spate: %s, %d x %d cells of %g x %g m, %s precision, %s on %s%s\n",
 			p->setup, u.s.nx, u.s.ny, u.s.dx, u.s.dy, SPATE_PRECISION, u.be->name,
 			r->device, o->restart ? ", restarted" : "");
+		spate_log_info("spate: desingularisation depth kappa = %.3g m, dry tolerance %.3g m\n",
+			p->kappa, p->dry_tol);
 		if (o->restart)
 			spate_log_info("spate: continuing from %s at t = %.9g s, step %ld\n",
 				o->restart, u.st.t, u.st.steps);

@@ -105,18 +105,28 @@ real swe_level_to_w(const struct swe_state *s, int i, int j, real L)
 	real bw = swe_bed_face(b00, b01), be = swe_bed_face(b10, b11);
 	real bs = swe_bed_face(b00, b10), bn = swe_bed_face(b01, b11);
 	real top = swe_max(swe_max(bw, be), swe_max(bs, bn));
-	real Bc = s->Bm[swe_idx(s, i, j)], w, best;
+	real Bc = s->Bm[swe_idx(s, i, j)], h, best, b;
 	if (L >= top)
-		return L;
-	/* Partially flooded: of the values next to Bc + h(L), take one from which
-	 * the solver recovers exactly L (kp07_cell_level), so that a lake at rest
-	 * is at rest to the last bit across its shores. */
-	w = best = Bc + swe_depth_at_level(L, bw, be, bs, bn);
-	for (int k = 0; k < 16; k++) {
-		real c = k % 2 ? nextafter_real(w, -INFINITY, k / 2 + 1) : nextafter_real(w, INFINITY,
+		return L - Bc;
+	/* Partially flooded: of the depths next to h(L), take one from which
+	 * the solver recovers the face depths L - B_f of its neighbours to the
+	 * bit (kp07_cell_level, kp07_face_depth), so that a lake at rest is at
+	 * rest to the last bit across its shores; failing that, the level L. */
+	h = best = swe_depth_at_level(L, bw, be, bs, bn);
+	for (int k = 0; k < 64; k++) {
+		real c = k % 2 ? nextafter_real(h, -INFINITY, k / 2 + 1) : nextafter_real(h, INFINITY,
 			k / 2);
-		if (c >= Bc && kp07_cell_level(c - Bc, bw, be, bs, bn) == L)
+		real lam, fb[4] = { bw, be, bs, bn };
+		int same = 1;
+		if (c < 0)
+			continue;
+		lam = kp07_cell_level(c, bw, be, bs, bn, &b);
+		for (int f = 0; f < 4; f++)
+			same = same && kp07_face_depth(lam, fb[f] - b, fb[f], b) == swe_max(L - fb[f], 0);
+		if (same)
 			return c;
+		if (lam == L - b && best == h)
+			best = c;
 	}
 	return best;
 }

@@ -9,9 +9,9 @@
  * -SPATE_ENOMEM.  swe_state_free frees every array the state holds. */
 int swe_state_alloc(struct swe_state *s, int nx, int ny, double dx, double dy);
 void swe_state_free(struct swe_state *s);
-/* The cell value w of cell (i, j) holding water at rest at level L (relative):
- * L where the cell is fully flooded, else its bed plus the depth of a
- * partially flooded cell at that level (swe_depth_at_level). */
+/* The stored value w (the DEPTH) of cell (i, j) holding water at rest at
+ * level L (relative): L - Bm where the cell is fully flooded, else the depth
+ * of a partially flooded cell at that level (swe_depth_at_level). */
 real swe_level_to_w(const struct swe_state *s, int i, int j, real L);
 /* Derive Bm and the ghost corners from interior corners. */
 void swe_state_finish_bed(struct swe_state *s);

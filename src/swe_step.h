@@ -10,7 +10,7 @@
 #include "swe_kern.h"
 
 struct swe_view {
-	real *w, *hu, *hv;     /* cell arrays */
+	real *w, *hu, *hv;     /* cell arrays: w holds the DEPTH h (swe_kern.h) */
 	const real *Bc;        /* corners */
 	const real *Bm;        /* cell-centre bed */
 	int nx, ny;            /* interior cells */
@@ -44,7 +44,7 @@ HOSTDEVICE static inline void swe_face_beds(const struct swe_view *v, int i, int
 /* The desingularised inverse depth of the cell at index k. */
 HOSTDEVICE static inline real swe_vinv_depth(const struct swe_view *v, struct swe_coef c, long k)
 {
-	return kp07_cell_inv_depth(v->w[k], v->Bm[k], c.kappa4);
+	return kp07_cell_inv_depth(v->w[k], c.kappa4);
 }
 
 /* Reconstruction of cell (i, j) along x: states at its west and east faces. */
@@ -55,7 +55,8 @@ HOSTDEVICE static inline void swe_recon_x(const struct swe_view *v, struct swe_c
 	real Bw, Be, Bs, Bn;
 	swe_face_beds(v, i, j, &Bw, &Be, &Bs, &Bn);
 	kp07_reconstruct_wd(v->w[k - 1], v->w[k], v->w[k + 1], v->hu[k - 1], v->hu[k],
-		v->hu[k + 1], v->hv[k - 1], v->hv[k], v->hv[k + 1], Bw, Be, Bs, Bn, v->Bm[k],
+		v->hu[k + 1], v->hv[k - 1], v->hv[k], v->hv[k + 1], v->Bm[k - 1], v->Bm[k + 1],
+		Bw, Be, Bs, Bn, v->Bm[k],
 		swe_vinv_depth(v, c, k - 1), swe_vinv_depth(v, c, k), swe_vinv_depth(v, c, k + 1),
 		c.theta, fw, fe);
 }
@@ -69,7 +70,8 @@ HOSTDEVICE static inline void swe_recon_y(const struct swe_view *v, struct swe_c
 	real Bw, Be, Bs, Bn;
 	swe_face_beds(v, i, j, &Bw, &Be, &Bs, &Bn);
 	kp07_reconstruct_wd(v->w[k - p], v->w[k], v->w[k + p], v->hv[k - p], v->hv[k],
-		v->hv[k + p], v->hu[k - p], v->hu[k], v->hu[k + p], Bs, Bn, Bw, Be, v->Bm[k],
+		v->hv[k + p], v->hu[k - p], v->hu[k], v->hu[k + p], v->Bm[k - p], v->Bm[k + p],
+		Bs, Bn, Bw, Be, v->Bm[k],
 		swe_vinv_depth(v, c, k - p), swe_vinv_depth(v, c, k), swe_vinv_depth(v, c, k + p),
 		c.theta, fs, fn);
 }
@@ -109,13 +111,13 @@ HOSTDEVICE static inline void swe_cell_rhs(const struct swe_view *v, struct swe_
 	swe_rhs(Fw, Fe, Gs, Gn, Sx, Sy, v->inv_dx, v->inv_dy, Lw, Lhu, Lhv);
 }
 
-/* Forward-Euler update of one cell from values: (w, hu, hv) = finish(U + dt L),
- * U and L given, Bm the cell's centre bed. */
+/* Forward-Euler update of one cell from values: (h, hu, hv) = finish(U + dt L),
+ * U = (w0, hu0, hv0) and L given (w0, *w: depths). */
 HOSTDEVICE static inline void swe_euler_vals(real w0, real hu0, real hv0, real Lw, real Lhu,
-	real Lhv, real Bm, real dt, struct swe_coef c, real *w, real *hu, real *hv)
+	real Lhv, real dt, struct swe_coef c, real *w, real *hu, real *hv)
 {
-	real a = swe_level_euler(w0, Bm, Lw, dt), b = hu0 + dt * Lhu, d = hv0 + dt * Lhv;
-	swe_finish(&a, &b, &d, Bm, dt, c);
+	real a = swe_depth_euler(w0, Lw, dt), b = hu0 + dt * Lhu, d = hv0 + dt * Lhv;
+	swe_finish(&a, &b, &d, dt, c);
 	*w = a;
 	*hu = b;
 	*hv = d;
@@ -126,8 +128,7 @@ HOSTDEVICE static inline void swe_euler_cell(const struct swe_view *u, const rea
 	const real *Lhu, const real *Lhv, long k, real dt, struct swe_coef c,
 	real *w, real *hu, real *hv)
 {
-	swe_euler_vals(u->w[k], u->hu[k], u->hv[k], Lw[k], Lhu[k], Lhv[k], u->Bm[k], dt, c, w, hu,
-		hv);
+	swe_euler_vals(u->w[k], u->hu[k], u->hv[k], Lw[k], Lhu[k], Lhv[k], dt, c, w, hu, hv);
 }
 
 /* Second SSP-RK2 stage of one cell from values: U^n = (w0, hu0, hv0),
@@ -139,18 +140,18 @@ HOSTDEVICE static inline void swe_euler_cell(const struct swe_view *u, const rea
  * (the fixed point of u = (u + F(u* + dt S))/2, u* = F(u + dt S), is
  * exactly S/k). */
 HOSTDEVICE static inline void swe_rk2_vals(real w0, real hu0, real hv0, real ws, real hus,
-	real hvs, real Lw, real Lhu, real Lhv, real Bm, real dt, struct swe_coef c, real *w,
+	real hvs, real Lw, real Lhu, real Lhv, real dt, struct swe_coef c, real *w,
 	real *hu, real *hv)
 {
-	real a = swe_level_rk2(w0, ws, Bm, Lw, dt);
-	real hs = (ws - Bm) + dt * Lw, bu = hus + dt * Lhu, bv = hvs + dt * Lhv, b, d;
+	real a = swe_depth_rk2(w0, ws, Lw, dt);
+	real hs = swe_depth_euler(ws, Lw, dt), bu = hus + dt * Lhu, bv = hvs + dt * Lhv, b, d;
 	struct swe_coef c0 = c;
 	if (c.n2 > 0 && hs > c.dry)
 		swe_friction(hs, &bu, &bv, c.n2, dt, c);
 	b = (real)0.5 * (hu0 + bu);
 	d = (real)0.5 * (hv0 + bv);
 	c0.n2 = 0;
-	swe_finish(&a, &b, &d, Bm, dt, c0);
+	swe_finish(&a, &b, &d, dt, c0);
 	*w = a;
 	*hu = b;
 	*hv = d;
@@ -162,7 +163,7 @@ HOSTDEVICE static inline void swe_rk2_cell(const struct swe_view *u, const struc
 	real *w, real *hu, real *hv)
 {
 	swe_rk2_vals(u->w[k], u->hu[k], u->hv[k], s->w[k], s->hu[k], s->hv[k], Lw[k], Lhu[k],
-		Lhv[k], u->Bm[k], dt, c, w, hu, hv);
+		Lhv[k], dt, c, w, hu, hv);
 }
 
 /* Ghost cell `layer` (0 = next to the edge) at position m along side `side`
@@ -190,7 +191,8 @@ HOSTDEVICE static inline void swe_bc_put(const struct swe_view *v, int side, int
 	int along_x = side < 2, sign = (side == 0 || side == 2) ? 1 : -1;
 	real n = along_x ? hu : hv, t = along_x ? hv : hu;
 	swe_bc_cells(v, side, kind, layer, m, &g, &s);
-	swe_bc_ghost(kind, sign, value, v->Bm[s], v->Bm[g], grav, &w, &n, &t);
+	(void)s;
+	swe_bc_ghost(kind, sign, value, v->Bm[g], grav, &w, &n, &t);
 	v->w[g] = w;
 	v->hu[g] = along_x ? n : t;
 	v->hv[g] = along_x ? t : n;

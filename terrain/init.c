@@ -249,7 +249,7 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 		for (int i = 0; i < nx; i++) {
 			long k = swe_idx(s, i, j);
 			double L = level[(long)j * nx + i];
-			s->w[k] = isnan(L) ? s->Bm[k] : swe_level_to_w(s, i, j, (real)(L - s->bref));
+			s->w[k] = isnan(L) ? 0 : swe_level_to_w(s, i, j, (real)(L - s->bref));
 		}
 	rc = terrain_forcing(s, p, &dem);
 out:

@@ -143,6 +143,27 @@ rc=$?
 [ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q '"sim_time"' "$tmp/out"
 check "-q with --summary -: the summary on stdout, nothing on stderr" $? "exit $rc"
 
+# ---------------------------------------------------------------- DEM cell size
+# A DEM run's summary gives the DEM's cell size (not the [domain] dx, dy
+# defaults), also when [domain] cellsize resamples it.
+{
+	printf 'ncols 16\nnrows 12\nxllcorner 1000\nyllcorner 2000\ncellsize 2.5\nNODATA_value -9999\n'
+	for j in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		echo "1 1.1 1.2 1.3 1.4 1.5 1.6 1.7 1.8 1.9 2 2.1 2.2 2.3 2.4 2.5"
+	done
+} >"$tmp/dem.asc"
+for cs in "" 7.5; do
+	want=${cs:-2.5}
+	"$SPATE" run "$scen/circular_dambreak.conf" --domain.setup=dem "--domain.dem=$tmp/dem.asc" \
+		--initial.fill_level=1.3 ${cs:+--domain.cellsize=$cs} --run.end_time=1 -q --no-output \
+		--summary "$tmp/dem.json" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 0 ] && grep -q "\"dx\": $want,\$" "$tmp/dem.json" &&
+		grep -q "\"dy\": $want,\$" "$tmp/dem.json"
+	check "DEM run${cs:+ at cellsize $cs}: the summary's dx = dy = $want" $? \
+		"exit $rc: $(grep '"d[xy]"' "$tmp/dem.json" 2>/dev/null) $(head -c 300 "$tmp/err")"
+done
+
 # ---------------------------------------------------------------- --print-params
 "$SPATE" run "$scen/circular_dambreak.conf" --print-params --physics.manning=0.03 \
 	>"$tmp/out" 2>"$tmp/err"

@@ -15,12 +15,18 @@ check_PROGRAMS += \
 	tests/t_stoker \
 	tests/t_converge \
 	tests/t_lake \
+	tests/t_lake_dem \
+	tests/t_thacker \
 	tests/t_mass \
 	tests/t_cuda
 # simtest.h: helpers shared by the simulation tests.
 tests_t_stoker_SOURCES = tests/t_stoker.c tests/simtest.h
 tests_t_converge_SOURCES = tests/t_converge.c tests/simtest.h
 tests_t_lake_SOURCES = tests/t_lake.c tests/simtest.h
+# t_lake_dem: lake at rest on the Malpasset bed (skips without the data).
+tests_t_lake_dem_SOURCES = tests/t_lake_dem.c tests/simtest.h
+# t_thacker: a receding shoreline against Thacker's exact solution.
+tests_t_thacker_SOURCES = tests/t_thacker.c tests/simtest.h
 tests_t_mass_SOURCES = tests/t_mass.c tests/simtest.h
 tests_t_cuda_SOURCES = tests/t_cuda.c tests/simtest.h
 

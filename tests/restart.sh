@@ -12,7 +12,8 @@
 # rain with friction.
 # A run stopped by SIGTERM writes a checkpoint, exits with status 3 saying
 # how to continue, and continues to the uninterrupted result.  A checkpoint
-# refused: other physics, another grid, not a checkpoint, a truncated one.
+# refused: other physics, another grid, not a checkpoint, a truncated one,
+# one of format version 1 (levels stored).
 set -u
 
 if [ -z "${SPATE:-}" ] || [ ! -x "$SPATE" ]; then
@@ -136,6 +137,11 @@ SPATE_CHECKPOINT=bin "$SPATE" "${base[@]}" "--output.dir=$tmp/T" --run.max_steps
 	--checkpoint-every=1 2>/dev/null
 head -c 2000 "$tmp/T/checkpoint.bin" >"$tmp/cut.bin"
 refused "a truncated checkpoint" "truncated" --restart "$tmp/cut.bin"
+# format version 1 (the level stored, not the depth): the version field (an
+# int32 after the 8-byte magic, this machine's byte order) set to 1
+{ head -c 8 "$tmp/T/checkpoint.bin"; printf '\001\000\000\000'; tail -c +13 "$tmp/T/checkpoint.bin"; } \
+	>"$tmp/v1.bin"
+refused "a version-1 checkpoint" "older spate (format version 1" --restart "$tmp/v1.bin"
 refused "a missing checkpoint" "cannot open" --restart "$tmp/nothing.nc"
 
 # ------------------------------------------------------------ checkpoint_every

@@ -107,11 +107,11 @@ static SIM_UNUSED void sim_run(const struct swe_params *p, struct swe_state *fin
 	}
 }
 
-/* Depth of cell (i, j) in double. */
+/* Depth of cell (i, j) in double (the state's w holds the depth). */
 static inline double sim_h(const struct swe_state *s, int i, int j)
 {
 	long k = swe_idx(s, i, j);
-	return (double)s->w[k] - (double)s->Bm[k];
+	return (double)s->w[k];
 }
 
 static SIM_UNUSED int sim_done(const char *name)
@@ -156,7 +156,7 @@ static SIM_UNUSED void sim_lake(const char *name, double level, const char *devi
 		exit(99);
 	}
 	sim_run(&p, &s1, &r);
-	speed = swe_max_speed(&s1, p.kappa);
+	speed = swe_max_speed(&s1, swe_kappa_of(&p, &s0));
 	for (int j = 0; j < s0.ny; j++)
 		for (int i = 0; i < s0.nx; i++) {
 			long k = swe_idx(&s0, i, j);

@@ -34,13 +34,13 @@ static double value(const struct swe_state *s, int q, int i, int j)
 {
 	long k = swe_idx(s, i, j);
 	switch (q) {
-	case Q_H: return (double)s->w[k] - (double)s->Bm[k];
+	case Q_H: return (double)s->w[k];
 	case Q_DW:
 		for (int g = 0; g < 8; g++)
 			if (init[g].nx == s->nx)
 				return (double)s->w[k] - (double)init[g].w[k];
 		abort();
-	case Q_W: return (double)s->w[k] + s->bref;   /* absolute: bref depends on the grid */
+	case Q_W: return (double)s->w[k] + (double)s->Bm[k] + s->bref; /* absolute: bref depends on the grid */
 	case Q_HU: return (double)s->hu[k];
 	default: return (double)s->hv[k];
 	}

@@ -2,7 +2,7 @@
  * when spate was built without CUDA or no GPU is usable.
  *
  *   - circular dam break, 256 x 256 cells, 100 RK2 steps on each backend:
- *     same number of steps; time reached, depth h = w - B, hu and hv agree
+ *     same number of steps; time reached, depth h (the state's w), hu and hv agree
  *     to max |a - b| / max |a| < 1e-5 (each field relative to its own
  *     largest magnitude on the CPU) and to 1e-5 in the relative L1 norm;
  *   - the same on a grid that is no multiple of the GPU tiles (250 x 190

@@ -14,11 +14,12 @@
 #include "setup.h"
 #include "gauge.h"
 
-/* One sample of every cell of gauge 0: the centre's w, the others' w. */
+/* One sample of every cell of gauge 0: the centre's level, the others'
+ * (the samples hold depths: the bed is at 1 m). */
 static void feed(struct gauge_set *gs, const struct swe_state *s, double t, real wc, real wn)
 {
 	for (int m = 0; m < gs->per; m++)
-		gs->w[m] = m == 0 ? wc : wn;
+		gs->w[m] = (m == 0 ? wc : wn) - 1;
 	gauge_update(gs, s, t, 0);
 }
 

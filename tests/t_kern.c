@@ -56,8 +56,9 @@ static struct swe_coef coef(void)
 static struct kp07_face face(real B, real h, real hn, real ht)
 {
 	struct kp07_face f;
-	f.w = B + h;
+	(void)B;
 	f.h = h;
+	f.eta = h;
 	f.hn = hn;
 	f.ht = ht;
 	return f;
@@ -116,18 +117,18 @@ static void test_reconstruct_random(void **st)
 		real dw = kp07_half_slope(wm, w0, wp, theta);
 		int tilted = w0 - dw < Bm || w0 + dw < Bp;
 		corrected += tilted;
-		kp07_reconstruct(wm, w0, wp, nm, n0, np, tm, t0, tp, Bm, Bp,
-			kp07_inv_depth((real)1e-3, (real)1e-8), kp07_cell_inv_depth(w0, Bc, (real)1e-8),
+		kp07_reconstruct(wm, w0, wp, nm, n0, np, tm, t0, tp, Bm, Bp, 0,
+			kp07_inv_depth((real)1e-3, (real)1e-8), kp07_cell_inv_depth(w0 - Bc, (real)1e-8),
 			kp07_inv_depth((real)1e-3, (real)1e-8), theta, &fm, &fp);
 		if (!(fm.h >= 0 && fp.h >= 0))
 			fail_msg("case %d: negative face depth %g, %g", it, (double)fm.h, (double)fp.h);
-		if (!(fm.w >= Bm - scale && fp.w >= Bp - scale))
+		if (!(fm.eta >= Bm - scale && fp.eta >= Bp - scale))
 			fail_msg("case %d: face level below the bed: w- = %.9g < B- = %.9g or "
-				"w+ = %.9g < B+ = %.9g", it, (double)fm.w, (double)Bm, (double)fp.w,
+				"w+ = %.9g < B+ = %.9g", it, (double)fm.eta, (double)Bm, (double)fp.eta,
 				(double)Bp);
-		assert_close(fm.w + fp.w, 2 * w0, scale);
-		assert_close(fm.h, swe_max(fm.w - Bm, 0), 0);
-		assert_close(fp.h, swe_max(fp.w - Bp, 0), 0);
+		assert_close(fm.eta + fp.eta, 2 * w0, scale);
+		assert_close(fm.h, swe_max(fm.eta - Bm, 0), 0);
+		assert_close(fp.h, swe_max(fp.eta - Bp, 0), 0);
 		if (!tilted) {
 			/* face velocities stay within twice the cells' velocities; where
 			 * that bound does not bind, the momentum's mean is the cell's */
@@ -164,10 +165,10 @@ static void test_reconstruct_flat(void **st)
 	struct kp07_face fm, fp;
 	real r1 = kp07_inv_depth(1, (real)1e-8);
 	(void)st;
-	kp07_reconstruct(2, 2, 2, 0, 0, 0, 0, 0, 0, (real)0.4, (real)1.2, r1,
-		kp07_cell_inv_depth(2, (real)0.8, (real)1e-8), r1, (real)1.3, &fm, &fp);
-	assert_close(fm.w, 2, 0);
-	assert_close(fp.w, 2, 0);
+	kp07_reconstruct(2, 2, 2, 0, 0, 0, 0, 0, 0, (real)0.4, (real)1.2, 0, r1,
+		kp07_cell_inv_depth((real)1.2, (real)1e-8), r1, (real)1.3, &fm, &fp);
+	assert_close(fm.eta, 2, 0);
+	assert_close(fp.eta, 2, 0);
 	assert_close(fm.h, 1.6, EPS);
 	assert_close(fp.h, 0.8, EPS);
 }
@@ -200,12 +201,14 @@ static void test_cell_level(void **st)
 	(void)st;
 	for (int it = 0; it < 100000; it++) {
 		real b[4], h = it % 10 == 0 ? 0 : (real)pow(10, urand(-6, 0.5));
-		real L, hb, mean;
+		real L, hb, mean, bmin;
 		double tol;
 		for (int f = 0; f < 4; f++)
 			b[f] = (real)urand(-1, 1);
 		mean = (real)0.25 * (b[0] + b[1] + b[2] + b[3]);
-		L = kp07_cell_level(h, b[0], b[1], b[2], b[3]);
+		L = kp07_cell_level(h, b[0], b[1], b[2], b[3], &bmin);
+		assert_true(bmin == swe_min(swe_min(b[0], b[1]), swe_min(b[2], b[3])));
+		L += bmin;
 		hb = swe_depth_at_level(L, b[0], b[1], b[2], b[3]);
 		tol = 8 * EPS * (2 + h);
 		assert_close(hb, h, tol);
@@ -215,12 +218,21 @@ static void test_cell_level(void **st)
 		if (L >= swe_max(swe_max(b[0], b[1]), swe_max(b[2], b[3])))
 			assert_close(L, h + mean, tol);
 		/* monotone: more water, higher level */
-		assert_true(kp07_cell_level(h * 2 + (real)1e-3, b[0], b[1], b[2], b[3]) > L);
+		assert_true(kp07_cell_level(h * 2 + (real)1e-3, b[0], b[1], b[2], b[3], &mean) +
+			bmin > L);
 	}
-	/* by hand: face beds 0, 0, 1, 1 hold a depth of 0.25 at level 0.5 */
-	assert_close(kp07_cell_level((real)0.25, 0, 1, 0, 1), 0.5, EPS);
-	assert_close(swe_depth_at_level((real)0.5, 1, 0, 1, 0), 0.25, EPS);
-	assert_close(kp07_cell_level(0, (real)0.3, 1, 2, 3), 0.3, EPS);
+	{
+		/* by hand: face beds 0, 0, 1, 1 hold a depth of 0.25 at level 0.5 */
+		real bmin;
+		assert_close(kp07_cell_level((real)0.25, 0, 1, 0, 1, &bmin), 0.5, EPS);
+		assert_close(swe_depth_at_level((real)0.5, 1, 0, 1, 0), 0.25, EPS);
+		assert_close(kp07_cell_level(0, (real)0.3, 1, 2, 3, &bmin), 0, 0);
+		assert_close(bmin, (real)0.3, 0);
+		/* a film of 1e-7 m on beds 100 m up keeps its depth (to rounding
+		 * of the depth, not of the level) */
+		assert_close(kp07_cell_level((real)1e-7, 100, (real)100.5, 101, 102, &bmin), 4e-7,
+			4e-7 * 4 * EPS);
+	}
 }
 
 /* Wet/dry-aware reconstruction in both directions of random cells, partly
@@ -237,39 +249,66 @@ static void test_reconstruct_wd_random(void **st)
 		real Bs = (real)urand(-1, 1), Bn = (real)urand(-1, 1);
 		real Bc = (real)0.25 * (Bw + Be + Bs + Bn);
 		real top = swe_max(swe_max(Bw, Be), swe_max(Bs, Bn));
-		real w0 = it % 5 == 0 ? Bc : Bc + (real)pow(10, urand(-5, 0.3));
+		real h0 = it % 5 == 0 ? 0 : (real)pow(10, urand(-5, 0.3));
+		real B1 = (real)urand(-1, 1), B2 = (real)urand(-1, 1);
+		real B3 = (real)urand(-1, 1), B4 = (real)urand(-1, 1);
+		real h1 = swe_max((real)urand(-1, 2) - B1, 0), h2 = swe_max((real)urand(-1, 2) - B2, 0);
+		real h3 = swe_max((real)urand(-1, 2) - B3, 0), h4 = swe_max((real)urand(-1, 2) - B4, 0);
 		real theta = (real)urand(1, 2);
-		double tol = 16 * EPS * (2 + fabs((double)w0));
+		double tol = 16 * EPS * (2 + fabs((double)h0));
 		real rs = kp07_inv_depth((real)1e-3, (real)1e-8);
-		real rc = kp07_cell_inv_depth(w0, Bc, (real)1e-8);
-		if (w0 < top)
-			partial++;
-		kp07_reconstruct_wd((real)urand(-1, 2), w0, (real)urand(-1, 2), 1, (real)0.5, 2, 0, 0,
-			0, Bw, Be, Bs, Bn, Bc, rs, rc, rs, theta, &fw, &fe);
-		kp07_reconstruct_wd((real)urand(-1, 2), w0, (real)urand(-1, 2), 0, 0, 0, 1, (real)0.5,
-			2, Bs, Bn, Bw, Be, Bc, rs, rc, rs, theta, &fs, &fn);
+		real rc = kp07_cell_inv_depth(h0, (real)1e-8);
+		int part = !(h0 >= top - Bc);
+		partial += part;
+		kp07_reconstruct_wd(h1, h0, h2, 1, (real)0.5, 2, 0, 0, 0, B1, B2, Bw, Be, Bs, Bn, Bc,
+			rs, rc, rs, theta, &fw, &fe);
+		kp07_reconstruct_wd(h3, h0, h4, 0, 0, 0, 1, (real)0.5, 2, B3, B4, Bs, Bn, Bw, Be, Bc,
+			rs, rc, rs, theta, &fs, &fn);
 		if (!(fw.h >= 0 && fe.h >= 0 && fs.h >= 0 && fn.h >= 0))
 			fail_msg("case %d: negative face depth", it);
-		if (!(fw.w >= Bw - tol && fe.w >= Be - tol && fs.w >= Bs - tol && fn.w >= Bn - tol))
-			fail_msg("case %d: a face level below its bed", it);
-		assert_close(0.25 * ((double)fw.h + fe.h + fs.h + fn.h), (double)w0 - Bc, tol);
-		if (w0 < top) {
+		assert_close(0.25 * ((double)fw.h + fe.h + fs.h + fn.h), (double)h0, tol);
+		if (part) {
 			/* partly flooded: flat at one level, one velocity: the momentum
 			 * at a face is its depth times the cell's velocity */
-			double u = 0.5 * kp07_inv_depth(w0 - Bc, (real)1e-8);
+			double u = 0.5 * kp07_inv_depth(h0, (real)1e-8);
 			assert_close(fw.eta, fe.eta, 0);
 			assert_close(fs.eta, fw.eta, 0);
 			assert_close(fw.hn, fw.h * u, 1e-5 * (1 + fabs(fw.h * u)));
 			assert_close(fe.hn, fe.h * u, 1e-5 * (1 + fabs(fe.h * u)));
 			assert_close(fs.ht, fs.h * u, 1e-5 * (1 + fabs(fs.h * u)));
-			if (w0 - Bc > 0.1) /* h >> kappa: the face momenta average to the cell's */
+			if (h0 > 0.1) /* h >> kappa: the face momenta average to the cell's */
 				assert_close(0.25 * ((double)fw.hn + fe.hn + fs.ht + fn.ht), 0.5, 1e-4);
 		} else {
-			assert_close(fw.eta, fw.w, 0);
-			assert_close(fe.eta, fe.w, 0);
+			/* fully flooded: levels relative to the centre bed */
+			assert_close(fw.h, swe_max(fw.eta - (Bw - Bc), 0), tol);
+			assert_close(fe.h, swe_max(fe.eta - (Be - Bc), 0), tol);
 		}
 	}
 	assert_true(partial > n / 10);
+}
+
+/* A film far thinner than an ulp of its terrain's height keeps its depth
+ * through the reconstruction: the face depths average to the cell depth to
+ * rounding of the depth (with the level stored, they were quanta of 1e-5 m
+ * at 100 m). */
+static void test_reconstruct_film(void **st)
+{
+	struct kp07_face fw, fe, fs, fn;
+	real r = kp07_inv_depth((real)1e-7, (real)1e-8);
+	real h0 = (real)3e-7;
+	(void)st;
+	/* a slope: face beds 100 +- 0.05 m, partly flooded */
+	kp07_reconstruct_wd(0, h0, 0, 0, 0, 0, 0, 0, 0, (real)99.9, (real)100.1, (real)99.95,
+		(real)100.05, 100, 100, 100, r, r, r, (real)1.3, &fw, &fe);
+	kp07_reconstruct_wd(0, h0, 0, 0, 0, 0, 0, 0, 0, 100, 100, 100, 100, (real)99.95,
+		(real)100.05, 100, r, r, r, (real)1.3, &fs, &fn);
+	assert_close(0.25 * ((double)fw.h + fe.h + fs.h + fn.h), 3e-7, 3e-7 * 8 * EPS);
+	assert_close(fw.h, 4 * 3e-7, 4 * 3e-7 * 8 * EPS);
+	/* flat, fully flooded: the face depths are the depth */
+	kp07_reconstruct_wd(h0, h0, h0, 0, 0, 0, 0, 0, 0, 100, 100, 100, 100, 100, 100, 100, r,
+		r, r, (real)1.3, &fw, &fe);
+	assert_close(fw.h, h0, 0);
+	assert_close(fe.h, h0, 0);
 }
 
 /* ------------------------------------------------------------ velocity */
@@ -390,33 +429,32 @@ static void test_finish_positivity(void **st)
 	struct swe_coef c = coef();
 	real w, hu, hv;
 	(void)st;
-	/* below the bed: depth set to zero, momentum zeroed */
-	w = (real)0.9; hu = 1; hv = -1;
-	swe_finish(&w, &hu, &hv, 1, (real)0.1, c);
-	assert_close(w, 1, 0);
+	/* negative depth: set to zero, momentum zeroed */
+	w = (real)-0.1; hu = 1; hv = -1;
+	swe_finish(&w, &hu, &hv, (real)0.1, c);
+	assert_close(w, 0, 0);
 	assert_close(hu, 0, 0);
 	assert_close(hv, 0, 0);
 	/* thinner than the dry tolerance: kept, momentum zeroed */
-	w = (real)(1 + 0.5e-6); hu = 1; hv = 1;
-	swe_finish(&w, &hu, &hv, 1, (real)0.1, c);
-	assert_true(w >= 1);
+	w = (real)0.5e-6; hu = 1; hv = 1;
+	swe_finish(&w, &hu, &hv, (real)0.1, c);
+	assert_close(w, (real)0.5e-6, 0);
 	assert_close(hu, 0, 0);
 	assert_close(hv, 0, 0);
 	/* wet, no friction: untouched */
 	w = 3; hu = (real)1.5; hv = (real)-0.5;
-	swe_finish(&w, &hu, &hv, 1, 10, c);
+	swe_finish(&w, &hu, &hv, 10, c);
 	assert_close(w, 3, 0);
 	assert_close(hu, 1.5, 0);
 	assert_close(hv, -0.5, 0);
 	/* random: h >= 0 always */
 	for (int it = 0; it < 10000; it++) {
-		real B = (real)urand(-1, 1);
-		w = B + (real)urand(-0.5, 1);
+		w = (real)urand(-0.5, 1);
 		hu = (real)urand(-3, 3);
 		hv = (real)urand(-3, 3);
 		c.n2 = (real)(it % 2 ? 0.03 * 0.03 : 0);
-		swe_finish(&w, &hu, &hv, B, (real)urand(0, 10), c);
-		assert_true(w - B >= 0);
+		swe_finish(&w, &hu, &hv, (real)urand(0, 10), c);
+		assert_true(w >= 0);
 	}
 }
 
@@ -438,13 +476,13 @@ static void test_rk2_terminal_velocity(void **st)
 	c0.n2 = 0;
 	for (int k = 0; k < 20000; k++) {
 		/* in-stage friction: L = (0, S, 0) at both stages */
-		swe_euler_vals(w, hu, hv, 0, (real)S, 0, 0, (real)dt, c, &ws, &hus, &hvs);
-		swe_rk2_vals(w, hu, hv, ws, hus, hvs, 0, (real)S, 0, 0, (real)dt, c, &w, &hu, &hv);
+		swe_euler_vals(w, hu, hv, 0, (real)S, 0, (real)dt, c, &ws, &hus, &hvs);
+		swe_rk2_vals(w, hu, hv, ws, hus, hvs, 0, (real)S, 0, (real)dt, c, &w, &hu, &hv);
 		/* split friction after a frictionless RK2 step */
-		swe_euler_vals(w1, hu1, hv1, 0, (real)S, 0, 0, (real)dt, c0, &ws, &hus, &hvs);
-		swe_rk2_vals(w1, hu1, hv1, ws, hus, hvs, 0, (real)S, 0, 0, (real)dt, c0, &w1, &hu1,
+		swe_euler_vals(w1, hu1, hv1, 0, (real)S, 0, (real)dt, c0, &ws, &hus, &hvs);
+		swe_rk2_vals(w1, hu1, hv1, ws, hus, hvs, 0, (real)S, 0, (real)dt, c0, &w1, &hu1,
 			&hv1);
-		swe_sources(&w1, &hu1, &hv1, 0, 0, c.n2, (real)dt, c);
+		swe_sources(&w1, &hu1, &hv1, 0, c.n2, (real)dt, c);
 	}
 	assert_close(hu / h, want, 1e-3 * want);
 	assert_close(hu1 / h, want, 1e-3 * want);
@@ -457,21 +495,21 @@ static void test_finish_manning(void **st)
 	struct swe_coef c = coef();
 	double n = 0.03, h = 0.8, qx = 1.2, qy = -0.4, dt = 5;
 	double u = qx / h, v = qy / h, d;
-	real w = (real)(0.2 + h), hu = (real)qx, hv = (real)qy;
+	real w = (real)h, hu = (real)qx, hv = (real)qy;
 	(void)st;
 	c.n2 = (real)(n * n);
-	swe_finish(&w, &hu, &hv, (real)0.2, (real)dt, c);
+	swe_finish(&w, &hu, &hv, (real)dt, c);
 	d = 1 + dt * 9.81 * n * n * sqrt(u * u + v * v) / pow(h, 4.0 / 3.0);
-	assert_close(w, 0.2 + h, EPS);
+	assert_close(w, h, EPS);
 	assert_close(hu, qx / d, 10 * EPS);
 	assert_close(hv, qy / d, 10 * EPS);
 	assert_true(fabs((double)hu) < qx && fabs((double)hv) < -qy);
 	assert_true(hu > 0 && hv < 0);  /* friction never reverses the flow */
 	/* stronger friction, longer step: still decreasing, never reversing */
 	for (int k = 1; k <= 6; k++) {
-		real w2 = 1, hu2 = 2, hv2 = 2;
+		real w2 = (real)0.5, hu2 = 2, hv2 = 2;
 		c.n2 = (real)(0.01 * k * 0.01 * k);
-		swe_finish(&w2, &hu2, &hv2, (real)0.5, (real)(10 * k), c);
+		swe_finish(&w2, &hu2, &hv2, (real)(10 * k), c);
 		assert_true(hu2 > 0 && hu2 < 2);
 		assert_true(hv2 > 0 && hv2 < 2);
 	}
@@ -562,10 +600,11 @@ static void lake_balance(int emerged)
 			Bm[k] = swe_bed_centre(Bc[kc], Bc[kc + 1], Bc[kc + CPITCH], Bc[kc + CPITCH + 1]);
 			swe_face_beds(&v, i, j, &Bw, &Be, &Bs, &Bn);
 			top = swe_max(swe_max(Bw, Be), swe_max(Bs, Bn));
-			w[k] = level >= top ? (real)level :
-				Bm[k] + swe_depth_at_level((real)level, Bw, Be, Bs, Bn);
+			/* w holds the depth */
+			w[k] = level >= top ? (real)level - Bm[k] :
+				swe_depth_at_level((real)level, Bw, Be, Bs, Bn);
 			if (i >= 0 && j >= 0 && i < NX && j < NY)
-				counts[w[k] <= Bm[k] ? 0 : level >= top ? 2 : 1]++;
+				counts[w[k] <= 0 ? 0 : level >= top ? 2 : 1]++;
 			hu[k] = 0;
 			hv[k] = 0;
 		}
@@ -588,8 +627,7 @@ static void lake_balance(int emerged)
 			if (!(fabs((double)Lw) <= 4 * EPS && fabs((double)Lhu) <= scale &&
 				fabs((double)Lhv) <= scale))
 				fail_msg("cell (%d, %d), depth %.6g: L = (%.3g, %.3g, %.3g), limit "
-					"%.3g, %.3g", i, j, (double)(w[swe_vidx(&v, i, j)] -
-					Bm[swe_vidx(&v, i, j)]), (double)Lw, (double)Lhu, (double)Lhv,
+					"%.3g, %.3g", i, j, (double)w[swe_vidx(&v, i, j)], (double)Lw, (double)Lhu, (double)Lhv,
 					4 * EPS, scale);
 		}
 }
@@ -616,6 +654,7 @@ int main(void)
 		cmocka_unit_test(test_sort4),
 		cmocka_unit_test(test_cell_level),
 		cmocka_unit_test(test_reconstruct_wd_random),
+		cmocka_unit_test(test_reconstruct_film),
 		cmocka_unit_test(test_velocity),
 		cmocka_unit_test(test_flux_dry),
 		cmocka_unit_test(test_flux_consistency),

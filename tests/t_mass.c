@@ -47,6 +47,7 @@ static void mass(const char *name, const char *setup, double h_out, double end_t
 		fprintf(stderr, "test error: set-up failed\n");
 		exit(99);
 	}
+	swe_params_resolve(&p, &s);
 	v0 = swe_volume(&s);
 	memset(&st, 0, sizeof st);
 	if ((rc = be->init(&ctx, &s, &p, 0))) {
@@ -139,6 +140,7 @@ static void positivity(const char *name, const char *setup, double h_out, int nx
 		fprintf(stderr, "test error: set-up failed\n");
 		exit(99);
 	}
+	swe_params_resolve(&p, &s);
 	c = swe_coef_of(&p);
 	swe_bcdev_fill(&bcd, &s, &p);
 	n = (size_t)(s.ny + 2 * G) * s.pitch;
@@ -176,7 +178,7 @@ static void positivity(const char *name, const char *setup, double h_out, int nx
 		for (int j = -G; j < s.ny + G; j++)
 			for (int i = -G; i < s.nx + G; i++) {
 				long k = swe_vidx(&u, i, j);
-				double h = (double)s.w[k] + (double)rdt * Lw[k] - (double)s.Bm[k];
+				double h = (double)s.w[k] + (double)rdt * Lw[k];
 				if (i >= 0 && i < s.nx && j >= 0 && j < s.ny) {
 					if (h < worst) {
 						worst = h;
@@ -192,8 +194,7 @@ static void positivity(const char *name, const char *setup, double h_out, int nx
 		for (int j = 0; j < s.ny; j++)
 			for (int i = 0; i < s.nx; i++) {
 				long k = swe_vidx(&u, i, j);
-				double h = 0.5 * ((double)s.w[k] + (double)ws[k] + (double)rdt * Lw[k]) -
-					(double)s.Bm[k];
+				double h = 0.5 * ((double)s.w[k] + (double)ws[k] + (double)rdt * Lw[k]);
 				if (h < worst) {
 					worst = h;
 					worst_step = step;

@@ -26,7 +26,7 @@ static void watch_update(struct watch *wa, const struct swe_state *s, real thr, 
 		for (int i = 0; i < s->nx; i++) {
 			long k = swe_idx(s, i, j);
 			size_t c = (size_t)j * s->nx + i;
-			real h = s->w[k] - s->Bm[k];
+			real h = s->w[k];
 			if (h > wa->max_depth[c]) {
 				wa->max_depth[c] = (float)h;
 				wa->t_max[c] = (float)t;
@@ -53,7 +53,9 @@ static void check(const char *name, const struct swe_params *p)
 	size_t n;
 	long bad[4] = { 0, 0, 0, 0 }, wet = 0, dry = 0;
 	real thr = (real)p->threshold;
-	if (!be || swe_setup(&s, p) || be->init(&ctx, &s, p, 0) ||
+	struct swe_params q = *p;   /* kappa resolved, as swe_run does */
+	if (!be || swe_setup(&s, p) || (swe_params_resolve(&q, &s), 0) ||
+		be->init(&ctx, &s, &q, 0) ||
 		be->products_start(ctx, thr)) {
 		fprintf(stderr, "test error: %s: cannot start the run\n", name);
 		exit(99);
