@@ -111,11 +111,7 @@ void bsq_mg_zero(struct bsq_level *l, int vec)
 static double sum_row(void *vctx, size_t c0, int n)
 {
 	const struct bsq_lctx *x = vctx;
-	double sum = 0;
-	int i;
-	for (i = 0; i < n; i++)
-		sum += x->in[c0 + i];
-	return sum;
+	return bsq_row_sum(x->in, c0, n);
 }
 
 /* Mean over the interior cells, summed in a fixed order. */
