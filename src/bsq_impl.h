@@ -109,6 +109,13 @@ HOSTDEVICE static inline bsq_real bsq_rhs_at(const struct bsq_rhs_args *x, size_
 	return bsq_explicit(&a, &q, &x->h, x->diffusivity, f);
 }
 
+/* The Poisson right-hand side div(u*) / dt at c (BSQ.md "Time stepping"). */
+HOSTDEVICE static inline bsq_real bsq_poisson_b_at(const bsq_real *u, const bsq_real *v,
+	const bsq_real *w, size_t c, size_t sy, size_t sz, const struct bsq_h *h, bsq_real dt)
+{
+	return bsq_div_at(u, v, w, c, sy, sz, h) / dt;
+}
+
 /* The corrected face velocity q - dt (phi[c] - phi[c - o]) / h at c. */
 HOSTDEVICE static inline bsq_real bsq_correct_at(bsq_real q, const bsq_real *phi, size_t c,
 	size_t o, bsq_real dt, bsq_real ih)

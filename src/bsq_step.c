@@ -102,7 +102,7 @@ static double div_row(void *vctx, size_t c0, int n)
 	const struct row_ctx *x = vctx;
 	size_t c;
 	for (c = c0; c < c0 + (size_t)n; c++)
-		x->q[c] = bsq_div_at(x->a, x->v, x->w, c, x->sy, x->sz, &x->h) / x->dt;
+		x->q[c] = bsq_poisson_b_at(x->a, x->v, x->w, c, x->sy, x->sz, &x->h, x->dt);
 	return 0;
 }
 
