@@ -14,22 +14,13 @@ extern "C" {
 #include "spate.h"
 #include "bsq_cuda.h"
 #include "bsq_cuda_dev.h"
+#include "cuda_check.h"
 }
 
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Reports a failed CUDA call with file:line and returns -SPATE_EDEVICE. */
-#define CUDA_CHECK(expr)                                                                  \
-	do {                                                                              \
-		cudaError_t cuda_check_err_ = (expr);                                     \
-		if (cuda_check_err_ != cudaSuccess) {                                     \
-			spate_log_error("cuda", "%s:%d: %s: %s", __FILE__, __LINE__, #expr,  \
-				cudaGetErrorString(cuda_check_err_));                     \
-			return -SPATE_EDEVICE;                                            \
-		}                                                                         \
-	} while (0)
 
 struct bsq_cuda {
 	struct bsq_state dev; /* device pointers; grid, levels' shapes, time */

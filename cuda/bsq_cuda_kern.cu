@@ -357,7 +357,7 @@ extern "C" double bsq_cuda_mean(const struct bsq_level *l, int vec)
 	double out[2];
 	k_rows_sum<<<row_blocks(&l->g), TLINE>>>(l->v[vec], l->g, rows_sum);
 	rows_total(&l->g, false, out);
-	return out[0] / ((double)l->g.nx * l->g.ny * l->g.nz);
+	return out[0] / bsq_ncells(&l->g);
 }
 
 extern "C" void bsq_cuda_diag_div(const struct bsq_state *s, double *max, double *l2)
@@ -368,7 +368,7 @@ extern "C" void bsq_cuda_diag_div(const struct bsq_state *s, double *max, double
 		rows_sum, rows_max);
 	rows_total(g, true, out);
 	*max = out[1];
-	*l2 = sqrt(out[0] / ((double)g->nx * g->ny * g->nz));
+	*l2 = sqrt(out[0] / bsq_ncells(g));
 }
 
 /* ---- multigrid verbs */
@@ -383,7 +383,7 @@ __global__ static void k_shift(bsq_real *a, double by, struct box b, struct bsq_
 	int i, j, k;
 	if (cell_of(b, &i, &j, &k)) {
 		size_t c = bsq_idx(&g, i, j, k);
-		a[c] = (bsq_real)(a[c] - by);
+		a[c] = bsq_shifted(a[c], by);
 	}
 }
 
@@ -486,7 +486,7 @@ __global__ static void k_interp(bsq_real *out, const bsq_real *in, bsq_real a, i
 	int i, j, k;
 	if (cell_of(b, &i, &j, &k)) {
 		size_t c = bsq_idx(&g, i, j, k);
-		out[c] = a * out[c] + (pl ? bsq_pl_at(in, &gc, cx, cy, cz, i, j, k) :
+		out[c] = bsq_prolong_add(a, out[c], pl ? bsq_pl_at(in, &gc, cx, cy, cz, i, j, k) :
 			bsq_pc_at(in, &gc, cx, cy, cz, i, j, k));
 	}
 }

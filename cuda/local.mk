@@ -30,7 +30,8 @@ CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/bsq_kern.h \
 	$(top_srcdir)/src/bsq_impl.h \
 	$(top_srcdir)/src/bsq_cuda.h \
-	$(top_srcdir)/src/bsq_cuda_dev.h
+	$(top_srcdir)/src/bsq_cuda_dev.h \
+	$(top_srcdir)/src/cuda_check.h
 # Always distributed, so `make dist` works on a machine without nvcc.
 EXTRA_DIST += $(CUDA_SRCS)
 

@@ -39,7 +39,7 @@ void bsq_diag_div(const struct bsq_state *s, double *max, double *l2)
 	const struct bsq_grid *g = &s->g;
 	double sum = bsq_rows_sum(g, div_row, &x);
 	*max = x.max;
-	*l2 = sqrt(sum / ((double)g->nx * g->ny * g->nz));
+	*l2 = sqrt(sum / bsq_ncells(g));
 }
 
 static double energy_row(void *vctx, size_t c0, int n)

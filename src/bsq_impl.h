@@ -36,6 +36,12 @@ HOSTDEVICE static inline size_t bsq_count(const struct bsq_grid *g)
 	return bsq_sz(g) * ((size_t)g->nz + 2);
 }
 
+/* Interior cells of a grid, as a double (the divisor of means). */
+HOSTDEVICE static inline double bsq_ncells(const struct bsq_grid *g)
+{
+	return (double)g->nx * g->ny * g->nz;
+}
+
 /* The value at c and its six neighbours. */
 HOSTDEVICE static inline struct bsq_st7 bsq_gather7(const bsq_real *a, size_t c, size_t sy, size_t sz)
 {
@@ -179,6 +185,19 @@ HOSTDEVICE static inline bsq_real bsq_pc_at(const bsq_real *q, const struct bsq_
 	int cy, int cz, int i, int j, int k)
 {
 	return q[bsq_idx(gc, bsq_parent(i, cx), bsq_parent(j, cy), bsq_parent(k, cz))];
+}
+
+/* A prolongation's update of a fine value q by the prolongated coarse value
+ * P: a q + P (a = 1: V-cycle correction; a = 0: full multigrid start). */
+HOSTDEVICE static inline bsq_real bsq_prolong_add(bsq_real a, bsq_real q, bsq_real P)
+{
+	return a * q + P;
+}
+
+/* q shifted by -by (a mean removed), in double. */
+HOSTDEVICE static inline bsq_real bsq_shifted(bsq_real q, double by)
+{
+	return (bsq_real)(q - by);
 }
 
 /* The sum of a row's n values from c0, in order (means). */

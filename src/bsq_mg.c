@@ -114,9 +114,3 @@ int bsq_poisson_on(const struct bsq_ops *o, struct bsq_state *s, const struct bs
 			p->solver == BSQ_SOLVER_JACOBI ? "sweeps" : "V-cycles", rtol);
 	return err;
 }
-
-int bsq_poisson(struct bsq_state *s, const struct bsq_params *p, double rtol, int first_fmg,
-	struct bsq_stats *st)
-{
-	return bsq_poisson_on(&bsq_ops_cpu, s, p, rtol, first_fmg, st);
-}

@@ -14,8 +14,8 @@ static double pl_row(void *vctx, size_t c0, int n)
 	int i, j, k, e;
 	bsq_row_jk(x->g, c0, &i, &j, &k);
 	for (e = 0; e < n; e++, i++)
-		x->out[c0 + e] = a * x->out[c0 + e] +
-			bsq_pl_at(x->in, &x->c->g, f->cx, f->cy, f->cz, i, j, k);
+		x->out[c0 + e] = bsq_prolong_add(a, x->out[c0 + e],
+			bsq_pl_at(x->in, &x->c->g, f->cx, f->cy, f->cz, i, j, k));
 	return 0;
 }
 

@@ -119,7 +119,7 @@ double bsq_mg_mean(const struct bsq_level *l, int vec)
 {
 	struct bsq_lctx x = bsq_lctx_of(l);
 	x.in = l->v[vec];
-	return bsq_rows_sum(&l->g, sum_row, &x) / ((double)l->g.nx * l->g.ny * l->g.nz);
+	return bsq_rows_sum(&l->g, sum_row, &x) / bsq_ncells(&l->g);
 }
 
 static double shift_row(void *vctx, size_t c0, int n)
@@ -127,7 +127,7 @@ static double shift_row(void *vctx, size_t c0, int n)
 	const struct bsq_lctx *x = vctx;
 	int i;
 	for (i = 0; i < n; i++)
-		x->out[c0 + i] = (bsq_real)(x->out[c0 + i] - x->a);
+		x->out[c0 + i] = bsq_shifted(x->out[c0 + i], x->a);
 	return 0;
 }
 

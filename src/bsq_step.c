@@ -7,7 +7,7 @@
  * which is what makes the Neumann pressure condition consistent.
  *
  * The control flow (bsq_step_on) calls its verbs through a backend table
- * (struct bsq_ops, bsq_impl.h): bsq_ops_cpu here, the CUDA one in
+ * (struct bsq_ops, bsq_impl.h): the CPU's in bsq_cpu.c, the CUDA one in
  * cuda/bsq_cuda.cu. */
 #include <math.h>
 
@@ -182,16 +182,3 @@ int bsq_step_on(const struct bsq_ops *o, struct bsq_state *s, const struct bsq_p
 	}
 	return err;
 }
-
-int bsq_step(struct bsq_state *s, const struct bsq_params *p, struct bsq_stats *st)
-{
-	return bsq_step_on(&bsq_ops_cpu, s, p, st);
-}
-
-const struct bsq_ops bsq_ops_cpu = {
-	"cpu",
-	bsq_rhs, bsq_field_max, bsq_predict, bsq_correct_comp, bsq_div_rhs,
-	bsq_bc_velocity, bsq_bc_scalar, bsq_diag_div,
-	bsq_mg_zero, bsq_mg_mean, bsq_mg_shift, bsq_mg_ghosts, bsq_mg_residual, bsq_mg_smooth,
-	bsq_mg_restrict, bsq_mg_interp_pl, bsq_mg_interp_pc, bsq_jacobi_sweep
-};
