@@ -486,8 +486,7 @@ __global__ static void k_interp(bsq_real *out, const bsq_real *in, bsq_real a, i
 	int i, j, k;
 	if (cell_of(b, &i, &j, &k)) {
 		size_t c = bsq_idx(&g, i, j, k);
-		out[c] = bsq_prolong_add(a, out[c], pl ? bsq_pl_at(in, &gc, cx, cy, cz, i, j, k) :
-			bsq_pc_at(in, &gc, cx, cy, cz, i, j, k));
+		out[c] = bsq_prolong_add(a, out[c], bsq_interp_at(in, &gc, cx, cy, cz, i, j, k, pl));
 	}
 }
 

@@ -187,6 +187,14 @@ HOSTDEVICE static inline bsq_real bsq_pc_at(const bsq_real *q, const struct bsq_
 	return q[bsq_idx(gc, bsq_parent(i, cx), bsq_parent(j, cy), bsq_parent(k, cz))];
 }
 
+/* The prolongated value at fine cell (i, j, k): trilinear when pl, else
+ * piecewise constant. */
+HOSTDEVICE static inline bsq_real bsq_interp_at(const bsq_real *q, const struct bsq_grid *gc,
+	int cx, int cy, int cz, int i, int j, int k, int pl)
+{
+	return pl ? bsq_pl_at(q, gc, cx, cy, cz, i, j, k) : bsq_pc_at(q, gc, cx, cy, cz, i, j, k);
+}
+
 /* A prolongation's update of a fine value q by the prolongated coarse value
  * P: a q + P (a = 1: V-cycle correction; a = 0: full multigrid start). */
 HOSTDEVICE static inline bsq_real bsq_prolong_add(bsq_real a, bsq_real q, bsq_real P)
@@ -297,6 +305,7 @@ struct bsq_lctx {
 	size_t sy, sz;
 	double a;
 	int red;
+	int pl;                         /* prolongation: 1 trilinear, 0 constant */
 };
 /* The context of level l: its grid and strides, everything else zero. */
 static inline struct bsq_lctx bsq_lctx_of(const struct bsq_level *l)
@@ -349,10 +358,10 @@ void bsq_mg_shift(struct bsq_level *l, int vec, double by);
 double bsq_mg_norm_max(const struct bsq_level *l, int vec);
 /* max |a| over the interior values of any field of grid g. */
 double bsq_field_max(const struct bsq_grid *g, const bsq_real *a);
-/* fine[fvec] = a fine[fvec] + P coarse[cvec], P given by its row function
- * (coarse ghosts filled first); shared by the two prolongations. */
+/* fine[fvec] = a fine[fvec] + P coarse[cvec], P trilinear when pl, else
+ * constant (coarse ghosts filled first); shared by the two prolongations. */
 void bsq_mg_interp_rows(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
-	int cvec, bsq_row_fn P);
+	int cvec, int pl);
 void bsq_mg_ghosts(struct bsq_level *l, int vec);
 /* bsq_mg_residual.c: res = rhs - lap(phi); returns max |res|. */
 double bsq_mg_residual(struct bsq_level *l, int res, int phi, int rhs);

@@ -163,16 +163,30 @@ double bsq_mg_norm_max(const struct bsq_level *l, int vec)
 	return bsq_field_max(&l->g, l->v[vec]);
 }
 
+static double interp_row(void *vctx, size_t c0, int n)
+{
+	const struct bsq_lctx *x = vctx;
+	const struct bsq_level *f = x->l;
+	const bsq_real a = (bsq_real)x->a;
+	int i, j, k, e;
+	bsq_row_jk(x->g, c0, &i, &j, &k);
+	for (e = 0; e < n; e++, i++)
+		x->out[c0 + e] = bsq_prolong_add(a, x->out[c0 + e],
+			bsq_interp_at(x->in, &x->c->g, f->cx, f->cy, f->cz, i, j, k, x->pl));
+	return 0;
+}
+
 void bsq_mg_interp_rows(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
-	int cvec, bsq_row_fn P)
+	int cvec, int pl)
 {
 	struct bsq_lctx x = bsq_lctx_of(fine);
 	x.c = coarse;
 	x.out = fine->v[fvec];
 	x.in = coarse->v[cvec];
 	x.a = a;
+	x.pl = pl;
 	bsq_mg_ghosts(coarse, cvec);
-	bsq_rows_max(&fine->g, bsq_interior, P, &x);
+	bsq_rows_max(&fine->g, bsq_interior, interp_row, &x);
 }
 
 void bsq_mg_ghosts(struct bsq_level *l, int vec)
