@@ -111,11 +111,7 @@ void bsq_mg_zero(struct bsq_level *l, int vec)
 static double sum_row(void *vctx, size_t c0, int n)
 {
 	const struct bsq_lctx *x = vctx;
-	double sum = 0;
-	int i;
-	for (i = 0; i < n; i++)
-		sum += x->in[c0 + i];
-	return sum;
+	return bsq_row_sum(x->in, c0, n);
 }
 
 /* Mean over the interior cells, summed in a fixed order. */
@@ -123,7 +119,7 @@ double bsq_mg_mean(const struct bsq_level *l, int vec)
 {
 	struct bsq_lctx x = bsq_lctx_of(l);
 	x.in = l->v[vec];
-	return bsq_rows_sum(&l->g, sum_row, &x) / ((double)l->g.nx * l->g.ny * l->g.nz);
+	return bsq_rows_sum(&l->g, sum_row, &x) / bsq_ncells(&l->g);
 }
 
 static double shift_row(void *vctx, size_t c0, int n)
@@ -131,7 +127,7 @@ static double shift_row(void *vctx, size_t c0, int n)
 	const struct bsq_lctx *x = vctx;
 	int i;
 	for (i = 0; i < n; i++)
-		x->out[c0 + i] = (bsq_real)(x->out[c0 + i] - x->a);
+		x->out[c0 + i] = bsq_shifted(x->out[c0 + i], x->a);
 	return 0;
 }
 
@@ -167,16 +163,30 @@ double bsq_mg_norm_max(const struct bsq_level *l, int vec)
 	return bsq_field_max(&l->g, l->v[vec]);
 }
 
+static double interp_row(void *vctx, size_t c0, int n)
+{
+	const struct bsq_lctx *x = vctx;
+	const struct bsq_level *f = x->l;
+	const bsq_real a = (bsq_real)x->a;
+	int i, j, k, e;
+	bsq_row_jk(x->g, c0, &i, &j, &k);
+	for (e = 0; e < n; e++, i++)
+		x->out[c0 + e] = bsq_prolong_add(a, x->out[c0 + e],
+			bsq_interp_at(x->in, &x->c->g, f->cx, f->cy, f->cz, i, j, k, x->pl));
+	return 0;
+}
+
 void bsq_mg_interp_rows(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
-	int cvec, bsq_row_fn P)
+	int cvec, int pl)
 {
 	struct bsq_lctx x = bsq_lctx_of(fine);
 	x.c = coarse;
 	x.out = fine->v[fvec];
 	x.in = coarse->v[cvec];
 	x.a = a;
+	x.pl = pl;
 	bsq_mg_ghosts(coarse, cvec);
-	bsq_rows_max(&fine->g, bsq_interior, P, &x);
+	bsq_rows_max(&fine->g, bsq_interior, interp_row, &x);
 }
 
 void bsq_mg_ghosts(struct bsq_level *l, int vec)
