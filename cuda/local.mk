@@ -10,7 +10,9 @@ CUDA_SRCS = cuda/swe_cuda.cu cuda/swe_cuda_kern.cu cuda/swe_cuda_dt.cu cuda/swe_
 	cuda/swe_cuda_sub_mem.cu cuda/swe_cuda_sub_tiles.cu cuda/swe_cuda_sub_rows.cu \
 	cuda/swe_cuda_sub_activity.cu cuda/swe_cuda_sub_dev.cu \
 	cuda/swe_cuda_sub_halo.cu cuda/swe_cuda_gauges.cu cuda/swe_cuda_sub_gauges.cu \
-	cuda/swe_cuda_sub_src.cu
+	cuda/swe_cuda_sub_src.cu $(BSQ_CUDA_SRCS)
+# The Boussinesq module's backend (bsq_cuda.h).
+BSQ_CUDA_SRCS = cuda/bsq_cuda.cu cuda/bsq_cuda_kern.cu
 CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/hostdevice.h \
 	$(top_srcdir)/src/spate.h \
@@ -23,7 +25,13 @@ CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/swe_multi.h \
 	$(top_srcdir)/src/swe_cuda_sub.h \
 	$(top_srcdir)/src/products_kern.h \
-	$(top_srcdir)/src/gauge_kern.h
+	$(top_srcdir)/src/gauge_kern.h \
+	$(top_srcdir)/src/bsq.h \
+	$(top_srcdir)/src/bsq_kern.h \
+	$(top_srcdir)/src/bsq_impl.h \
+	$(top_srcdir)/src/bsq_cuda.h \
+	$(top_srcdir)/src/bsq_cuda_dev.h \
+	$(top_srcdir)/src/cuda_check.h
 # Always distributed, so `make dist` works on a machine without nvcc.
 EXTRA_DIST += $(CUDA_SRCS)
 
@@ -41,6 +49,17 @@ SUFFIXES += .cu
 .cu.o:
 	@$(MKDIR_P) $(@D)
 	$(AM_V_NVCC)$(NVCC_COMPILE) -c -o $@ $<
+
+# The Boussinesq kernels without fused multiply-add contraction: every value
+# rounds as in the CPU loops, so CPU and CUDA agree to the last bits where
+# the order of operations is the same (t_bsq_cuda).
+BSQ_NVCCFLAGS = -fmad=false
+cuda/bsq_cuda.o: $(top_srcdir)/cuda/bsq_cuda.cu
+	@$(MKDIR_P) $(@D)
+	$(AM_V_NVCC)$(NVCC_COMPILE) $(BSQ_NVCCFLAGS) -c -o $@ $(top_srcdir)/cuda/bsq_cuda.cu
+cuda/bsq_cuda_kern.o: $(top_srcdir)/cuda/bsq_cuda_kern.cu
+	@$(MKDIR_P) $(@D)
+	$(AM_V_NVCC)$(NVCC_COMPILE) $(BSQ_NVCCFLAGS) -c -o $@ $(top_srcdir)/cuda/bsq_cuda_kern.cu
 
 if HAVE_CUDA
 CUDA_OBJS = $(CUDA_SRCS:.cu=.o)

@@ -10,57 +10,16 @@
  * two (ghosts included), so edges and corners are consistent. */
 #include "bsq_impl.h"
 
-/* Internal kind: the normal velocity on the wall face itself is 0. */
-#define GHOST_WALL_FACE 3
-
-/* One axis: its stride and size, and those of the two others. */
-struct axis {
-	size_t s, s1, s2;
-	int n, n1, n2;
-};
-
-static struct axis axis_of(const struct bsq_grid *g, int d)
-{
-	const size_t st[3] = { 1, bsq_sy(g), bsq_sz(g) };
-	const int n[3] = { g->nx, g->ny, g->nz };
-	struct axis a;
-	a.s = st[d];
-	a.n = n[d];
-	a.s1 = st[(d + 1) % 3];
-	a.n1 = n[(d + 1) % 3];
-	a.s2 = st[(d + 2) % 3];
-	a.n2 = n[(d + 2) % 3];
-	return a;
-}
-
 /* The ghost (or wall face) values of a along axis d, low face of kind klo
- * (wall value vlo), high face khi (vhi). */
+ * (wall value vlo), high face khi (vhi): bsq_fill_line on every line. */
 static void fill_axis(const struct bsq_grid *g, bsq_real *a, int d, int klo, double vlo, int khi,
 	double vhi)
 {
-	const struct axis x = axis_of(g, d);
+	const struct bsq_axis x = bsq_axis_of(g, d);
 	int i1, i2;
 	for (i2 = 0; i2 <= x.n2 + 1; i2++)
-		for (i1 = 0; i1 <= x.n1 + 1; i1++) {
-			size_t b = (size_t)i1 * x.s1 + (size_t)i2 * x.s2;
-			size_t lo = b, lo_in = b + x.s, hi_in = b + (size_t)x.n * x.s,
-			       hi = b + (size_t)(x.n + 1) * x.s;
-			if (klo == BSQ_GHOST_PERIODIC) {
-				a[lo] = a[hi_in];
-				a[hi] = a[lo_in];
-				continue;
-			}
-			if (klo == GHOST_WALL_FACE)
-				a[lo_in] = 0;
-			else
-				a[lo] = klo == BSQ_GHOST_DIRICHLET ?
-					bsq_ghost_dirichlet((bsq_real)vlo, a[lo_in]) : a[lo_in];
-			if (khi == GHOST_WALL_FACE)
-				a[hi] = 0;
-			else
-				a[hi] = khi == BSQ_GHOST_DIRICHLET ?
-					bsq_ghost_dirichlet((bsq_real)vhi, a[hi_in]) : a[hi_in];
-		}
+		for (i1 = 0; i1 <= x.n1 + 1; i1++)
+			bsq_fill_line(a, &x, i1, i2, klo, (bsq_real)vlo, khi, (bsq_real)vhi);
 }
 
 void bsq_bc_scalar(const struct bsq_grid *g, bsq_real *a, const int kind[BSQ_NFACE],
@@ -72,14 +31,13 @@ void bsq_bc_scalar(const struct bsq_grid *g, bsq_real *a, const int kind[BSQ_NFA
 			val ? val[2 * d + 1] : 0);
 }
 
-/* Ghost kind of velocity component c on face f, and its wall value. */
-static int vel_kind(const struct bsq_params *p, int f, int c, double *val)
+int bsq_bc_vel_kind(const struct bsq_params *p, int f, int c, double *val)
 {
 	*val = 0;
 	if (p->vel_bc[f] == BSQ_PERIODIC)
 		return BSQ_GHOST_PERIODIC;
 	if (f / 2 == c)
-		return GHOST_WALL_FACE;
+		return BSQ_GHOST_WALL_FACE;
 	if (p->vel_bc[f] == BSQ_FREESLIP)
 		return BSQ_GHOST_NEUMANN;
 	if (p->vel_bc[f] == BSQ_LID)
@@ -95,7 +53,7 @@ void bsq_bc_velocity(const struct bsq_grid *g, bsq_real *u, bsq_real *v, bsq_rea
 	for (c = 0; c < 3; c++)
 		for (d = 0; d < 3; d++) {
 			double vlo, vhi;
-			int klo = vel_kind(p, 2 * d, c, &vlo), khi = vel_kind(p, 2 * d + 1, c, &vhi);
+			int klo = bsq_bc_vel_kind(p, 2 * d, c, &vlo), khi = bsq_bc_vel_kind(p, 2 * d + 1, c, &vhi);
 			fill_axis(g, comp[c], d, klo, vlo, khi, vhi);
 		}
 }

@@ -15,6 +15,7 @@
 #include "spate.h"
 #include "bsq.h"
 #include "bsq_bench.h"
+#include "bsq_cuda.h"
 
 /* Bytes per cell, with each field read or written once per kernel (BSQ.md):
  * predictor 16 values, divergence 5, correction 7, a Jacobi or RB-GS sweep 3
@@ -27,15 +28,24 @@ struct bench_case {
 	int nx, ny, nz;
 	int rb;             /* Rayleigh-Benard (else the cavity) */
 	int solver;
+	int cuda;           /* on the GPU (bsq_cuda.h) */
 	long steps;
 	double tol;
 };
+
+/* One step on the device the case asks for. */
+static int step(const struct bench_case *c, struct bsq_cuda *g, struct bsq_state *s,
+	const struct bsq_params *p, struct bsq_stats *st)
+{
+	return c->cuda ? bsq_cuda_step(g, p, st) : bsq_step(s, p, st);
+}
 
 static int bench_one(const struct bench_case *c)
 {
 	struct bsq_params p;
 	struct bsq_state s;
 	struct bsq_stats st;
+	struct bsq_cuda *g = NULL;
 	double t0, wall, cells = (double)c->nx * c->ny * c->nz, work = 0, bytes;
 	int rc;
 	bsq_params_default(&p);
@@ -51,11 +61,12 @@ static int bench_one(const struct bench_case *c)
 	p.max_sweeps = 1000000000;
 	if (rc || (rc = bsq_init(&s, &p)))
 		return rc;
-	if ((rc = bsq_step(&s, &p, &st)))   /* the first step (full multigrid) untimed */
+	if ((c->cuda && (rc = bsq_cuda_init(&g, &s, &p))) ||
+		(rc = step(c, g, &s, &p, &st)))   /* the first step (full multigrid) untimed */
 		goto out;
 	t0 = spate_now();
 	for (long k = 0; k < c->steps && !rc; k++) {
-		rc = bsq_step(&s, &p, &st);
+		rc = step(c, g, &s, &p, &st);
 		work += st.cycles;
 	}
 	wall = spate_now() - t0;
@@ -71,6 +82,7 @@ static int bench_one(const struct bench_case *c)
 		c->solver == BSQ_SOLVER_MG ? "cycles" : "sweeps", st.div_max,
 		bytes * (double)c->steps / wall / 1e9);
 out:
+	bsq_cuda_free(g);
 	bsq_free(&s);
 	return rc;
 }
@@ -85,12 +97,20 @@ static int size_of(const char *tok, struct bench_case *c)
 int bsq_bench(int argc, char **argv)
 {
 	char sizes[256] = "64x8x64", solvers[64] = "multigrid,jacobi", *save = NULL;
-	struct bench_case c = { 0, 0, 0, 0, BSQ_SOLVER_MG, 10, 1e-8 };
+	struct bench_case c = { 0, 0, 0, 0, BSQ_SOLVER_MG, 0, 10, 1e-8 };
 	int rc = 0;
 	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--physics=boussinesq") || !strcmp(argv[i], "--device=cpu") ||
-			!strcmp(argv[i], "--device=auto"))
+		if (!strcmp(argv[i], "--physics=boussinesq") || !strcmp(argv[i], "--device=cpu"))
 			continue;
+		if (!strcmp(argv[i], "--device=auto") || !strcmp(argv[i], "--device=cuda")) {
+			c.cuda = bsq_cuda_available() > 0;
+			if (!c.cuda && !strcmp(argv[i], "--device=cuda")) {
+				spate_log_error("bench", "--device=cuda: no usable CUDA GPU (or a build "
+					"without CUDA)");
+				return -SPATE_ENODEV;
+			}
+			continue;
+		}
 		if (!strncmp(argv[i], "--sizes=", 8))
 			snprintf(sizes, sizeof sizes, "%s", argv[i] + 8);
 		else if (!strncmp(argv[i], "--pressure=", 11))
@@ -106,7 +126,7 @@ int bsq_bench(int argc, char **argv)
 		else {
 			spate_log_error("bench", "%s: not an option of the boussinesq bench (--case=cavity|"
 				"rayleigh_benard, --sizes=NXxNYxNZ,..., --pressure=multigrid,jacobi, "
-				"--steps=N, --tol=X; CPU only in this version)", argv[i]);
+				"--steps=N, --tol=X, --device=cpu|cuda|auto)", argv[i]);
 			return -SPATE_EINVAL;
 		}
 	}
@@ -114,8 +134,8 @@ int bsq_bench(int argc, char **argv)
 		spate_log_error("bench", "--steps must be >= 1 and --tol > 0");
 		return -SPATE_EINVAL;
 	}
-	printf("# boussinesq bench, CPU, %s precision, tol %g; bytes per cell counted: %d values "
-		"a step + %d a V(2,2) cycle or %d a sweep, %zu bytes a value\n",
+	printf("# boussinesq bench, %s, %s precision, tol %g; bytes per cell counted: %d values "
+		"a step + %d a V(2,2) cycle or %d a sweep, %zu bytes a value\n", c.cuda ? "CUDA" : "CPU",
 		sizeof(bsq_real) == 8 ? "double" : "single", c.tol, VALUES_STEP, VALUES_VCYCLE,
 		VALUES_SWEEP, sizeof(bsq_real));
 	printf("# case              nx x   ny x   nz  pressure   steps  ms/step  cell-steps/s"

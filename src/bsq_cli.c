@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "spate.h"
+#include "bsq_cuda.h"
 #include "bsq_run.h"
 #include "ckpt_file.h"
 
@@ -61,11 +62,8 @@ static int parse(int argc, char **argv, struct args *a, struct bsq_config *c)
 			if (bsq_config_set(c, "output", "checkpoint_every", v, "--checkpoint-every", 0))
 				return -SPATE_EINVAL;
 		} else if ((v = option(argc, argv, &i, "--device"))) {
-			if (strcmp(v, "cpu") && strcmp(v, "auto")) {
-				spate_log_error("usage", "--device=%s: the boussinesq model runs on the "
-					"CPU in this version; use --device=cpu or auto", v);
+			if (bsq_config_set(c, "run", "device", v, "--device", 0))
 				return -SPATE_EINVAL;
-			}
 		} else if (!strcmp(argv[i], "--no-output"))
 			a->o.no_output = 1;
 		else if (!strcmp(argv[i], "--print-params"))
@@ -98,6 +96,12 @@ int bsq_cmd_run(int argc, char **argv)
 	bsq_config_defaults(c);
 	if (bsq_config_load(c, a.scenario) || parse(argc, argv, &a, c) ||
 		bsq_config_resolve(c, &p)) {
+		free(c);
+		return EXIT_USAGE;
+	}
+	if (c->device == BSQ_DEVICE_CUDA && bsq_cuda_available() < 1) {
+		spate_log_error("device", "device = cuda: no usable CUDA GPU (none found, or spate "
+			"was built without CUDA); use device = cpu or auto");
 		free(c);
 		return EXIT_USAGE;
 	}

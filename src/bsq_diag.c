@@ -30,14 +30,7 @@ static double div_row(void *vctx, size_t c0, int n)
 {
 	struct diag_ctx *x = vctx;
 	const struct bsq_state *s = x->s;
-	double sum = 0;
-	size_t c;
-	for (c = c0; c < c0 + (size_t)n; c++) {
-		double d = bsq_div_at(s->u, s->v, s->w, c, x->sy, x->sz, &x->h);
-		x->max = fmax(x->max, fabs(d));
-		sum += d * d;
-	}
-	return sum;
+	return bsq_div_row(s->u, s->v, s->w, c0, n, x->sy, x->sz, &x->h, &x->max);
 }
 
 void bsq_diag_div(const struct bsq_state *s, double *max, double *l2)
@@ -46,7 +39,7 @@ void bsq_diag_div(const struct bsq_state *s, double *max, double *l2)
 	const struct bsq_grid *g = &s->g;
 	double sum = bsq_rows_sum(g, div_row, &x);
 	*max = x.max;
-	*l2 = sqrt(sum / ((double)g->nx * g->ny * g->nz));
+	*l2 = sqrt(sum / bsq_ncells(g));
 }
 
 static double energy_row(void *vctx, size_t c0, int n)

@@ -6,6 +6,8 @@
 #ifndef SPATE_BSQ_IMPL_H
 #define SPATE_BSQ_IMPL_H
 
+#include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "bsq.h"
@@ -16,24 +18,32 @@
 
 /* Ghost kinds of a centred field per face (bsq_bc.c). */
 enum { BSQ_GHOST_NEUMANN = 0, BSQ_GHOST_DIRICHLET, BSQ_GHOST_PERIODIC };
+/* Velocity only: the normal component on the wall face itself is 0. */
+#define BSQ_GHOST_WALL_FACE 3
 
 /* Strides of a grid with one ghost layer: +1 in x, sy in y, sz in z. */
-static inline size_t bsq_sy(const struct bsq_grid *g) { return (size_t)g->nx + 2; }
-static inline size_t bsq_sz(const struct bsq_grid *g)
+HOSTDEVICE static inline size_t bsq_sy(const struct bsq_grid *g) { return (size_t)g->nx + 2; }
+HOSTDEVICE static inline size_t bsq_sz(const struct bsq_grid *g)
 {
 	return ((size_t)g->nx + 2) * ((size_t)g->ny + 2);
 }
-static inline size_t bsq_idx(const struct bsq_grid *g, int i, int j, int k)
+HOSTDEVICE static inline size_t bsq_idx(const struct bsq_grid *g, int i, int j, int k)
 {
 	return ((size_t)k * ((size_t)g->ny + 2) + (size_t)j) * ((size_t)g->nx + 2) + (size_t)i;
 }
-static inline size_t bsq_count(const struct bsq_grid *g)
+HOSTDEVICE static inline size_t bsq_count(const struct bsq_grid *g)
 {
 	return bsq_sz(g) * ((size_t)g->nz + 2);
 }
 
+/* Interior cells of a grid, as a double (the divisor of means). */
+HOSTDEVICE static inline double bsq_ncells(const struct bsq_grid *g)
+{
+	return (double)g->nx * g->ny * g->nz;
+}
+
 /* The value at c and its six neighbours. */
-static inline struct bsq_st7 bsq_gather7(const bsq_real *a, size_t c, size_t sy, size_t sz)
+HOSTDEVICE static inline struct bsq_st7 bsq_gather7(const bsq_real *a, size_t c, size_t sy, size_t sz)
 {
 	struct bsq_st7 q;
 	q.c = a[c];
@@ -47,7 +57,7 @@ static inline struct bsq_st7 bsq_gather7(const bsq_real *a, size_t c, size_t sy,
 }
 
 /* Divergence of the face velocities of cell c (BSQ.md "Grid"). */
-static inline bsq_real bsq_div_at(const bsq_real *u, const bsq_real *v, const bsq_real *w,
+HOSTDEVICE static inline bsq_real bsq_div_at(const bsq_real *u, const bsq_real *v, const bsq_real *w,
 	size_t c, size_t sy, size_t sz, const struct bsq_h *h)
 {
 	struct bsq_face6 f;
@@ -63,8 +73,210 @@ static inline bsq_real bsq_div_at(const bsq_real *u, const bsq_real *v, const bs
 /* Cell-centred coarsening by c (1 or 2) along one direction: the parent of
  * fine cell i, and the side (-1, +1; 0 when not coarsened) of the next
  * coarse cell nearest to it. */
-static inline int bsq_parent(int i, int c) { return (i - 1) / c + 1; }
-static inline int bsq_far(int i, int c) { return c == 1 ? 0 : ((i - 1) & 1) ? 1 : -1; }
+HOSTDEVICE static inline int bsq_parent(int i, int c) { return (i - 1) / c + 1; }
+HOSTDEVICE static inline int bsq_far(int i, int c) { return c == 1 ? 0 : ((i - 1) & 1) ? 1 : -1; }
+
+/* ---- The cell bodies of the stencil loops, shared by the CPU rows
+ * (bsq_*.c) and the CUDA kernels (cuda/bsq_cuda*.cu): each does one cell or
+ * one line; the formulas themselves are in bsq_kern.h. */
+
+/* Advecting velocities on the six faces of the control volume at c of a
+ * component with offset o (1, sy, sz; 0 for T), bsq_rhs.c: the two-point
+ * average of the two faces each sits between (for o = 0 the faces
+ * themselves). */
+HOSTDEVICE static inline struct bsq_face6 bsq_faces_at(const bsq_real *u, const bsq_real *v,
+	const bsq_real *w, size_t c, size_t o, size_t sy, size_t sz)
+{
+	struct bsq_face6 a;
+	a.xm = bsq_avg(u[c - o], u[c]);
+	a.xp = bsq_avg(u[c - o + 1], u[c + 1]);
+	a.ym = bsq_avg(v[c - o], v[c]);
+	a.yp = bsq_avg(v[c - o + sy], v[c + sy]);
+	a.zm = bsq_avg(w[c - o], w[c]);
+	a.zp = bsq_avg(w[c - o + sz], w[c + sz]);
+	return a;
+}
+
+/* What the explicit terms of one component read (bsq_rhs.c). */
+struct bsq_rhs_args {
+	const bsq_real *u, *v, *w, *q, *T;
+	size_t o, sy, sz;
+	struct bsq_h h;
+	bsq_real diffusivity, gbeta, T0;
+	int buoyant;
+};
+
+/* F at c: -advection + diffusion (+ buoyancy on w when buoyant). */
+HOSTDEVICE static inline bsq_real bsq_rhs_at(const struct bsq_rhs_args *x, size_t c)
+{
+	struct bsq_face6 a = bsq_faces_at(x->u, x->v, x->w, c, x->o, x->sy, x->sz);
+	struct bsq_st7 q = bsq_gather7(x->q, c, x->sy, x->sz);
+	bsq_real f = x->buoyant ? bsq_buoyancy(x->gbeta, x->T[c - x->sz], x->T[c], x->T0) : 0;
+	return bsq_explicit(&a, &q, &x->h, x->diffusivity, f);
+}
+
+/* The Poisson right-hand side div(u*) / dt at c (BSQ.md "Time stepping"). */
+HOSTDEVICE static inline bsq_real bsq_poisson_b_at(const bsq_real *u, const bsq_real *v,
+	const bsq_real *w, size_t c, size_t sy, size_t sz, const struct bsq_h *h, bsq_real dt)
+{
+	return bsq_div_at(u, v, w, c, sy, sz, h) / dt;
+}
+
+/* The corrected face velocity q - dt (phi[c] - phi[c - o]) / h at c. */
+HOSTDEVICE static inline bsq_real bsq_correct_at(bsq_real q, const bsq_real *phi, size_t c,
+	size_t o, bsq_real dt, bsq_real ih)
+{
+	return bsq_correct(q, dt, bsq_grad(phi[c - o], phi[c], ih));
+}
+
+/* The point relaxation at c of lap(phi) = b. */
+HOSTDEVICE static inline bsq_real bsq_relax_at(const bsq_real *phi, const bsq_real *b, size_t c,
+	size_t sy, size_t sz, const struct bsq_h *h)
+{
+	struct bsq_st7 q = bsq_gather7(phi, c, sy, sz);
+	return bsq_relax(&q, b[c], h);
+}
+
+/* The residual b - lap(phi) at c. */
+HOSTDEVICE static inline bsq_real bsq_residual_at(const bsq_real *phi, const bsq_real *b,
+	size_t c, size_t sy, size_t sz, const struct bsq_h *h)
+{
+	struct bsq_st7 q = bsq_gather7(phi, c, sy, sz);
+	return bsq_residual(&q, b[c], h);
+}
+
+/* 1 where cell (i, j, k) has the colour red (0: i + j + k even). */
+HOSTDEVICE static inline int bsq_is_colour(int i, int j, int k, int red)
+{
+	return ((i + j + k + red) & 1) == 0;
+}
+
+/* Restriction at coarse cell (I, J, K): the mean of its cx cy cz children
+ * in the fine field a of grid gf (bsq_mg_restrict.c). */
+HOSTDEVICE static inline bsq_real bsq_restrict_at(const bsq_real *a, const struct bsq_grid *gf,
+	int cx, int cy, int cz, int I, int J, int K)
+{
+	bsq_real sum = 0;
+	int a1, b1, d1;
+	for (d1 = 0; d1 < cz; d1++)
+		for (b1 = 0; b1 < cy; b1++)
+			for (a1 = 0; a1 < cx; a1++)
+				sum += a[bsq_idx(gf, (I - 1) * cx + 1 + a1, (J - 1) * cy + 1 + b1,
+					(K - 1) * cz + 1 + d1)];
+	return bsq_restrict(sum, cx * cy * cz);
+}
+
+/* Trilinear prolongation to fine cell (i, j, k) from the coarse field q of
+ * grid gc, coarsening cx, cy, cz (bsq_mg_interp_pl.c): bsq_pl nested over
+ * x, y, z; reads the coarse ghosts. */
+HOSTDEVICE static inline bsq_real bsq_pl_at(const bsq_real *q, const struct bsq_grid *gc, int cx,
+	int cy, int cz, int i, int j, int k)
+{
+	const ptrdiff_t sy = (ptrdiff_t)bsq_sy(gc), sz = (ptrdiff_t)bsq_sz(gc);
+	const ptrdiff_t ox = bsq_far(i, cx), oy = bsq_far(j, cy) * sy, oz = bsq_far(k, cz) * sz;
+	const bsq_real *r = q + bsq_idx(gc, bsq_parent(i, cx), bsq_parent(j, cy), bsq_parent(k, cz));
+	bsq_real xn = bsq_pl(bsq_pl(r[0], r[oz]), bsq_pl(r[oy], r[oy + oz]));
+	bsq_real xf = bsq_pl(bsq_pl(r[ox], r[ox + oz]), bsq_pl(r[ox + oy], r[ox + oy + oz]));
+	return bsq_pl(xn, xf);
+}
+
+/* Piecewise-constant prolongation: the parent's value. */
+HOSTDEVICE static inline bsq_real bsq_pc_at(const bsq_real *q, const struct bsq_grid *gc, int cx,
+	int cy, int cz, int i, int j, int k)
+{
+	return q[bsq_idx(gc, bsq_parent(i, cx), bsq_parent(j, cy), bsq_parent(k, cz))];
+}
+
+/* The prolongated value at fine cell (i, j, k): trilinear when pl, else
+ * piecewise constant. */
+HOSTDEVICE static inline bsq_real bsq_interp_at(const bsq_real *q, const struct bsq_grid *gc,
+	int cx, int cy, int cz, int i, int j, int k, int pl)
+{
+	return pl ? bsq_pl_at(q, gc, cx, cy, cz, i, j, k) : bsq_pc_at(q, gc, cx, cy, cz, i, j, k);
+}
+
+/* A prolongation's update of a fine value q by the prolongated coarse value
+ * P: a q + P (a = 1: V-cycle correction; a = 0: full multigrid start). */
+HOSTDEVICE static inline bsq_real bsq_prolong_add(bsq_real a, bsq_real q, bsq_real P)
+{
+	return a * q + P;
+}
+
+/* q shifted by -by (a mean removed), in double. */
+HOSTDEVICE static inline bsq_real bsq_shifted(bsq_real q, double by)
+{
+	return (bsq_real)(q - by);
+}
+
+/* The sum of a row's n values from c0, in order (means). */
+HOSTDEVICE static inline double bsq_row_sum(const bsq_real *a, size_t c0, int n)
+{
+	double sum = 0;
+	int i;
+	for (i = 0; i < n; i++)
+		sum += a[c0 + (size_t)i];
+	return sum;
+}
+
+/* Sum of div^2 over the row of n cells from c0 (velocities u, v, w); the
+ * max of |div| over the row and *max returned in *max (bsq_diag_div). */
+HOSTDEVICE static inline double bsq_div_row(const bsq_real *u, const bsq_real *v, const bsq_real *w,
+	size_t c0, int n, size_t sy, size_t sz, const struct bsq_h *h, double *max)
+{
+	double sum = 0;
+	size_t c;
+	for (c = c0; c < c0 + (size_t)n; c++) {
+		double d = bsq_div_at(u, v, w, c, sy, sz, h);
+		*max = fmax(*max, fabs(d));
+		sum += d * d;
+	}
+	return sum;
+}
+
+/* One axis of a grid for the ghost fills: its stride and size, and those
+ * of the two others. */
+struct bsq_axis {
+	size_t s, s1, s2;
+	int n, n1, n2;
+};
+
+HOSTDEVICE static inline struct bsq_axis bsq_axis_of(const struct bsq_grid *g, int d)
+{
+	const size_t st[3] = { 1, bsq_sy(g), bsq_sz(g) };
+	const int n[3] = { g->nx, g->ny, g->nz };
+	struct bsq_axis a;
+	a.s = st[d];
+	a.n = n[d];
+	a.s1 = st[(d + 1) % 3];
+	a.n1 = n[(d + 1) % 3];
+	a.s2 = st[(d + 2) % 3];
+	a.n2 = n[(d + 2) % 3];
+	return a;
+}
+
+/* The ghost (or wall face) values of one line of a along axis x, the line
+ * through (i1, i2) of the other two axes: low face of kind klo (BSQ_GHOST_*
+ * or BSQ_GHOST_WALL_FACE, wall value vlo), high face khi (vhi). */
+HOSTDEVICE static inline void bsq_fill_line(bsq_real *a, const struct bsq_axis *x, int i1, int i2,
+	int klo, bsq_real vlo, int khi, bsq_real vhi)
+{
+	size_t b = (size_t)i1 * x->s1 + (size_t)i2 * x->s2;
+	size_t lo = b, lo_in = b + x->s, hi_in = b + (size_t)x->n * x->s,
+	       hi = b + (size_t)(x->n + 1) * x->s;
+	if (klo == BSQ_GHOST_PERIODIC) {
+		a[lo] = a[hi_in];
+		a[hi] = a[lo_in];
+		return;
+	}
+	if (klo == BSQ_GHOST_WALL_FACE)
+		a[lo_in] = 0;
+	else
+		a[lo] = klo == BSQ_GHOST_DIRICHLET ? bsq_ghost_dirichlet(vlo, a[lo_in]) : a[lo_in];
+	if (khi == BSQ_GHOST_WALL_FACE)
+		a[hi] = 0;
+	else
+		a[hi] = khi == BSQ_GHOST_DIRICHLET ? bsq_ghost_dirichlet(vhi, a[hi_in]) : a[hi_in];
+}
 
 /* ---- bsq_rows.c: the loops over the rows of cells (x runs) of a grid.
  * A row function handles the n values at c, c + 1, ..., c + n - 1 of one
@@ -93,6 +305,7 @@ struct bsq_lctx {
 	size_t sy, sz;
 	double a;
 	int red;
+	int pl;                         /* prolongation: 1 trilinear, 0 constant */
 };
 /* The context of level l: its grid and strides, everything else zero. */
 static inline struct bsq_lctx bsq_lctx_of(const struct bsq_level *l)
@@ -145,10 +358,10 @@ void bsq_mg_shift(struct bsq_level *l, int vec, double by);
 double bsq_mg_norm_max(const struct bsq_level *l, int vec);
 /* max |a| over the interior values of any field of grid g. */
 double bsq_field_max(const struct bsq_grid *g, const bsq_real *a);
-/* fine[fvec] = a fine[fvec] + P coarse[cvec], P given by its row function
- * (coarse ghosts filled first); shared by the two prolongations. */
+/* fine[fvec] = a fine[fvec] + P coarse[cvec], P trilinear when pl, else
+ * constant (coarse ghosts filled first); shared by the two prolongations. */
 void bsq_mg_interp_rows(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
-	int cvec, bsq_row_fn P);
+	int cvec, int pl);
 void bsq_mg_ghosts(struct bsq_level *l, int vec);
 /* bsq_mg_residual.c: res = rhs - lap(phi); returns max |res|. */
 double bsq_mg_residual(struct bsq_level *l, int res, int phi, int rhs);
@@ -162,7 +375,65 @@ void bsq_mg_interp_pl(struct bsq_level *fine, int fvec, double a, struct bsq_lev
 	int cvec);
 void bsq_mg_interp_pc(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
 	int cvec);
-/* bsq_jacobi.c: Jacobi sweeps on level 0 until max |res| <= rtol. */
-int bsq_jacobi(struct bsq_level *l, double rtol, int max_sweeps, int *sweeps, double *res);
+/* bsq_jacobi.c: Jacobi sweeps (o->jacobi_sweep) on level 0 until max |res|
+ * <= rtol. */
+struct bsq_ops;
+int bsq_jacobi(const struct bsq_ops *o, struct bsq_level *l, double rtol, int max_sweeps,
+	int *sweeps, double *res);
+
+/* ---- The backend table (HPGMG style): the verbs a step and the pressure
+ * solve are made of.  bsq_step_on and bsq_poisson_on (bsq_step.c, bsq_mg.c)
+ * run the same control flow on any backend: the CPU's (bsq_ops_cpu, the
+ * functions declared above) or CUDA's (cuda/bsq_cuda.cu), whose state and
+ * levels hold device pointers in the same structs.  Maxima and sums come
+ * back to the host as doubles. */
+struct bsq_ops {
+	const char *name;
+	/* step verbs */
+	void (*rhs)(const struct bsq_state *s, const struct bsq_params *p, bsq_real *F[4]);
+	double (*field_max)(const struct bsq_grid *g, const bsq_real *a);
+	void (*predict)(struct bsq_state *s, const struct bsq_params *p, int comp, double dt,
+		double r);
+	void (*correct)(struct bsq_state *s, const struct bsq_params *p, int comp, double dt);
+	void (*div_rhs)(struct bsq_state *s, double dt);
+	void (*bc_velocity)(const struct bsq_grid *g, bsq_real *u, bsq_real *v, bsq_real *w,
+		const struct bsq_params *p);
+	void (*bc_scalar)(const struct bsq_grid *g, bsq_real *a, const int kind[BSQ_NFACE],
+		const double *val);
+	void (*diag_div)(const struct bsq_state *s, double *max, double *l2);
+	/* multigrid verbs */
+	void (*zero)(struct bsq_level *l, int vec);
+	double (*mean)(const struct bsq_level *l, int vec);
+	void (*shift)(struct bsq_level *l, int vec, double by);
+	void (*ghosts)(struct bsq_level *l, int vec);
+	double (*residual)(struct bsq_level *l, int res, int phi, int rhs);
+	void (*smooth)(struct bsq_level *l, int phi, int rhs, int sweeps);
+	void (*restriction)(struct bsq_level *coarse, int cvec, struct bsq_level *fine, int fvec);
+	void (*interp_pl)(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
+		int cvec);
+	void (*interp_pc)(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
+		int cvec);
+	void (*jacobi_sweep)(struct bsq_level *l);
+};
+extern const struct bsq_ops bsq_ops_cpu;
+/* bsq_step and bsq_poisson on backend o (bsq.h says what they do). */
+int bsq_step_on(const struct bsq_ops *o, struct bsq_state *s, const struct bsq_params *p,
+	struct bsq_stats *st);
+int bsq_poisson_on(const struct bsq_ops *o, struct bsq_state *s, const struct bsq_params *p,
+	double rtol, int fmg, struct bsq_stats *st);
+/* b = div(u*) / dt on level 0 (bsq_step.c). */
+void bsq_div_rhs(struct bsq_state *s, double dt);
+/* u = AB2(u, F, Fold), u -= dt dphi/dn on component comp (bsq_step.c). */
+void bsq_predict(struct bsq_state *s, const struct bsq_params *p, int comp, double dt, double r);
+void bsq_correct_comp(struct bsq_state *s, const struct bsq_params *p, int comp, double dt);
+/* The explicit terms' arguments of component comp (bsq_rhs.c). */
+struct bsq_rhs_args bsq_rhs_args_of(const struct bsq_state *s, const struct bsq_params *p,
+	int comp);
+/* The velocity ghost kind of component c on face f, and its wall value
+ * (bsq_bc.c). */
+int bsq_bc_vel_kind(const struct bsq_params *p, int f, int c, double *val);
+/* One Jacobi sweep PHI -> TMP, then the two swap (bsq_jacobi.c). */
+void bsq_jacobi_sweep(struct bsq_level *l);
+
 
 #endif

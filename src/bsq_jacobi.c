@@ -15,14 +15,12 @@ static double sweep_row(void *vctx, size_t c0, int n)
 {
 	const struct bsq_lctx *x = vctx;
 	size_t c;
-	for (c = c0; c < c0 + (size_t)n; c++) {
-		struct bsq_st7 q = bsq_gather7(x->in, c, x->sy, x->sz);
-		x->out[c] = bsq_relax(&q, x->in2[c], &x->l->h);
-	}
+	for (c = c0; c < c0 + (size_t)n; c++)
+		x->out[c] = bsq_relax_at(x->in, x->in2, c, x->sy, x->sz, &x->l->h);
 	return 0;
 }
 
-static void sweep(struct bsq_level *l)
+void bsq_jacobi_sweep(struct bsq_level *l)
 {
 	struct bsq_lctx x = bsq_lctx_of(l);
 	bsq_real *y = l->v[BSQ_TMP];
@@ -35,14 +33,15 @@ static void sweep(struct bsq_level *l)
 	l->v[BSQ_PHI] = y;
 }
 
-int bsq_jacobi(struct bsq_level *l, double rtol, int max_sweeps, int *sweeps, double *res)
+int bsq_jacobi(const struct bsq_ops *o, struct bsq_level *l, double rtol, int max_sweeps,
+	int *sweeps, double *res)
 {
 	int n = 0;
-	while ((*res = bsq_mg_residual(l, BSQ_RES, BSQ_PHI, BSQ_RHS)) > rtol && n < max_sweeps) {
+	while ((*res = o->residual(l, BSQ_RES, BSQ_PHI, BSQ_RHS)) > rtol && n < max_sweeps) {
 		int s;
 		for (s = 0; s < CHECK && n < max_sweeps; s++, n++)
-			sweep(l);
-		bsq_mg_shift(l, BSQ_PHI, bsq_mg_mean(l, BSQ_PHI));
+			o->jacobi_sweep(l);
+		o->shift(l, BSQ_PHI, o->mean(l, BSQ_PHI));
 	}
 	*sweeps = n;
 	return *res <= rtol ? 0 : -SPATE_ENUMERIC;

@@ -10,8 +10,7 @@ static double residual_row(void *vctx, size_t c0, int n)
 	double m = 0;
 	size_t c;
 	for (c = c0; c < c0 + (size_t)n; c++) {
-		struct bsq_st7 q = bsq_gather7(x->in, c, x->sy, x->sz);
-		x->out[c] = bsq_residual(&q, x->in2[c], &x->l->h);
+		x->out[c] = bsq_residual_at(x->in, x->in2, c, x->sy, x->sz, &x->l->h);
 		m = fmax(m, fabs((double)x->out[c]));
 	}
 	return m;

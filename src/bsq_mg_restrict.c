@@ -8,18 +8,10 @@ static double restrict_row(void *vctx, size_t c0, int n)
 {
 	const struct bsq_lctx *x = vctx;
 	const struct bsq_level *f = x->l;
-	const int cx = f->cx, cy = f->cy, cz = f->cz;
-	int I, J, K, e, a, b, d;
+	int I, J, K, e;
 	bsq_row_jk(&x->c->g, c0, &I, &J, &K);
-	for (e = 0; e < n; e++, I++) {
-		bsq_real sum = 0;
-		for (d = 0; d < cz; d++)
-			for (b = 0; b < cy; b++)
-				for (a = 0; a < cx; a++)
-					sum += x->in[bsq_idx(&f->g, (I - 1) * cx + 1 + a,
-						(J - 1) * cy + 1 + b, (K - 1) * cz + 1 + d)];
-		x->out[c0 + e] = bsq_restrict(sum, cx * cy * cz);
-	}
+	for (e = 0; e < n; e++, I++)
+		x->out[c0 + e] = bsq_restrict_at(x->in, &f->g, f->cx, f->cy, f->cz, I, J, K);
 	return 0;
 }
 

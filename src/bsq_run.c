@@ -15,6 +15,7 @@
 #endif
 
 #include "spate.h"
+#include "bsq_cuda.h"
 #include "bsq_run.h"
 #include "bsq_out.h"
 #include "bsq_ckpt.h"
@@ -29,7 +30,8 @@ struct run {
 	const struct bsq_run_opts *o;
 	struct bsq_result *r;
 	struct bsq_params p;
-	struct bsq_state s;
+	struct bsq_state s;         /* the host copy (the state itself on the CPU) */
+	struct bsq_cuda *gpu;       /* the device state, or NULL on the CPU */
 	struct bsq_stats st;
 	struct spate_clock clk;
 	struct bsq_out out;
@@ -64,6 +66,10 @@ static int start(struct run *u)
 	if (u->o->restart && (rc = bsq_ckpt_read(u->o->restart, u->c, &u->s, &u->clk,
 		&u->r->cycles_total)))
 		return rc;
+	if (u->c->device == BSQ_DEVICE_CUDA ||
+		(u->c->device == BSQ_DEVICE_AUTO && bsq_cuda_available() > 0))
+		if ((rc = bsq_cuda_init(&u->gpu, &u->s, &u->p)))
+			return rc;
 	u->writes = !u->o->no_output;
 	if (u->writes && (rc = bsq_out_open(&u->out, u->c, &u->p, &u->s, u->o->restart != NULL)))
 		return rc;
@@ -88,6 +94,24 @@ static int after_step(struct run *u)
 	return rc;
 }
 
+/* One step on the CPU or the GPU.  On the GPU the host copy follows every
+ * step when files are written (series, snapshots, checkpoints read it),
+ * else only its clock does (the fields come down at the end). */
+static int step(struct run *u)
+{
+	int rc;
+	if (!u->gpu)
+		return bsq_step(&u->s, &u->p, &u->st);
+	if ((rc = bsq_cuda_step(u->gpu, &u->p, &u->st)))
+		return rc;
+	if (u->writes)
+		return bsq_cuda_download(u->gpu, &u->s);
+	u->s.t = u->st.t;
+	u->s.dt_prev = u->st.dt;
+	u->s.step++;
+	return 0;
+}
+
 static int loop(struct run *u)
 {
 	const struct bsq_config *c = u->c;
@@ -98,7 +122,7 @@ static int loop(struct run *u)
 		(double)u->s.g.nx * u->s.g.ny * u->s.g.nz);
 	while (u->s.t < c->end_time && !spate_interrupted() &&
 		!(c->max_steps > 0 && u->s.step >= c->max_steps)) {
-		if ((rc = bsq_step(&u->s, &u->p, &u->st)) || (rc = after_step(u)))
+		if ((rc = step(u)) || (rc = after_step(u)))
 			return rc;
 		spate_progress_tick(&pr, u->s.t, u->s.step, u->st.dt);
 	}
@@ -114,6 +138,9 @@ static int finish(struct run *u)
 	struct bsq_result *r = u->r;
 	double l2;
 	int rc = 0;
+	if (u->gpu && (rc = bsq_cuda_download(u->gpu, &u->s)))
+		return rc;
+	r->cuda = u->gpu != NULL;
 	r->steps = u->s.step;
 	r->t = u->s.t;
 	r->energy = bsq_diag_energy(&u->s);
@@ -146,10 +173,10 @@ int bsq_run(const struct bsq_config *c, const struct bsq_run_opts *o, struct bsq
 	spate_signals_catch();
 	rc = start(&u);
 	if (!rc) {
-		spate_log_info("spate: boussinesq %s, %d x %d x %d cells, %s pressure, %s%s\n",
+		spate_log_info("spate: boussinesq %s, %d x %d x %d cells, %s pressure, %s, %s%s\n",
 			c->setup, u.s.g.nx, u.s.g.ny, u.s.g.nz, u.p.solver == BSQ_SOLVER_MG ?
 			"multigrid" : "Jacobi", sizeof(bsq_real) == 8 ? "double" : "single",
-			o->restart ? ", restarted" : "");
+			u.gpu ? "CUDA" : "CPU", o->restart ? ", restarted" : "");
 		rc = loop(&u);
 	}
 	if (!rc)
@@ -157,6 +184,7 @@ int bsq_run(const struct bsq_config *c, const struct bsq_run_opts *o, struct bsq
 	rc2 = u.writes ? bsq_out_close(&u.out) : 0;
 	rc = rc ? rc : rc2;
 	rc = spate_signals_end(rc, u.s.t, "", c->end_time, u.s.step, c->out_dir);
+	bsq_cuda_free(u.gpu);
 	bsq_free(&u.s);
 	return rc;
 }
@@ -169,8 +197,11 @@ int bsq_write_summary(const char *path, const struct bsq_config *c, const struct
 #ifdef _OPENMP
 	threads = omp_get_max_threads();
 #endif
-	snprintf(device, sizeof device, "CPU (%d OpenMP threads)", threads);
-	if ((rc = spate_summary_open(&s, path, "bsq", c->setup, "cpu", device,
+	if (r->cuda)
+		snprintf(device, sizeof device, "CUDA GPU");
+	else
+		snprintf(device, sizeof device, "CPU (%d OpenMP threads)", threads);
+	if ((rc = spate_summary_open(&s, path, "bsq", c->setup, r->cuda ? "cuda" : "cpu", device,
 		sizeof(bsq_real) == 8 ? "double" : "single")))
 		return rc;
 	spate_summary_int(&s, "steps", r->steps);

@@ -19,6 +19,7 @@ struct bsq_result {
 	int cycles;             /* of the last step's pressure solve */
 	long cycles_total;
 	int outputs;
+	int cuda;               /* 1: the steps ran on the GPU */
 };
 
 /* Run c to [run] end_time (or max_steps, or a signal; then a checkpoint);

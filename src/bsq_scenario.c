@@ -25,6 +25,7 @@ static const char *const solvers[] = { "multigrid", "jacobi", NULL };
 static const char *const interps[] = { "trilinear", "constant", NULL };
 static const char *const plates[] = { "no_slip", "free_slip", NULL };
 static const char *const models[] = { "boussinesq", NULL };
+static const char *const devices[] = { "cpu", "cuda", "auto", NULL };
 
 struct key {
 	const char *section, *name;
@@ -87,6 +88,7 @@ static const struct key keys[] = {
 	{ "run", "cfl", K_REAL, P(cfl), 1e-6, 1, NULL, 0, "advective limit C" },
 	{ "run", "diff", K_REAL, P(diff), 1e-6, 1, NULL, 0, "diffusive limit D" },
 	{ "run", "threads", K_INT, C(threads), 0, 4096, NULL, 0, "OpenMP threads (0: default)" },
+	{ "run", "device", K_ENUM, C(device), 0, 0, devices, 0, "cpu, cuda or auto" },
 	{ "output", "dir", K_STR, C(out_dir), 0, BSQ_PATH_MAX, NULL, 0, "output folder" },
 	{ "output", "interval", K_REAL, C(out_interval), 0, 1e30, NULL, 0,
 		"time between snapshots (0: only the end)" },

@@ -9,6 +9,9 @@
 
 #define BSQ_PATH_MAX 1024
 
+/* [run] device: where the steps run (auto: CUDA when a GPU is there). */
+enum bsq_device { BSQ_DEVICE_CPU = 0, BSQ_DEVICE_CUDA, BSQ_DEVICE_AUTO };
+
 struct bsq_config {
 	/* [domain] setup and its knobs */
 	char setup[32];         /* none, cavity, cavity3d, heated_cavity, rayleigh_benard,
@@ -24,6 +27,7 @@ struct bsq_config {
 	double end_time;        /* s (in the scenario's units) */
 	long max_steps;         /* 0: unlimited */
 	int threads;            /* OpenMP threads, 0: default */
+	int device;             /* enum bsq_device */
 	/* [output] */
 	char out_dir[BSQ_PATH_MAX];
 	double out_interval;    /* s between snapshots (0: only the end) */

@@ -4,7 +4,11 @@
  *   lap(phi) = div(u*) / dt  (Neumann at walls, mean of b removed),
  *   u = u* - dt grad(phi),   p = phi.
  * Wall-normal face velocities are never updated: they hold the wall value,
- * which is what makes the Neumann pressure condition consistent. */
+ * which is what makes the Neumann pressure condition consistent.
+ *
+ * The control flow (bsq_step_on) calls its verbs through a backend table
+ * (struct bsq_ops, bsq_impl.h): the CPU's in bsq_cpu.c, the CUDA one in
+ * cuda/bsq_cuda.cu. */
 #include <math.h>
 
 #include "bsq_impl.h"
@@ -22,7 +26,8 @@ struct row_ctx {
 
 /* The step: fixed, or the smallest of the advective and diffusive limits.
  * A periodic direction one cell thick has no second derivative. */
-static double step_dt(const struct bsq_state *s, const struct bsq_params *p)
+static double step_dt(const struct bsq_ops *o, const struct bsq_state *s,
+	const struct bsq_params *p)
 {
 	const struct bsq_grid *g = &s->g;
 	struct bsq_h h = bsq_h_of(g->dx, g->dy, g->dz);
@@ -36,9 +41,9 @@ static double step_dt(const struct bsq_state *s, const struct bsq_params *p)
 	if (g->nz == 1 && p->vel_bc[BSQ_ZM] == BSQ_PERIODIC)
 		h.idz2 = 0;
 	dt = bsq_dt_diff(p->diff, fmax(p->nu, p->thermal ? p->kappa : 0), &h);
-	dt = fmin(dt, bsq_dt_cfl(p->cfl, g->dx, bsq_field_max(g, s->u)));
-	dt = fmin(dt, bsq_dt_cfl(p->cfl, g->dy, bsq_field_max(g, s->v)));
-	return fmin(dt, bsq_dt_cfl(p->cfl, g->dz, bsq_field_max(g, s->w)));
+	dt = fmin(dt, bsq_dt_cfl(p->cfl, g->dx, o->field_max(g, s->u)));
+	dt = fmin(dt, bsq_dt_cfl(p->cfl, g->dy, o->field_max(g, s->v)));
+	return fmin(dt, bsq_dt_cfl(p->cfl, g->dz, o->field_max(g, s->w)));
 }
 
 static double predict_row(void *vctx, size_t c0, int n)
@@ -51,8 +56,7 @@ static double predict_row(void *vctx, size_t c0, int n)
 }
 
 /* q = AB2(q, F, Fold) on the unknowns of field comp. */
-static void predict(struct bsq_state *s, const struct bsq_params *p, int comp, double dt,
-	double r)
+void bsq_predict(struct bsq_state *s, const struct bsq_params *p, int comp, double dt, double r)
 {
 	bsq_real *const field[4] = { s->u, s->v, s->w, s->T };
 	struct row_ctx x;
@@ -71,12 +75,12 @@ static double correct_row(void *vctx, size_t c0, int n)
 	const struct row_ctx *x = vctx;
 	size_t c;
 	for (c = c0; c < c0 + (size_t)n; c++)
-		x->q[c] = bsq_correct(x->q[c], x->dt, bsq_grad(x->a[c - x->o], x->a[c], x->ih));
+		x->q[c] = bsq_correct_at(x->q[c], x->a, c, x->o, x->dt, x->ih);
 	return 0;
 }
 
 /* u -= dt dphi/dn on the unknown faces of component comp. */
-static void correct(struct bsq_state *s, const struct bsq_params *p, int comp, double dt)
+void bsq_correct_comp(struct bsq_state *s, const struct bsq_params *p, int comp, double dt)
 {
 	const struct bsq_grid *g = &s->g;
 	bsq_real *const field[3] = { s->u, s->v, s->w };
@@ -98,13 +102,12 @@ static double div_row(void *vctx, size_t c0, int n)
 	const struct row_ctx *x = vctx;
 	size_t c;
 	for (c = c0; c < c0 + (size_t)n; c++)
-		x->q[c] = bsq_div_at(x->a, x->v, x->w, c, x->sy, x->sz, &x->h) / x->dt;
+		x->q[c] = bsq_poisson_b_at(x->a, x->v, x->w, c, x->sy, x->sz, &x->h, x->dt);
 	return 0;
 }
 
-/* b = div(u*) / dt with its mean removed (every pressure face is Neumann or
- * periodic, so lap is singular and b must be compatible). */
-static void poisson_rhs(struct bsq_state *s, double dt)
+/* b = div(u*) / dt. */
+void bsq_div_rhs(struct bsq_state *s, double dt)
 {
 	struct bsq_level *L = &s->lev[0];
 	const struct bsq_grid *g = &s->g;
@@ -118,26 +121,30 @@ static void poisson_rhs(struct bsq_state *s, double dt)
 	x.h = bsq_h_of(g->dx, g->dy, g->dz);
 	x.dt = (bsq_real)dt;
 	bsq_rows_max(g, bsq_interior, div_row, &x);
-	bsq_mg_shift(L, BSQ_RHS, bsq_mg_mean(L, BSQ_RHS));
 }
 
 /* The projection; the pressure solve stops on max |div u| <= tol, that is
- * max |residual| <= tol / dt (div u = dt (b - lap phi)). */
-static int project(struct bsq_state *s, const struct bsq_params *p, double dt,
-	struct bsq_stats *st)
+ * max |residual| <= tol / dt (div u = dt (b - lap phi)).  b has its mean
+ * removed: every pressure face is Neumann or periodic, so lap is singular
+ * and b must be compatible. */
+static int project(const struct bsq_ops *o, struct bsq_state *s, const struct bsq_params *p,
+	double dt, struct bsq_stats *st)
 {
+	struct bsq_level *L = &s->lev[0];
 	int err, comp;
-	poisson_rhs(s, dt);
-	err = bsq_poisson(s, p, p->tol / dt, s->step == 0 && p->fmg, st);
-	bsq_mg_ghosts(&s->lev[0], BSQ_PHI);
+	o->div_rhs(s, dt);
+	o->shift(L, BSQ_RHS, o->mean(L, BSQ_RHS));
+	err = bsq_poisson_on(o, s, p, p->tol / dt, s->step == 0 && p->fmg, st);
+	o->ghosts(L, BSQ_PHI);
 	for (comp = 0; comp < 3; comp++)
-		correct(s, p, comp, dt);
-	bsq_bc_velocity(&s->g, s->u, s->v, s->w, p);
-	bsq_diag_div(s, &st->div_max, &st->div_l2);
+		o->correct(s, p, comp, dt);
+	o->bc_velocity(&s->g, s->u, s->v, s->w, p);
+	o->diag_div(s, &st->div_max, &st->div_l2);
 	return err;
 }
 
-int bsq_step(struct bsq_state *s, const struct bsq_params *p, struct bsq_stats *st)
+int bsq_step_on(const struct bsq_ops *o, struct bsq_state *s, const struct bsq_params *p,
+	struct bsq_stats *st)
 {
 	struct bsq_stats local = { 0 };
 	int Tkind[BSQ_NFACE], comp, err;
@@ -146,8 +153,8 @@ int bsq_step(struct bsq_state *s, const struct bsq_params *p, struct bsq_stats *
 		st = &local;
 	*st = local;
 	bsq_bc_kinds_T(p, Tkind);
-	bsq_rhs(s, p, s->F);
-	dt = step_dt(s, p);
+	o->rhs(s, p, s->F);
+	dt = step_dt(o, s, p);
 	if (!(dt > 0) || !isfinite(dt)) {
 		spate_log_error("bsq", "step %ld: time step %g: the flow is not finite", s->step, dt);
 		return -SPATE_ENUMERIC;
@@ -156,14 +163,14 @@ int bsq_step(struct bsq_state *s, const struct bsq_params *p, struct bsq_stats *
 	r = s->step > 0 ? dt / s->dt_prev : 0;
 	for (comp = 0; comp < (p->thermal ? 4 : 3); comp++) {
 		bsq_real *t = s->F[comp];
-		predict(s, p, comp, dt, r);
+		o->predict(s, p, comp, dt, r);
 		s->F[comp] = s->Fold[comp];
 		s->Fold[comp] = t;
 	}
-	bsq_bc_velocity(&s->g, s->u, s->v, s->w, p);
+	o->bc_velocity(&s->g, s->u, s->v, s->w, p);
 	if (p->thermal)
-		bsq_bc_scalar(&s->g, s->T, Tkind, p->wall_T);
-	err = project(s, p, dt, st);
+		o->bc_scalar(&s->g, s->T, Tkind, p->wall_T);
+	err = project(o, s, p, dt, st);
 	s->t += dt;
 	s->dt_prev = dt;
 	s->step++;

@@ -10,20 +10,8 @@
 
 #include <string.h>
 
+#include "cuda_check.h"
 #include "swe.h"
-
-/* Evaluates a CUDA runtime call (in the .cu files that include this); on
- * failure reports file:line and returns -SPATE_EDEVICE from the calling
- * function. */
-#define CUDA_CHECK(expr)                                                                  \
-	do {                                                                              \
-		cudaError_t cuda_check_err_ = (expr);                                     \
-		if (cuda_check_err_ != cudaSuccess) {                                     \
-			spate_log_error("cuda", "%s:%d: %s: %s", __FILE__, __LINE__, #expr,  \
-				cudaGetErrorString(cuda_check_err_));                     \
-			return -SPATE_EDEVICE;                                            \
-		}                                                                         \
-	} while (0)
 
 /* Face speeds are >= 0, so their bit patterns order like unsigned integers:
  * the kernels take maxima with atomicMax on the bits. */

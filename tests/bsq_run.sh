@@ -100,7 +100,20 @@ refused "an odd periodic pair" "periodic" "${cav[@]}" --boundary.xm=periodic
 printf '[physics]\nmodel = boussinesq\n[domain]\nsetup = cavity\n' >"$tmp/norun.conf"
 refused "no [run] section" "missing section [run]" run "$tmp/norun.conf"
 refused "another model's key" "unknown key of the boussinesq model" "${cav[@]}" --physics.manning=0.03
-refused "--device=cuda (not built for this module yet)" "runs on the CPU" "${cav[@]}" --device=cuda
+# --device=cuda: the same series and profiles as the CPU run A where a GPU
+# is there (CPU vs CUDA round-off is t_bsq_cuda's; here the same bits),
+# else refused with a message.
+if "$SPATE" "${cav[@]}" --output.dir="$tmp/G" --summary "$tmp/G.json" --device=cuda \
+	2>"$tmp/err"; then
+	result $([ "$(key "$tmp/G.json" backend)" = cuda ]; echo $?) "--device=cuda: summary: backend cuda"
+	result $(cmp -s "$tmp/A/series.csv" "$tmp/G/series.csv" &&
+		cmp -s "$tmp/A/profiles.csv" "$tmp/G/profiles.csv"; echo $?) \
+		"--device=cuda: series.csv and profiles.csv equal the CPU run's"
+else
+	result $(grep -qF "no usable CUDA GPU" "$tmp/err"; echo $?) \
+		"--device=cuda without a GPU: refused ($(head -n 1 "$tmp/err"))"
+fi
+refused "an unknown device" "[run] device = tpu" "${cav[@]}" --device=tpu
 "$SPATE" run "$scen/circular_dambreak.conf" --domain.nx=20 --domain.ny=20 --run.max_steps=3 \
 	--run.end_time=100 --checkpoint-every=0.01 --output.dir="$tmp/F" --device=cpu -q
 fck=$(ls "$tmp"/F/checkpoint.* 2>/dev/null | head -n 1)

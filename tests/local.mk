@@ -172,7 +172,7 @@ TESTS += tests/restart.sh tests/writer.sh
 # and bsqtest.h, the helpers they share.
 if HAVE_CMOCKA
 BSQ_TESTS = tests/t_bsq_kern tests/t_bsq_tg tests/t_bsq_mg tests/t_bsq_div tests/t_bsq_bad tests/t_bsq_rb \
-	tests/t_bsq_onset tests/t_bsq_cavity tests/t_bsq_dhc
+	tests/t_bsq_onset tests/t_bsq_cavity tests/t_bsq_dhc tests/t_bsq_cuda
 check_PROGRAMS += $(BSQ_TESTS)
 noinst_HEADERS += tests/bsqtest.h
 tests_t_bsq_kern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -193,4 +193,7 @@ tests_t_bsq_cavity_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bsq_cavity_LDADD = $(LDADD) $(CMOCKA_LIBS)
 tests_t_bsq_dhc_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bsq_dhc_LDADD = $(LDADD) $(CMOCKA_LIBS)
+# CPU vs CUDA (t_bsq_cuda: skips without a GPU).
+tests_t_bsq_cuda_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bsq_cuda_LDADD = $(LDADD) $(CMOCKA_LIBS)
 endif

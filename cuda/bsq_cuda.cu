@@ -1,0 +1,178 @@
+/* bsq_cuda.cu: the Boussinesq module's CUDA backend, host side (bsq_cuda.h):
+ * device memory, the backend table and the API.
+ *
+ * The device copy is a struct bsq_state whose arrays (u, v, w, T, p, F,
+ * Fold and every multigrid level's vectors) are device pointers; a step is
+ * bsq_step_on(&ops, ...), the CPU's own control flow (bsq_step.c, bsq_mg.c),
+ * with the verbs of cuda/bsq_cuda_kern.cu.  The host reads back only the
+ * scalars the control flow needs (maxima for dt and the solve's stopping
+ * test, means, the divergence norms). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+extern "C" {
+#include "spate.h"
+#include "bsq_cuda.h"
+#include "bsq_cuda_dev.h"
+#include "cuda_check.h"
+}
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+struct bsq_cuda {
+	struct bsq_state dev; /* device pointers; grid, levels' shapes, time */
+};
+
+/* Contexts alive: the reduction scratch is released with the last. */
+static int alive;
+
+static const struct bsq_ops ops = {
+	"cuda",
+	bsq_cuda_rhs, bsq_cuda_field_max, bsq_cuda_predict, bsq_cuda_correct, bsq_cuda_div_rhs,
+	bsq_cuda_bc_velocity, bsq_cuda_bc_scalar, bsq_cuda_diag_div,
+	bsq_cuda_zero, bsq_cuda_mean, bsq_cuda_shift, bsq_cuda_ghosts, bsq_cuda_residual,
+	bsq_cuda_smooth, bsq_cuda_restrict, bsq_cuda_interp_pl, bsq_cuda_interp_pc,
+	bsq_cuda_jacobi_sweep
+};
+
+extern "C" int bsq_cuda_available(void)
+{
+	int n = 0;
+	if (cudaGetDeviceCount(&n) != cudaSuccess) {
+		cudaGetLastError();
+		return 0;
+	}
+	return n;
+}
+
+/* A device copy of the host array h of n values into *d. */
+static int upload(bsq_real **d, const bsq_real *h, size_t n)
+{
+	CUDA_CHECK(cudaMalloc(d, n * sizeof(bsq_real)));
+	CUDA_CHECK(cudaMemcpy(*d, h, n * sizeof(bsq_real), cudaMemcpyHostToDevice));
+	return 0;
+}
+
+static int download(bsq_real *h, const bsq_real *d, size_t n)
+{
+	CUDA_CHECK(cudaMemcpy(h, d, n * sizeof(bsq_real), cudaMemcpyDeviceToHost));
+	return 0;
+}
+
+/* Every array of the device state; the pointer members of d are device
+ * pointers (NULL where not yet allocated). */
+static int upload_all(struct bsq_state *d, const struct bsq_state *s)
+{
+	int c, l, v, err;
+	if ((err = upload(&d->u, s->u, s->n)) || (err = upload(&d->v, s->v, s->n)) ||
+		(err = upload(&d->w, s->w, s->n)) || (err = upload(&d->T, s->T, s->n)))
+		return err;
+	for (c = 0; c < 4; c++)
+		if ((err = upload(&d->F[c], s->F[c], s->n)) ||
+			(err = upload(&d->Fold[c], s->Fold[c], s->n)))
+			return err;
+	for (l = 0; l < s->nlev; l++)
+		for (v = 0; v < BSQ_NVEC; v++)
+			if ((err = upload(&d->lev[l].v[v], s->lev[l].v[v], bsq_count(&s->lev[l].g))))
+				return err;
+	/* p is level 0's PHI (after Jacobi sweeps, whichever array that is). */
+	for (v = 0; v < BSQ_NVEC; v++)
+		if (s->p == s->lev[0].v[v])
+			d->p = d->lev[0].v[v];
+	return 0;
+}
+
+static void free_all(struct bsq_state *d)
+{
+	int c, l, v;
+	cudaFree(d->u);
+	cudaFree(d->v);
+	cudaFree(d->w);
+	cudaFree(d->T);
+	for (c = 0; c < 4; c++) {
+		cudaFree(d->F[c]);
+		cudaFree(d->Fold[c]);
+	}
+	for (l = 0; l < BSQ_MG_MAXLEV; l++)
+		for (v = 0; v < BSQ_NVEC; v++)
+			cudaFree(d->lev[l].v[v]);
+}
+
+extern "C" int bsq_cuda_init(struct bsq_cuda **ctx, const struct bsq_state *s,
+	const struct bsq_params *p)
+{
+	struct bsq_cuda *x;
+	int l, v, c, err;
+	(void)p;
+	*ctx = NULL;
+	if (bsq_cuda_available() < 1) {
+		spate_log_error("cuda", "bsq: no usable CUDA GPU found (use --device=cpu or auto)");
+		return -SPATE_EDEVICE;
+	}
+	if (!(x = (struct bsq_cuda *)calloc(1, sizeof *x)))
+		return -SPATE_ENOMEM;
+	/* The shapes, time and step count as they are; pointers replaced. */
+	x->dev = *s;
+	x->dev.u = x->dev.v = x->dev.w = x->dev.T = x->dev.p = NULL;
+	for (c = 0; c < 4; c++)
+		x->dev.F[c] = x->dev.Fold[c] = NULL;
+	for (l = 0; l < BSQ_MG_MAXLEV; l++)
+		for (v = 0; v < BSQ_NVEC; v++)
+			x->dev.lev[l].v[v] = NULL;
+	alive++;
+	if ((err = bsq_cuda_scratch((size_t)s->g.ny * s->g.nz)) ||
+		(err = upload_all(&x->dev, s))) {
+		bsq_cuda_free(x);
+		return err;
+	}
+	*ctx = x;
+	return 0;
+}
+
+extern "C" int bsq_cuda_step(struct bsq_cuda *ctx, const struct bsq_params *p,
+	struct bsq_stats *st)
+{
+	int err = bsq_step_on(&ops, &ctx->dev, p, st), derr;
+	CUDA_CHECK(cudaDeviceSynchronize());
+	derr = bsq_cuda_error();
+	return derr ? derr : err;
+}
+
+extern "C" int bsq_cuda_download(struct bsq_cuda *ctx, struct bsq_state *s)
+{
+	const struct bsq_state *d = &ctx->dev;
+	int c, err;
+	if (s->n != d->n || s->nlev != d->nlev) {
+		spate_log_error("cuda", "bsq: download into a state of another grid");
+		return -SPATE_EINVAL;
+	}
+	if ((err = download(s->u, d->u, s->n)) || (err = download(s->v, d->v, s->n)) ||
+		(err = download(s->w, d->w, s->n)) || (err = download(s->T, d->T, s->n)) ||
+		(err = download(s->p, d->p, s->n)))
+		return err;
+	for (c = 0; c < 4; c++)
+		if ((err = download(s->F[c], d->F[c], s->n)) ||
+			(err = download(s->Fold[c], d->Fold[c], s->n)))
+			return err;
+	/* Level 0's right-hand side and residual (never swapped) for diagnostics. */
+	if ((err = download(s->lev[0].v[BSQ_RHS], d->lev[0].v[BSQ_RHS], s->n)) ||
+		(err = download(s->lev[0].v[BSQ_RES], d->lev[0].v[BSQ_RES], s->n)))
+		return err;
+	s->t = d->t;
+	s->dt_prev = d->dt_prev;
+	s->step = d->step;
+	return 0;
+}
+
+extern "C" void bsq_cuda_free(struct bsq_cuda *ctx)
+{
+	if (!ctx)
+		return;
+	free_all(&ctx->dev);
+	if (--alive == 0)
+		bsq_cuda_scratch(0);
+	free(ctx);
+}

@@ -1,0 +1,512 @@
+/* bsq_cuda_kern.cu: the kernels of the Boussinesq CUDA backend and their
+ * launch functions, which are the verbs of struct bsq_ops (bsq_impl.h) on
+ * device arrays: ghosts, explicit terms, AB2 predictor, Poisson right-hand
+ * side, projection correction, Jacobi and red-black Gauss-Seidel sweeps,
+ * residual, restriction, prolongation (trilinear and constant), maxima and
+ * sums.  One thread per cell (or per ghost line, or per row for sums);
+ * every cell body is a HOSTDEVICE function of bsq_impl.h that the CPU rows
+ * call too, every formula is bsq_kern.h's.
+ *
+ * Maxima (exact in any order) combine a warp's values with shuffles, then
+ * atomicMax on the bits of the (non-negative) double.  Sums keep the CPU's
+ * order: one thread per row sums its row from i = 1 (bsq_row_sum,
+ * bsq_div_row), then one thread adds the rows in the CPU's order, so means
+ * and norms are the CPU's bits.  Built with -fmad=false (cuda/local.mk): no
+ * contraction into fused multiply-adds, so every value rounds as the CPU's
+ * does. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+extern "C" {
+#include "spate.h"
+#include "bsq_cuda_dev.h"
+}
+
+#include <cuda_runtime.h>
+#include <string.h>
+
+/* Threads of a block: one warp along x, 4 rows, 2 planes. */
+#define TX 32
+#define TY 4
+#define TZ 2
+/* Threads of a block of the line and row kernels. */
+#define TLINE 128
+
+/* The reductions' device scratch (bsq_cuda_scratch): row sums and maxima,
+ * the maximum's bits, the sum. */
+static double *rows_sum, *rows_max, *out_sum;
+static unsigned long long *out_bits;
+static size_t rows_cap;
+static int first_err;
+
+/* Records the first error of a CUDA call in the verbs. */
+static void note(cudaError_t e, const char *what)
+{
+	if (e != cudaSuccess && !first_err) {
+		spate_log_error("cuda", "bsq: %s: %s", what, cudaGetErrorString(e));
+		first_err = -SPATE_EDEVICE;
+	}
+}
+
+extern "C" int bsq_cuda_error(void)
+{
+	int e = first_err;
+	note(cudaGetLastError(), "kernel launch");
+	e = e ? e : first_err;
+	first_err = 0;
+	return e;
+}
+
+extern "C" int bsq_cuda_scratch(size_t rows)
+{
+	if (rows <= rows_cap && rows > 0)
+		return 0;
+	cudaFree(rows_sum);
+	cudaFree(rows_max);
+	cudaFree(out_sum);
+	cudaFree(out_bits);
+	rows_sum = rows_max = out_sum = NULL;
+	out_bits = NULL;
+	rows_cap = 0;
+	if (rows == 0)
+		return 0;
+	if (cudaMalloc(&rows_sum, rows * sizeof(double)) != cudaSuccess ||
+		cudaMalloc(&rows_max, rows * sizeof(double)) != cudaSuccess ||
+		cudaMalloc(&out_sum, 2 * sizeof(double)) != cudaSuccess ||
+		cudaMalloc(&out_bits, sizeof(unsigned long long)) != cudaSuccess) {
+		spate_log_error("cuda", "bsq: %zu rows of reduction scratch: out of device memory",
+			rows);
+		bsq_cuda_scratch(0);
+		return -SPATE_EDEVICE;
+	}
+	rows_cap = rows;
+	return 0;
+}
+
+/* ---- launch geometry: a box of cells (i0..nx, j0..ny, k0..nz). */
+struct box {
+	int i0, j0, k0, ni, nj, nk;
+};
+
+static struct box box_of(const struct bsq_grid *g, const int lo[3])
+{
+	struct box b;
+	b.i0 = lo[0];
+	b.j0 = lo[1];
+	b.k0 = lo[2];
+	b.ni = g->nx - lo[0] + 1;
+	b.nj = g->ny - lo[1] + 1;
+	b.nk = g->nz - lo[2] + 1;
+	return b;
+}
+
+static bool empty(const struct box &b)
+{
+	return b.ni < 1 || b.nj < 1 || b.nk < 1;
+}
+
+static dim3 blocks_of(const struct box &b)
+{
+	return dim3((unsigned)(b.ni + TX - 1) / TX, (unsigned)(b.nj + TY - 1) / TY,
+		(unsigned)(b.nk + TZ - 1) / TZ);
+}
+
+#define LAUNCH(b) blocks_of(b), dim3(TX, TY, TZ)
+
+/* This thread's cell; false outside the box. */
+__device__ static bool cell_of(const struct box &b, int *i, int *j, int *k)
+{
+	int a = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+	int c = (int)(blockIdx.y * blockDim.y + threadIdx.y);
+	int d = (int)(blockIdx.z * blockDim.z + threadIdx.z);
+	*i = b.i0 + a;
+	*j = b.j0 + c;
+	*k = b.k0 + d;
+	return a < b.ni && c < b.nj && d < b.nk;
+}
+
+/* The max over a warp of m >= 0, into *bits (every lane must call). */
+__device__ static void warp_max(double m, unsigned long long *bits)
+{
+	int o;
+	for (o = 16; o > 0; o >>= 1)
+		m = fmax(m, __shfl_xor_sync(0xffffffffu, m, o));
+	if ((threadIdx.x & 31) == 0 && m > 0)
+		atomicMax(bits, (unsigned long long)__double_as_longlong(m));
+}
+
+/* Host: clears the maximum, and reads it back. */
+static void max_begin(void)
+{
+	note(cudaMemset(out_bits, 0, sizeof *out_bits), "cudaMemset");
+}
+
+static double max_end(void)
+{
+	unsigned long long b = 0;
+	double m;
+	note(cudaMemcpy(&b, out_bits, sizeof b, cudaMemcpyDeviceToHost), "cudaMemcpy max");
+	memcpy(&m, &b, sizeof m);
+	return m;
+}
+
+/* ---- step kernels */
+
+__global__ static void k_rhs(struct bsq_rhs_args a, bsq_real *F, struct box b, struct bsq_grid g)
+{
+	int i, j, k;
+	if (cell_of(b, &i, &j, &k))
+		F[bsq_idx(&g, i, j, k)] = bsq_rhs_at(&a, bsq_idx(&g, i, j, k));
+}
+
+extern "C" void bsq_cuda_rhs(const struct bsq_state *s, const struct bsq_params *p,
+	bsq_real *F[4])
+{
+	int comp, lo[3];
+	for (comp = 0; comp < (p->thermal ? 4 : 3); comp++) {
+		struct box b;
+		bsq_first(p, comp, lo);
+		b = box_of(&s->g, lo);
+		if (empty(b))
+			continue;
+		k_rhs<<<LAUNCH(b)>>>(bsq_rhs_args_of(s, p, comp), F[comp], b, s->g);
+	}
+}
+
+__global__ static void k_max(const bsq_real *a, struct box b, struct bsq_grid g,
+	unsigned long long *bits)
+{
+	int i, j, k;
+	bool in = cell_of(b, &i, &j, &k);
+	warp_max(in ? fabs((double)a[bsq_idx(&g, i, j, k)]) : 0, bits);
+}
+
+extern "C" double bsq_cuda_field_max(const struct bsq_grid *g, const bsq_real *a)
+{
+	struct box b = box_of(g, bsq_interior);
+	max_begin();
+	k_max<<<LAUNCH(b)>>>(a, b, *g, out_bits);
+	return max_end();
+}
+
+__global__ static void k_predict(bsq_real *q, const bsq_real *F, const bsq_real *Fold,
+	bsq_real dt, bsq_real r, struct box b, struct bsq_grid g)
+{
+	int i, j, k;
+	if (cell_of(b, &i, &j, &k)) {
+		size_t c = bsq_idx(&g, i, j, k);
+		q[c] = bsq_ab2(q[c], dt, r, F[c], Fold[c]);
+	}
+}
+
+extern "C" void bsq_cuda_predict(struct bsq_state *s, const struct bsq_params *p, int comp,
+	double dt, double r)
+{
+	bsq_real *const field[4] = { s->u, s->v, s->w, s->T };
+	int lo[3];
+	struct box b;
+	bsq_first(p, comp, lo);
+	b = box_of(&s->g, lo);
+	if (empty(b))
+		return;
+	k_predict<<<LAUNCH(b)>>>(field[comp], s->F[comp], s->Fold[comp], (bsq_real)dt,
+		(bsq_real)r, b, s->g);
+}
+
+__global__ static void k_correct(bsq_real *q, const bsq_real *phi, size_t o, bsq_real dt,
+	bsq_real ih, struct box b, struct bsq_grid g)
+{
+	int i, j, k;
+	if (cell_of(b, &i, &j, &k)) {
+		size_t c = bsq_idx(&g, i, j, k);
+		q[c] = bsq_correct_at(q[c], phi, c, o, dt, ih);
+	}
+}
+
+extern "C" void bsq_cuda_correct(struct bsq_state *s, const struct bsq_params *p, int comp,
+	double dt)
+{
+	const struct bsq_grid *g = &s->g;
+	bsq_real *const field[3] = { s->u, s->v, s->w };
+	const size_t st[3] = { 1, bsq_sy(g), bsq_sz(g) };
+	const double ih[3] = { 1 / g->dx, 1 / g->dy, 1 / g->dz };
+	int lo[3];
+	struct box b;
+	bsq_first(p, comp, lo);
+	b = box_of(g, lo);
+	if (empty(b))
+		return;
+	k_correct<<<LAUNCH(b)>>>(field[comp], s->p, st[comp], (bsq_real)dt, (bsq_real)ih[comp], b,
+		*g);
+}
+
+__global__ static void k_div_rhs(bsq_real *q, const bsq_real *u, const bsq_real *v,
+	const bsq_real *w, struct bsq_h h, bsq_real dt, struct box b, struct bsq_grid g)
+{
+	int i, j, k;
+	if (cell_of(b, &i, &j, &k)) {
+		size_t c = bsq_idx(&g, i, j, k);
+		q[c] = bsq_poisson_b_at(u, v, w, c, bsq_sy(&g), bsq_sz(&g), &h, dt);
+	}
+}
+
+extern "C" void bsq_cuda_div_rhs(struct bsq_state *s, double dt)
+{
+	const struct bsq_grid *g = &s->g;
+	struct box b = box_of(g, bsq_interior);
+	k_div_rhs<<<LAUNCH(b)>>>(s->lev[0].v[BSQ_RHS], s->u, s->v, s->w,
+		bsq_h_of(g->dx, g->dy, g->dz), (bsq_real)dt, b, *g);
+}
+
+/* ---- ghosts: one thread per line along the axis (bsq_fill_line); the
+ * axes one after the other, as on the CPU, so edges and corners agree. */
+__global__ static void k_fill(bsq_real *a, struct bsq_axis x, int klo, bsq_real vlo, int khi,
+	bsq_real vhi)
+{
+	int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+	if (t < (x.n1 + 2) * (x.n2 + 2))
+		bsq_fill_line(a, &x, t % (x.n1 + 2), t / (x.n1 + 2), klo, vlo, khi, vhi);
+}
+
+static void fill_axis(const struct bsq_grid *g, bsq_real *a, int d, int klo, double vlo, int khi,
+	double vhi)
+{
+	struct bsq_axis x = bsq_axis_of(g, d);
+	int lines = (x.n1 + 2) * (x.n2 + 2);
+	k_fill<<<(lines + TLINE - 1) / TLINE, TLINE>>>(a, x, klo, (bsq_real)vlo, khi, (bsq_real)vhi);
+}
+
+extern "C" void bsq_cuda_bc_scalar(const struct bsq_grid *g, bsq_real *a,
+	const int kind[BSQ_NFACE], const double *val)
+{
+	int d;
+	for (d = 0; d < 3; d++)
+		fill_axis(g, a, d, kind[2 * d], val ? val[2 * d] : 0, kind[2 * d + 1],
+			val ? val[2 * d + 1] : 0);
+}
+
+extern "C" void bsq_cuda_bc_velocity(const struct bsq_grid *g, bsq_real *u, bsq_real *v,
+	bsq_real *w, const struct bsq_params *p)
+{
+	bsq_real *const comp[3] = { u, v, w };
+	int c, d;
+	for (c = 0; c < 3; c++)
+		for (d = 0; d < 3; d++) {
+			double vlo, vhi;
+			int klo = bsq_bc_vel_kind(p, 2 * d, c, &vlo);
+			int khi = bsq_bc_vel_kind(p, 2 * d + 1, c, &vhi);
+			fill_axis(g, comp[c], d, klo, vlo, khi, vhi);
+		}
+}
+
+/* ---- sums in the CPU's order: a thread per row, then one for the rows. */
+
+/* Row (j, k) of thread t: t = (k - 1) ny + (j - 1). */
+__device__ static size_t row_start(const struct bsq_grid &g, int t)
+{
+	return bsq_idx(&g, 1, t % g.ny + 1, t / g.ny + 1);
+}
+
+__global__ static void k_rows_sum(const bsq_real *a, struct bsq_grid g, double *sum)
+{
+	int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+	if (t < g.ny * g.nz)
+		sum[t] = bsq_row_sum(a, row_start(g, t), g.nx);
+}
+
+__global__ static void k_rows_div(const bsq_real *u, const bsq_real *v, const bsq_real *w,
+	struct bsq_h h, struct bsq_grid g, double *sum, double *max)
+{
+	int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+	if (t < g.ny * g.nz) {
+		double m = 0;
+		sum[t] = bsq_div_row(u, v, w, row_start(g, t), g.nx, bsq_sy(&g), bsq_sz(&g), &h, &m);
+		max[t] = m;
+	}
+}
+
+/* out[0] = the rows' sum in order, out[1] = their max (max NULL: 0). */
+__global__ static void k_rows_total(const double *sum, const double *max, int n, double *out)
+{
+	double s = 0, m = 0;
+	int t;
+	for (t = 0; t < n; t++) {
+		s += sum[t];
+		if (max)
+			m = fmax(m, max[t]);
+	}
+	out[0] = s;
+	out[1] = m;
+}
+
+/* The sum (and max) of the rows of grid g, back on the host. */
+static void rows_total(const struct bsq_grid *g, bool with_max, double out[2])
+{
+	k_rows_total<<<1, 1>>>(rows_sum, with_max ? rows_max : NULL, g->ny * g->nz, out_sum);
+	note(cudaMemcpy(out, out_sum, 2 * sizeof(double), cudaMemcpyDeviceToHost),
+		"cudaMemcpy sum");
+}
+
+static unsigned row_blocks(const struct bsq_grid *g)
+{
+	return (unsigned)(g->ny * g->nz + TLINE - 1) / TLINE;
+}
+
+extern "C" double bsq_cuda_mean(const struct bsq_level *l, int vec)
+{
+	double out[2];
+	k_rows_sum<<<row_blocks(&l->g), TLINE>>>(l->v[vec], l->g, rows_sum);
+	rows_total(&l->g, false, out);
+	return out[0] / bsq_ncells(&l->g);
+}
+
+extern "C" void bsq_cuda_diag_div(const struct bsq_state *s, double *max, double *l2)
+{
+	const struct bsq_grid *g = &s->g;
+	double out[2];
+	k_rows_div<<<row_blocks(g), TLINE>>>(s->u, s->v, s->w, bsq_h_of(g->dx, g->dy, g->dz), *g,
+		rows_sum, rows_max);
+	rows_total(g, true, out);
+	*max = out[1];
+	*l2 = sqrt(out[0] / bsq_ncells(g));
+}
+
+/* ---- multigrid verbs */
+
+extern "C" void bsq_cuda_zero(struct bsq_level *l, int vec)
+{
+	note(cudaMemset(l->v[vec], 0, bsq_count(&l->g) * sizeof(bsq_real)), "cudaMemset");
+}
+
+__global__ static void k_shift(bsq_real *a, double by, struct box b, struct bsq_grid g)
+{
+	int i, j, k;
+	if (cell_of(b, &i, &j, &k)) {
+		size_t c = bsq_idx(&g, i, j, k);
+		a[c] = bsq_shifted(a[c], by);
+	}
+}
+
+extern "C" void bsq_cuda_shift(struct bsq_level *l, int vec, double by)
+{
+	struct box b = box_of(&l->g, bsq_interior);
+	k_shift<<<LAUNCH(b)>>>(l->v[vec], by, b, l->g);
+}
+
+extern "C" void bsq_cuda_ghosts(struct bsq_level *l, int vec)
+{
+	bsq_cuda_bc_scalar(&l->g, l->v[vec], l->ghost, NULL);
+}
+
+__global__ static void k_residual(bsq_real *res, const bsq_real *phi, const bsq_real *rhs,
+	struct bsq_h h, struct box b, struct bsq_grid g, unsigned long long *bits)
+{
+	int i, j, k;
+	double m = 0;
+	if (cell_of(b, &i, &j, &k)) {
+		size_t c = bsq_idx(&g, i, j, k);
+		res[c] = bsq_residual_at(phi, rhs, c, bsq_sy(&g), bsq_sz(&g), &h);
+		m = fabs((double)res[c]);
+	}
+	warp_max(m, bits);
+}
+
+extern "C" double bsq_cuda_residual(struct bsq_level *l, int res, int phi, int rhs)
+{
+	struct box b = box_of(&l->g, bsq_interior);
+	bsq_cuda_ghosts(l, phi);
+	max_begin();
+	k_residual<<<LAUNCH(b)>>>(l->v[res], l->v[phi], l->v[rhs], l->h, b, l->g, out_bits);
+	return max_end();
+}
+
+/* One colour of red-black Gauss-Seidel: reads only the other colour. */
+__global__ static void k_colour(bsq_real *phi, const bsq_real *rhs, struct bsq_h h, int red,
+	struct box b, struct bsq_grid g)
+{
+	int i, j, k;
+	if (cell_of(b, &i, &j, &k) && bsq_is_colour(i, j, k, red)) {
+		size_t c = bsq_idx(&g, i, j, k);
+		phi[c] = bsq_relax_at(phi, rhs, c, bsq_sy(&g), bsq_sz(&g), &h);
+	}
+}
+
+extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweeps)
+{
+	struct box b = box_of(&l->g, bsq_interior);
+	int s, red;
+	for (s = 0; s < sweeps; s++)
+		for (red = 0; red < 2; red++) {
+			bsq_cuda_ghosts(l, phi);
+			k_colour<<<LAUNCH(b)>>>(l->v[phi], l->v[rhs], l->h, red, b, l->g);
+		}
+}
+
+__global__ static void k_jacobi(bsq_real *out, const bsq_real *phi, const bsq_real *rhs,
+	struct bsq_h h, struct box b, struct bsq_grid g)
+{
+	int i, j, k;
+	if (cell_of(b, &i, &j, &k)) {
+		size_t c = bsq_idx(&g, i, j, k);
+		out[c] = bsq_relax_at(phi, rhs, c, bsq_sy(&g), bsq_sz(&g), &h);
+	}
+}
+
+extern "C" void bsq_cuda_jacobi_sweep(struct bsq_level *l)
+{
+	struct box b = box_of(&l->g, bsq_interior);
+	bsq_real *y = l->v[BSQ_TMP];
+	bsq_cuda_ghosts(l, BSQ_PHI);
+	k_jacobi<<<LAUNCH(b)>>>(y, l->v[BSQ_PHI], l->v[BSQ_RHS], l->h, b, l->g);
+	l->v[BSQ_TMP] = l->v[BSQ_PHI];
+	l->v[BSQ_PHI] = y;
+}
+
+/* Coarse cells (I, J, K) of box b (grid gc) from the fine grid gf. */
+__global__ static void k_restrict(bsq_real *out, const bsq_real *in, struct bsq_grid gf, int cx,
+	int cy, int cz, struct box b, struct bsq_grid gc)
+{
+	int I, J, K;
+	if (cell_of(b, &I, &J, &K))
+		out[bsq_idx(&gc, I, J, K)] = bsq_restrict_at(in, &gf, cx, cy, cz, I, J, K);
+}
+
+extern "C" void bsq_cuda_restrict(struct bsq_level *coarse, int cvec, struct bsq_level *fine,
+	int fvec)
+{
+	struct box b = box_of(&coarse->g, bsq_interior);
+	k_restrict<<<LAUNCH(b)>>>(coarse->v[cvec], fine->v[fvec], fine->g, fine->cx, fine->cy,
+		fine->cz, b, coarse->g);
+}
+
+/* fine = a fine + P coarse; pl: trilinear, else piecewise constant. */
+__global__ static void k_interp(bsq_real *out, const bsq_real *in, bsq_real a, int pl,
+	struct bsq_grid gc, int cx, int cy, int cz, struct box b, struct bsq_grid g)
+{
+	int i, j, k;
+	if (cell_of(b, &i, &j, &k)) {
+		size_t c = bsq_idx(&g, i, j, k);
+		out[c] = bsq_prolong_add(a, out[c], bsq_interp_at(in, &gc, cx, cy, cz, i, j, k, pl));
+	}
+}
+
+static void interp(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
+	int cvec, int pl)
+{
+	struct box b = box_of(&fine->g, bsq_interior);
+	bsq_cuda_ghosts(coarse, cvec);
+	k_interp<<<LAUNCH(b)>>>(fine->v[fvec], coarse->v[cvec], (bsq_real)a, pl, coarse->g, fine->cx,
+		fine->cy, fine->cz, b, fine->g);
+}
+
+extern "C" void bsq_cuda_interp_pl(struct bsq_level *fine, int fvec, double a,
+	struct bsq_level *coarse, int cvec)
+{
+	interp(fine, fvec, a, coarse, cvec, 1);
+}
+
+extern "C" void bsq_cuda_interp_pc(struct bsq_level *fine, int fvec, double a,
+	struct bsq_level *coarse, int cvec)
+{
+	interp(fine, fvec, a, coarse, cvec, 0);
+}
