@@ -15,6 +15,7 @@ extern "C" {
 #include "spate.h"
 #include "swe.h"
 #include "swe_cuda_sub.h"
+#include "swe_backend.h"
 }
 
 #include <cuda_runtime.h>

@@ -11,6 +11,7 @@
 #include "swe_cpu_mem.h"
 #include "swe_cpu_rhs.h"
 #include "swe_state.h"
+#include "swe_backend.h"
 
 real *swe_cpu_alloc_like(const struct swe_state *s)
 {

@@ -10,6 +10,11 @@
 #include <unistd.h>
 
 #include "simtest.h"
+#include "swe_backend.h"
+#include "params.h"
+#include "setup.h"
+#include "diag.h"
+#include "swe_state.h"
 
 #define LEVEL 30.0
 #define STEPS 1000

@@ -15,6 +15,7 @@
  *     within two cells of the exact one (the 1 mm contour of the exact
  *     solution) on every grid. */
 #include "simtest.h"
+#include "swe_state.h"
 
 #define NGRID 3
 #define THR 1e-3
