@@ -221,7 +221,13 @@ int swe_ckpt_read(const char *path, struct swe_ckpt *c)
 	memset(c, 0, sizeof *c);
 	if ((rc = spate_ckpt_read(path, "swe", &k)))
 		return rc;
-	if ((rc = unpack(&k, c))) {
+	if (k.version < SWE_CKPT_VERSION) {
+		spate_log_error("checkpoint", "%s: an older spate's checkpoint (layout %d, which "
+			"stored water levels; this spate stores depths, layout %d): it cannot continue "
+			"it; run from the start, or finish that run with the spate that wrote it", path,
+			k.version, SWE_CKPT_VERSION);
+		rc = -SPATE_EFORMAT;
+	} else if ((rc = unpack(&k, c))) {
 		spate_log_error("checkpoint", "%s: a damaged checkpoint, or one of another version "
 			"(this spate reads version %d): restart from an intact one, or run from the "
 			"start", path, SWE_CKPT_VERSION);

@@ -137,11 +137,14 @@ SPATE_CHECKPOINT=bin "$SPATE" "${base[@]}" "--output.dir=$tmp/T" --run.max_steps
 	--checkpoint-every=1 2>/dev/null
 head -c 2000 "$tmp/T/checkpoint.bin" >"$tmp/cut.bin"
 refused "a truncated checkpoint" "truncated" --restart "$tmp/cut.bin"
-# format version 1 (the level stored, not the depth): the version field (an
-# int32 after the 8-byte magic, this machine's byte order) set to 1
-{ head -c 8 "$tmp/T/checkpoint.bin"; printf '\001\000\000\000'; tail -c +13 "$tmp/T/checkpoint.bin"; } \
-	>"$tmp/v1.bin"
-refused "a version-1 checkpoint" "older spate (format version 1" --restart "$tmp/v1.bin"
+# layout 2 (the level stored, not the depth): the module's layout version
+# (an int32 after the 8-byte magic, this machine's byte order) set to 2
+{ head -c 8 "$tmp/T/checkpoint.bin"; printf '\002\000\000\000'; tail -c +13 "$tmp/T/checkpoint.bin"; } \
+	>"$tmp/v2.bin"
+refused "a layout-2 checkpoint (levels)" "older spate's checkpoint (layout 2" --restart "$tmp/v2.bin"
+# the binary format before named arrays (magic SPATECKP)
+{ printf 'SPATECKP'; tail -c +9 "$tmp/T/checkpoint.bin"; } >"$tmp/v1.bin"
+refused "a format-1 checkpoint" "older spate (format 1)" --restart "$tmp/v1.bin"
 refused "a missing checkpoint" "cannot open" --restart "$tmp/nothing.nc"
 
 # ------------------------------------------------------------ checkpoint_every
