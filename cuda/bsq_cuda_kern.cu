@@ -21,26 +21,25 @@ extern "C" {
 #include "spate.h"
 #include "bsq_cuda_dev.h"
 }
+#include "bsq_cuda_launch.h"
 
 #include <cuda_runtime.h>
 #include <string.h>
-
-/* Threads of a block: one warp along x, 4 rows, 2 planes. */
-#define TX 32
-#define TY 4
-#define TZ 2
-/* Threads of a block of the line and row kernels. */
-#define TLINE 128
 
 /* The reductions' device scratch (bsq_cuda_scratch): row sums and maxima,
  * the maximum's bits, the sum. */
 static double *rows_sum, *rows_max, *out_sum;
 static unsigned long long *out_bits;
+
+unsigned long long *bsq_cuda_max_bits(void)
+{
+	return out_bits;
+}
 static size_t rows_cap;
 static int first_err;
 
 /* Records the first error of a CUDA call in the verbs. */
-static void note(cudaError_t e, const char *what)
+void bsq_cuda_note(cudaError_t e, const char *what)
 {
 	if (e != cudaSuccess && !first_err) {
 		spate_log_error("cuda", "bsq: %s: %s", what, cudaGetErrorString(e));
@@ -51,7 +50,7 @@ static void note(cudaError_t e, const char *what)
 extern "C" int bsq_cuda_error(void)
 {
 	int e = first_err;
-	note(cudaGetLastError(), "kernel launch");
+	bsq_cuda_note(cudaGetLastError(), "kernel launch");
 	e = e ? e : first_err;
 	first_err = 0;
 	return e;
@@ -83,69 +82,17 @@ extern "C" int bsq_cuda_scratch(size_t rows)
 	return 0;
 }
 
-/* ---- launch geometry: a box of cells (i0..nx, j0..ny, k0..nz). */
-struct box {
-	int i0, j0, k0, ni, nj, nk;
-};
-
-static struct box box_of(const struct bsq_grid *g, const int lo[3])
-{
-	struct box b;
-	b.i0 = lo[0];
-	b.j0 = lo[1];
-	b.k0 = lo[2];
-	b.ni = g->nx - lo[0] + 1;
-	b.nj = g->ny - lo[1] + 1;
-	b.nk = g->nz - lo[2] + 1;
-	return b;
-}
-
-static bool empty(const struct box &b)
-{
-	return b.ni < 1 || b.nj < 1 || b.nk < 1;
-}
-
-static dim3 blocks_of(const struct box &b)
-{
-	return dim3((unsigned)(b.ni + TX - 1) / TX, (unsigned)(b.nj + TY - 1) / TY,
-		(unsigned)(b.nk + TZ - 1) / TZ);
-}
-
-#define LAUNCH(b) blocks_of(b), dim3(TX, TY, TZ)
-
-/* This thread's cell; false outside the box. */
-__device__ static bool cell_of(const struct box &b, int *i, int *j, int *k)
-{
-	int a = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-	int c = (int)(blockIdx.y * blockDim.y + threadIdx.y);
-	int d = (int)(blockIdx.z * blockDim.z + threadIdx.z);
-	*i = b.i0 + a;
-	*j = b.j0 + c;
-	*k = b.k0 + d;
-	return a < b.ni && c < b.nj && d < b.nk;
-}
-
-/* The max over a warp of m >= 0, into *bits (every lane must call). */
-__device__ static void warp_max(double m, unsigned long long *bits)
-{
-	int o;
-	for (o = 16; o > 0; o >>= 1)
-		m = fmax(m, __shfl_xor_sync(0xffffffffu, m, o));
-	if ((threadIdx.x & 31) == 0 && m > 0)
-		atomicMax(bits, (unsigned long long)__double_as_longlong(m));
-}
-
 /* Host: clears the maximum, and reads it back. */
-static void max_begin(void)
+void bsq_cuda_max_begin(void)
 {
-	note(cudaMemset(out_bits, 0, sizeof *out_bits), "cudaMemset");
+	bsq_cuda_note(cudaMemset(out_bits, 0, sizeof *out_bits), "cudaMemset");
 }
 
-static double max_end(void)
+double bsq_cuda_max_end(void)
 {
 	unsigned long long b = 0;
 	double m;
-	note(cudaMemcpy(&b, out_bits, sizeof b, cudaMemcpyDeviceToHost), "cudaMemcpy max");
+	bsq_cuda_note(cudaMemcpy(&b, out_bits, sizeof b, cudaMemcpyDeviceToHost), "cudaMemcpy max");
 	memcpy(&m, &b, sizeof m);
 	return m;
 }
@@ -184,9 +131,9 @@ __global__ static void k_max(const bsq_real *a, struct box b, struct bsq_grid g,
 extern "C" double bsq_cuda_field_max(const struct bsq_grid *g, const bsq_real *a)
 {
 	struct box b = box_of(g, bsq_interior);
-	max_begin();
+	bsq_cuda_max_begin();
 	k_max<<<LAUNCH(b)>>>(a, b, *g, out_bits);
-	return max_end();
+	return bsq_cuda_max_end();
 }
 
 __global__ static void k_predict(bsq_real *q, const bsq_real *F, const bsq_real *Fold,
@@ -343,7 +290,7 @@ __global__ static void k_rows_total(const double *sum, const double *max, int n,
 static void rows_total(const struct bsq_grid *g, bool with_max, double out[2])
 {
 	k_rows_total<<<1, 1>>>(rows_sum, with_max ? rows_max : NULL, g->ny * g->nz, out_sum);
-	note(cudaMemcpy(out, out_sum, 2 * sizeof(double), cudaMemcpyDeviceToHost),
+	bsq_cuda_note(cudaMemcpy(out, out_sum, 2 * sizeof(double), cudaMemcpyDeviceToHost),
 		"cudaMemcpy sum");
 }
 
@@ -371,142 +318,3 @@ extern "C" void bsq_cuda_diag_div(const struct bsq_state *s, double *max, double
 	*l2 = sqrt(out[0] / bsq_ncells(g));
 }
 
-/* ---- multigrid verbs */
-
-extern "C" void bsq_cuda_zero(struct bsq_level *l, int vec)
-{
-	note(cudaMemset(l->v[vec], 0, bsq_count(&l->g) * sizeof(bsq_real)), "cudaMemset");
-}
-
-__global__ static void k_shift(bsq_real *a, double by, struct box b, struct bsq_grid g)
-{
-	int i, j, k;
-	if (cell_of(b, &i, &j, &k)) {
-		size_t c = bsq_idx(&g, i, j, k);
-		a[c] = bsq_shifted(a[c], by);
-	}
-}
-
-extern "C" void bsq_cuda_shift(struct bsq_level *l, int vec, double by)
-{
-	struct box b = box_of(&l->g, bsq_interior);
-	k_shift<<<LAUNCH(b)>>>(l->v[vec], by, b, l->g);
-}
-
-extern "C" void bsq_cuda_ghosts(struct bsq_level *l, int vec)
-{
-	bsq_cuda_bc_scalar(&l->g, l->v[vec], l->ghost, NULL);
-}
-
-__global__ static void k_residual(bsq_real *res, const bsq_real *phi, const bsq_real *rhs,
-	struct bsq_h h, struct box b, struct bsq_grid g, unsigned long long *bits)
-{
-	int i, j, k;
-	double m = 0;
-	if (cell_of(b, &i, &j, &k)) {
-		size_t c = bsq_idx(&g, i, j, k);
-		res[c] = bsq_residual_at(phi, rhs, c, bsq_sy(&g), bsq_sz(&g), &h);
-		m = fabs((double)res[c]);
-	}
-	warp_max(m, bits);
-}
-
-extern "C" double bsq_cuda_residual(struct bsq_level *l, int res, int phi, int rhs)
-{
-	struct box b = box_of(&l->g, bsq_interior);
-	bsq_cuda_ghosts(l, phi);
-	max_begin();
-	k_residual<<<LAUNCH(b)>>>(l->v[res], l->v[phi], l->v[rhs], l->h, b, l->g, out_bits);
-	return max_end();
-}
-
-/* One colour of red-black Gauss-Seidel: reads only the other colour. */
-__global__ static void k_colour(bsq_real *phi, const bsq_real *rhs, struct bsq_h h, int red,
-	struct box b, struct bsq_grid g)
-{
-	int i, j, k;
-	if (cell_of(b, &i, &j, &k) && bsq_is_colour(i, j, k, red)) {
-		size_t c = bsq_idx(&g, i, j, k);
-		phi[c] = bsq_relax_at(phi, rhs, c, bsq_sy(&g), bsq_sz(&g), &h);
-	}
-}
-
-extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweeps)
-{
-	struct box b = box_of(&l->g, bsq_interior);
-	int s, red;
-	for (s = 0; s < sweeps; s++)
-		for (red = 0; red < 2; red++) {
-			bsq_cuda_ghosts(l, phi);
-			k_colour<<<LAUNCH(b)>>>(l->v[phi], l->v[rhs], l->h, red, b, l->g);
-		}
-}
-
-__global__ static void k_jacobi(bsq_real *out, const bsq_real *phi, const bsq_real *rhs,
-	struct bsq_h h, struct box b, struct bsq_grid g)
-{
-	int i, j, k;
-	if (cell_of(b, &i, &j, &k)) {
-		size_t c = bsq_idx(&g, i, j, k);
-		out[c] = bsq_relax_at(phi, rhs, c, bsq_sy(&g), bsq_sz(&g), &h);
-	}
-}
-
-extern "C" void bsq_cuda_jacobi_sweep(struct bsq_level *l)
-{
-	struct box b = box_of(&l->g, bsq_interior);
-	bsq_real *y = l->v[BSQ_TMP];
-	bsq_cuda_ghosts(l, BSQ_PHI);
-	k_jacobi<<<LAUNCH(b)>>>(y, l->v[BSQ_PHI], l->v[BSQ_RHS], l->h, b, l->g);
-	l->v[BSQ_TMP] = l->v[BSQ_PHI];
-	l->v[BSQ_PHI] = y;
-}
-
-/* Coarse cells (I, J, K) of box b (grid gc) from the fine grid gf. */
-__global__ static void k_restrict(bsq_real *out, const bsq_real *in, struct bsq_grid gf, int cx,
-	int cy, int cz, struct box b, struct bsq_grid gc)
-{
-	int I, J, K;
-	if (cell_of(b, &I, &J, &K))
-		out[bsq_idx(&gc, I, J, K)] = bsq_restrict_at(in, &gf, cx, cy, cz, I, J, K);
-}
-
-extern "C" void bsq_cuda_restrict(struct bsq_level *coarse, int cvec, struct bsq_level *fine,
-	int fvec)
-{
-	struct box b = box_of(&coarse->g, bsq_interior);
-	k_restrict<<<LAUNCH(b)>>>(coarse->v[cvec], fine->v[fvec], fine->g, fine->cx, fine->cy,
-		fine->cz, b, coarse->g);
-}
-
-/* fine = a fine + P coarse; pl: trilinear, else piecewise constant. */
-__global__ static void k_interp(bsq_real *out, const bsq_real *in, bsq_real a, int pl,
-	struct bsq_grid gc, int cx, int cy, int cz, struct box b, struct bsq_grid g)
-{
-	int i, j, k;
-	if (cell_of(b, &i, &j, &k)) {
-		size_t c = bsq_idx(&g, i, j, k);
-		out[c] = bsq_prolong_add(a, out[c], bsq_interp_at(in, &gc, cx, cy, cz, i, j, k, pl));
-	}
-}
-
-static void interp(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
-	int cvec, int pl)
-{
-	struct box b = box_of(&fine->g, bsq_interior);
-	bsq_cuda_ghosts(coarse, cvec);
-	k_interp<<<LAUNCH(b)>>>(fine->v[fvec], coarse->v[cvec], (bsq_real)a, pl, coarse->g, fine->cx,
-		fine->cy, fine->cz, b, fine->g);
-}
-
-extern "C" void bsq_cuda_interp_pl(struct bsq_level *fine, int fvec, double a,
-	struct bsq_level *coarse, int cvec)
-{
-	interp(fine, fvec, a, coarse, cvec, 1);
-}
-
-extern "C" void bsq_cuda_interp_pc(struct bsq_level *fine, int fvec, double a,
-	struct bsq_level *coarse, int cvec)
-{
-	interp(fine, fvec, a, coarse, cvec, 0);
-}

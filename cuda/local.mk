@@ -12,7 +12,7 @@ CUDA_SRCS = cuda/swe_cuda.cu cuda/swe_cuda_kern.cu cuda/swe_cuda_dt.cu cuda/swe_
 	cuda/swe_cuda_sub_halo.cu cuda/swe_cuda_gauges.cu cuda/swe_cuda_sub_gauges.cu \
 	cuda/swe_cuda_sub_src.cu $(BSQ_CUDA_SRCS)
 # The Boussinesq module's backend (bsq_cuda.h).
-BSQ_CUDA_SRCS = cuda/bsq_cuda.cu cuda/bsq_cuda_kern.cu
+BSQ_CUDA_SRCS = cuda/bsq_cuda.cu cuda/bsq_cuda_kern.cu cuda/bsq_cuda_mg.cu
 CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/hostdevice.h \
 	$(top_srcdir)/src/spate.h \
@@ -21,6 +21,7 @@ CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/swe_cuda_dev.h \
 	$(top_srcdir)/src/swe_cuda_one.h \
 	$(top_srcdir)/src/swe_kern.h \
+	$(top_srcdir)/src/swe_cell.h \
 	$(top_srcdir)/src/swe_step.h \
 	$(top_srcdir)/src/swe_multi.h \
 	$(top_srcdir)/src/swe_cuda_sub.h \
@@ -31,7 +32,8 @@ CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/bsq_impl.h \
 	$(top_srcdir)/src/bsq_cuda.h \
 	$(top_srcdir)/src/bsq_cuda_dev.h \
-	$(top_srcdir)/src/cuda_check.h
+	$(top_srcdir)/src/cuda_check.h \
+	$(top_srcdir)/src/bsq_cuda_launch.h
 # Always distributed, so `make dist` works on a machine without nvcc.
 EXTRA_DIST += $(CUDA_SRCS)
 

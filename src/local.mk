@@ -47,7 +47,7 @@ noinst_HEADERS += \
 	src/hostdevice.h \
 	src/spate.h \
 	src/swe.h src/swe_backend.h src/backend.h src/params.h src/setup.h src/forcing.h src/diag.h src/swe_state.h src/swe_bc.h \
-	src/swe_kern.h \
+	src/swe_kern.h src/swe_cell.h \
 	src/swe_step.h \
 	src/swe_cuda.h \
 	src/swe_cuda_dev.h \

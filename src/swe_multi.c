@@ -38,7 +38,7 @@
 #include "swe_backend.h"
 #include "backend.h"
 #include "forcing.h"
-#include "swe_kern.h"
+#include "swe_cell.h"
 #include "swe_multi.h"
 #include "decomp.h"
 #include "products_kern.h"

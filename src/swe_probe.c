@@ -11,6 +11,7 @@
 
 #include "spate.h"
 #include "swe_state.h"
+#include "swe_cell.h"
 #include "swe_backend.h"
 #include "swe_sub.h"
 #include "swe_balance_run.h"

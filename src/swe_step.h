@@ -7,7 +7,7 @@
 #ifndef SPATE_SWE_STEP_H
 #define SPATE_SWE_STEP_H
 
-#include "swe_kern.h"
+#include "swe_cell.h"
 
 struct swe_view {
 	real *w, *hu, *hv;     /* cell arrays: w holds the DEPTH h (swe_kern.h) */

@@ -1,0 +1,156 @@
+/* bsq_cuda_mg.cu: the multigrid verbs of the Boussinesq CUDA backend
+ * (struct bsq_ops, bsq_impl.h) on device levels: zero, shift, ghosts,
+ * residual, red-black Gauss-Seidel and Jacobi sweeps, restriction and
+ * prolongation.  One thread per cell; every cell body is a HOSTDEVICE
+ * function of bsq_impl.h, every formula bsq_kern.h's.  The launch geometry
+ * and the reductions' scratch are bsq_cuda_kern.cu's (bsq_cuda_launch.h). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+extern "C" {
+#include "spate.h"
+#include "bsq_cuda_dev.h"
+}
+#include "bsq_cuda_launch.h"
+
+#include <cuda_runtime.h>
+
+/* ---- multigrid verbs */
+
+extern "C" void bsq_cuda_zero(struct bsq_level *l, int vec)
+{
+	bsq_cuda_note(cudaMemset(l->v[vec], 0, bsq_count(&l->g) * sizeof(bsq_real)), "cudaMemset");
+}
+
+__global__ static void k_shift(bsq_real *a, double by, struct box b, struct bsq_grid g)
+{
+	int i, j, k;
+	if (cell_of(b, &i, &j, &k)) {
+		size_t c = bsq_idx(&g, i, j, k);
+		a[c] = bsq_shifted(a[c], by);
+	}
+}
+
+extern "C" void bsq_cuda_shift(struct bsq_level *l, int vec, double by)
+{
+	struct box b = box_of(&l->g, bsq_interior);
+	k_shift<<<LAUNCH(b)>>>(l->v[vec], by, b, l->g);
+}
+
+extern "C" void bsq_cuda_ghosts(struct bsq_level *l, int vec)
+{
+	bsq_cuda_bc_scalar(&l->g, l->v[vec], l->ghost, NULL);
+}
+
+__global__ static void k_residual(bsq_real *res, const bsq_real *phi, const bsq_real *rhs,
+	struct bsq_h h, struct box b, struct bsq_grid g, unsigned long long *bits)
+{
+	int i, j, k;
+	double m = 0;
+	if (cell_of(b, &i, &j, &k)) {
+		size_t c = bsq_idx(&g, i, j, k);
+		res[c] = bsq_residual_at(phi, rhs, c, bsq_sy(&g), bsq_sz(&g), &h);
+		m = fabs((double)res[c]);
+	}
+	warp_max(m, bits);
+}
+
+extern "C" double bsq_cuda_residual(struct bsq_level *l, int res, int phi, int rhs)
+{
+	struct box b = box_of(&l->g, bsq_interior);
+	bsq_cuda_ghosts(l, phi);
+	bsq_cuda_max_begin();
+	k_residual<<<LAUNCH(b)>>>(l->v[res], l->v[phi], l->v[rhs], l->h, b, l->g, bsq_cuda_max_bits());
+	return bsq_cuda_max_end();
+}
+
+/* One colour of red-black Gauss-Seidel: reads only the other colour. */
+__global__ static void k_colour(bsq_real *phi, const bsq_real *rhs, struct bsq_h h, int red,
+	struct box b, struct bsq_grid g)
+{
+	int i, j, k;
+	if (cell_of(b, &i, &j, &k) && bsq_is_colour(i, j, k, red)) {
+		size_t c = bsq_idx(&g, i, j, k);
+		phi[c] = bsq_relax_at(phi, rhs, c, bsq_sy(&g), bsq_sz(&g), &h);
+	}
+}
+
+extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweeps)
+{
+	struct box b = box_of(&l->g, bsq_interior);
+	int s, red;
+	for (s = 0; s < sweeps; s++)
+		for (red = 0; red < 2; red++) {
+			bsq_cuda_ghosts(l, phi);
+			k_colour<<<LAUNCH(b)>>>(l->v[phi], l->v[rhs], l->h, red, b, l->g);
+		}
+}
+
+__global__ static void k_jacobi(bsq_real *out, const bsq_real *phi, const bsq_real *rhs,
+	struct bsq_h h, struct box b, struct bsq_grid g)
+{
+	int i, j, k;
+	if (cell_of(b, &i, &j, &k)) {
+		size_t c = bsq_idx(&g, i, j, k);
+		out[c] = bsq_relax_at(phi, rhs, c, bsq_sy(&g), bsq_sz(&g), &h);
+	}
+}
+
+extern "C" void bsq_cuda_jacobi_sweep(struct bsq_level *l)
+{
+	struct box b = box_of(&l->g, bsq_interior);
+	bsq_real *y = l->v[BSQ_TMP];
+	bsq_cuda_ghosts(l, BSQ_PHI);
+	k_jacobi<<<LAUNCH(b)>>>(y, l->v[BSQ_PHI], l->v[BSQ_RHS], l->h, b, l->g);
+	l->v[BSQ_TMP] = l->v[BSQ_PHI];
+	l->v[BSQ_PHI] = y;
+}
+
+/* Coarse cells (I, J, K) of box b (grid gc) from the fine grid gf. */
+__global__ static void k_restrict(bsq_real *out, const bsq_real *in, struct bsq_grid gf, int cx,
+	int cy, int cz, struct box b, struct bsq_grid gc)
+{
+	int I, J, K;
+	if (cell_of(b, &I, &J, &K))
+		out[bsq_idx(&gc, I, J, K)] = bsq_restrict_at(in, &gf, cx, cy, cz, I, J, K);
+}
+
+extern "C" void bsq_cuda_restrict(struct bsq_level *coarse, int cvec, struct bsq_level *fine,
+	int fvec)
+{
+	struct box b = box_of(&coarse->g, bsq_interior);
+	k_restrict<<<LAUNCH(b)>>>(coarse->v[cvec], fine->v[fvec], fine->g, fine->cx, fine->cy,
+		fine->cz, b, coarse->g);
+}
+
+/* fine = a fine + P coarse; pl: trilinear, else piecewise constant. */
+__global__ static void k_interp(bsq_real *out, const bsq_real *in, bsq_real a, int pl,
+	struct bsq_grid gc, int cx, int cy, int cz, struct box b, struct bsq_grid g)
+{
+	int i, j, k;
+	if (cell_of(b, &i, &j, &k)) {
+		size_t c = bsq_idx(&g, i, j, k);
+		out[c] = bsq_prolong_add(a, out[c], bsq_interp_at(in, &gc, cx, cy, cz, i, j, k, pl));
+	}
+}
+
+static void interp(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
+	int cvec, int pl)
+{
+	struct box b = box_of(&fine->g, bsq_interior);
+	bsq_cuda_ghosts(coarse, cvec);
+	k_interp<<<LAUNCH(b)>>>(fine->v[fvec], coarse->v[cvec], (bsq_real)a, pl, coarse->g, fine->cx,
+		fine->cy, fine->cz, b, fine->g);
+}
+
+extern "C" void bsq_cuda_interp_pl(struct bsq_level *fine, int fvec, double a,
+	struct bsq_level *coarse, int cvec)
+{
+	interp(fine, fvec, a, coarse, cvec, 1);
+}
+
+extern "C" void bsq_cuda_interp_pc(struct bsq_level *fine, int fvec, double a,
+	struct bsq_level *coarse, int cvec)
+{
+	interp(fine, fvec, a, coarse, cvec, 0);
+}

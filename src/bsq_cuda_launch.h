@@ -1,0 +1,76 @@
+/* bsq_cuda_launch.h: what the Boussinesq CUDA files share (CUDA C++, for
+ * cuda/bsq_cuda_kern.cu and cuda/bsq_cuda_mg.cu only): the launch geometry
+ * of a box of cells, a thread's cell, the warp maximum, and the error and
+ * maximum helpers of bsq_cuda_kern.cu. */
+#ifndef SPATE_BSQ_CUDA_LAUNCH_H
+#define SPATE_BSQ_CUDA_LAUNCH_H
+
+#include <cuda_runtime.h>
+
+/* Threads of a block: one warp along x, 4 rows, 2 planes. */
+#define TX 32
+#define TY 4
+#define TZ 2
+/* Threads of a block of the line and row kernels. */
+#define TLINE 128
+
+/* ---- launch geometry: a box of cells (i0..nx, j0..ny, k0..nz). */
+struct box {
+	int i0, j0, k0, ni, nj, nk;
+};
+
+static inline struct box box_of(const struct bsq_grid *g, const int lo[3])
+{
+	struct box b;
+	b.i0 = lo[0];
+	b.j0 = lo[1];
+	b.k0 = lo[2];
+	b.ni = g->nx - lo[0] + 1;
+	b.nj = g->ny - lo[1] + 1;
+	b.nk = g->nz - lo[2] + 1;
+	return b;
+}
+
+static inline bool empty(const struct box &b)
+{
+	return b.ni < 1 || b.nj < 1 || b.nk < 1;
+}
+
+static inline dim3 blocks_of(const struct box &b)
+{
+	return dim3((unsigned)(b.ni + TX - 1) / TX, (unsigned)(b.nj + TY - 1) / TY,
+		(unsigned)(b.nk + TZ - 1) / TZ);
+}
+
+#define LAUNCH(b) blocks_of(b), dim3(TX, TY, TZ)
+
+/* This thread's cell; false outside the box. */
+__device__ static inline bool cell_of(const struct box &b, int *i, int *j, int *k)
+{
+	int a = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+	int c = (int)(blockIdx.y * blockDim.y + threadIdx.y);
+	int d = (int)(blockIdx.z * blockDim.z + threadIdx.z);
+	*i = b.i0 + a;
+	*j = b.j0 + c;
+	*k = b.k0 + d;
+	return a < b.ni && c < b.nj && d < b.nk;
+}
+
+/* The max over a warp of m >= 0, into *bits (every lane must call). */
+__device__ static inline void warp_max(double m, unsigned long long *bits)
+{
+	int o;
+	for (o = 16; o > 0; o >>= 1)
+		m = fmax(m, __shfl_xor_sync(0xffffffffu, m, o));
+	if ((threadIdx.x & 31) == 0 && m > 0)
+		atomicMax(bits, (unsigned long long)__double_as_longlong(m));
+}
+
+/* bsq_cuda_kern.cu: the first error of a CUDA call is kept (bsq_cuda_error
+ * reports it); the maximum's scratch cleared, read back, and its bits. */
+void bsq_cuda_note(cudaError_t e, const char *what);
+void bsq_cuda_max_begin(void);
+double bsq_cuda_max_end(void);
+unsigned long long *bsq_cuda_max_bits(void);
+
+#endif

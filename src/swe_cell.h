@@ -1,0 +1,170 @@
+/* swe_cell.h: one cell of the shallow-water step after its fluxes (KP07.md),
+ * for the CPU loops and the CUDA kernels alike: the CFL time step, the
+ * right-hand side, the depth updates of Euler and SSP-RK2, Manning friction
+ * and rain, the boundary ghosts and hydrographs.  The fluxes and
+ * reconstruction it builds on are swe_kern.h's.  Same rules as there:
+ * static inline HOSTDEVICE functions on scalars, C99 and CUDA C++. */
+#ifndef SPATE_SWE_CELL_H
+#define SPATE_SWE_CELL_H
+
+#include "swe_kern.h"
+
+/* Local time-step bound from the largest face speeds in x and y:
+ * dt = cfl/2 * min(dx/ax, dy/ay).  The factor 1/2 makes cfl = 0.5 the KP07
+ * positivity bound dt <= 1/4 min(dx/a, dy/b) (KP07 Theorem 2.1).
+ * Returns `cap` when both speeds vanish. */
+HOSTDEVICE static inline double swe_cfl_dt(double ax, double ay, double dx, double dy,
+	double cfl, double cap)
+{
+	double dt = cap;
+	if (ax > 0 && 0.5 * cfl * dx / ax < dt)
+		dt = 0.5 * cfl * dx / ax;
+	if (ay > 0 && 0.5 * cfl * dy / ay < dt)
+		dt = 0.5 * cfl * dy / ay;
+	return dt;
+}
+
+/* Manning friction on a wet cell of depth h > 0, semi-implicit:
+ * hu <- hu / (1 + dt g n^2 |u| / h^(4/3)) (BSA12 eq. 9); n2 = n^2. */
+HOSTDEVICE static inline void swe_friction(real h, real *hu, real *hv, real n2, real dt,
+	struct swe_coef c)
+{
+	real r = kp07_inv_depth(h, c.kappa4), u = *hu * r, v = *hv * r;
+	real s = R_SQRT(u * u + v * v);
+	real d = 1 / (1 + dt * c.g * n2 * s / (h * R_CBRT(h)));
+	*hu *= d;
+	*hv *= d;
+}
+
+/* Finish an explicit update of one cell of depth *h: zero the momentum of
+ * (nearly) dry cells, and set a negative depth to 0.  In exact arithmetic
+ * KP07's CFL bound keeps depths >= 0 (KP07 Theorem 2.1); in floating point
+ * the face depths of a cell are rounded relative to its own depth and bed
+ * steps (see the top of the file), so a depth that comes out negative is
+ * so by a few ulps of the depths around it, and the water this adds is of
+ * that order (measured: see doc/validation/mass.md). */
+HOSTDEVICE static inline void swe_finish(real *h, real *hu, real *hv, real dt,
+	struct swe_coef c)
+{
+	if (*h <= c.dry) {
+		if (*h < 0)
+			*h = 0;
+		*hu = 0;
+		*hv = 0;
+		return;
+	}
+	if (c.n2 > 0)
+		swe_friction(*h, hu, hv, c.n2, dt, c);
+}
+
+
+/* One cell's right-hand side L(U) from the fluxes through its faces and the
+ * bed sources: dU/dt = -(Fe - Fw)/dx - (Gn - Gs)/dy + S (KP07 eq. 2.1). */
+HOSTDEVICE static inline void swe_rhs(struct kp07_flux Fw, struct kp07_flux Fe,
+	struct kp07_flux Gs, struct kp07_flux Gn, real Sx, real Sy, real inv_dx, real inv_dy,
+	real *Lw, real *Lhu, real *Lhv)
+{
+	*Lw = -(Fe.f0 - Fw.f0) * inv_dx - (Gn.f0 - Gs.f0) * inv_dy;
+	*Lhu = -(Fe.fn - Fw.fn) * inv_dx - (Gn.ft - Gs.ft) * inv_dy + Sx;
+	*Lhv = -(Fe.ft - Fw.ft) * inv_dx - (Gn.fn - Gs.fn) * inv_dy + Sy;
+}
+
+/* The depth after a forward-Euler update, h + dt L (L = dh/dt). */
+HOSTDEVICE static inline real swe_depth_euler(real h, real L, real dt)
+{
+	return h + dt * L;
+}
+
+/* The depth after the SSP-RK2 second stage, (h^n + h* + dt L*) / 2. */
+HOSTDEVICE static inline real swe_depth_rk2(real h0, real hs, real L, real dt)
+{
+	return (real)0.5 * (h0 + (hs + dt * L));
+}
+
+/* The sources split from the step, applied to each cell once after it when
+ * the run has rain or a Manning raster: rain of rate r (m/s, >= 0) adds
+ * r dt to the depth h, then friction with this cell's n2 (0: none here;
+ * with a constant n the stages apply it). */
+HOSTDEVICE static inline void swe_sources(real *h, real *hu, real *hv, real r,
+	real n2, real dt, struct swe_coef c)
+{
+	if (r > 0)
+		*h = swe_depth_euler(*h, r, dt);
+	if (n2 > 0 && *h > c.dry)
+		swe_friction(*h, hu, hv, n2, dt, c);
+}
+
+/* Ghost value of a cell outside the domain, from the interior cell it mirrors
+ * (wall) or copies (others): (h, hn, ht) in, the ghost's out.  sign = +1
+ * when the side's inward normal points along +x or +y (west, south), -1
+ * otherwise.  Bg: bed at the ghost cell's centre.  value: inflow discharge
+ * per unit width (m^2/s) for SWE_BC_INFLOW, level (relative) for
+ * SWE_BC_LEVEL.  g: gravity, for the inflow's critical depth. */
+HOSTDEVICE static inline void swe_bc_ghost(int kind, int sign, real value, real Bg,
+	real g, real *h, real *hn, real *ht)
+{
+	switch (kind) {
+	case SWE_BC_WALL:
+		*hn = -*hn;
+		break;
+	case SWE_BC_LEVEL:
+		*h = swe_max(value - Bg, 0);
+		break;
+	case SWE_BC_INFLOW:
+		/* depth: the interior's, at least the critical depth (q^2/g)^(1/3) of
+		 * the inflow, so that water enters a dry bed */
+		*h = swe_max(*h, R_CBRT(value * value / g));
+		*hn = sign * value;
+		*ht = 0;
+		break;
+	default: /* SWE_BC_OUTFLOW: zero gradient */
+		*h = swe_max(*h, 0);
+		break;
+	}
+}
+
+/* The same boundary map applied to a rate of change L = dU/dt, so that a
+ * ghost of U + dt L equals the ghost of the updated interior. */
+HOSTDEVICE static inline void swe_bc_ghost_rate(int kind, real *Lw, real *Ln, real *Lt)
+{
+	switch (kind) {
+	case SWE_BC_WALL:
+		*Ln = -*Ln;
+		break;
+	case SWE_BC_LEVEL:
+		*Lw = 0;
+		break;
+	case SWE_BC_INFLOW:
+		*Lw = 0;
+		*Ln = 0;
+		*Lt = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Interior source index of ghost layer k (0 = next to the edge) for a side:
+ * walls mirror (k -> k), the others copy the edge cell. */
+HOSTDEVICE static inline int swe_bc_source(int kind, int k)
+{
+	return kind == SWE_BC_WALL ? k : 0;
+}
+
+/* Piecewise-linear hydrograph q(t) from n (time, value) pairs, held constant
+ * outside the table.  t must be sorted ascending (checked by the reader). */
+HOSTDEVICE static inline double swe_hydrograph(const double *t, const double *q, int n,
+	double time)
+{
+	int i;
+	if (n <= 0)
+		return 0;
+	if (time <= t[0])
+		return q[0];
+	for (i = 1; i < n; i++)
+		if (time <= t[i])
+			return q[i - 1] + (q[i] - q[i - 1]) * (time - t[i - 1]) / (t[i] - t[i - 1]);
+	return q[n - 1];
+}
+
+#endif
