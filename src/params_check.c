@@ -82,14 +82,10 @@ int swe_params_validate(const struct swe_params *p)
 			return -SPATE_EINVAL;
 		}
 	}
+	if (swe_params_check_used(p))
+		return -SPATE_EINVAL;
 	if (strcmp(p->setup, "dem") == 0 && !p->dem[0]) {
 		spate_log_error("scenario", "[domain] setup = dem needs dem = FILE (a DEM raster)");
-		return -SPATE_EINVAL;
-	}
-	if (strcmp(p->setup, "dem") != 0 && (p->manning_file[0] || p->rain_files[0] ||
-		p->level_file[0] || p->depth_file[0])) {
-		spate_log_error("scenario", "[physics] manning_file, rain_files and [initial] "
-			"depth_file, level_file need [domain] setup = dem (rasters on the DEM's grid)");
 		return -SPATE_EINVAL;
 	}
 	if (p->depth_file[0] && p->level_file[0]) {
@@ -99,10 +95,6 @@ int swe_params_validate(const struct swe_params *p)
 	if (!p->polygon[0] != isnan(p->polygon_level)) {
 		spate_log_error("scenario", "[initial] polygon and polygon_level go together: "
 			"give both (vertices \"x y, x y, ...\" and the water level, m)");
-		return -SPATE_EINVAL;
-	}
-	if (p->polygon[0] && strcmp(p->setup, "dem") != 0) {
-		spate_log_error("scenario", "[initial] polygon needs [domain] setup = dem");
 		return -SPATE_EINVAL;
 	}
 	if (p->has_reservoir && isnan(p->reservoir_level)) {
