@@ -19,8 +19,11 @@ int swe_params_validate(const struct swe_params *p);
 int swe_params_key(int i, const char **section, const char **key);
 /* Whether p's set-up reads [section] key (1) or ignores it (0). */
 int swe_key_used(const struct swe_params *p, const char *section, const char *key);
+/* [section] key, set but not read by p's set-up: a message naming the key,
+ * the set-up and the fix; returns -SPATE_EINVAL (params_setup.c). */
+int swe_key_unused(const struct swe_params *p, const char *section, const char *key);
 /* The keys set explicitly that p's set-up ignores: 0, or -SPATE_EINVAL after
- * a message naming the key, the set-up and the fix (params_setup.c). */
+ * swe_key_unused's message (params_check.c). */
 int swe_params_check_used(const struct swe_params *p);
 /* While on, swe_params_set reports nothing on stderr (the scenario-file
  * reader checks a key first and reports later, params_file.c). */

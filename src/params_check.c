@@ -73,6 +73,21 @@ void swe_params_defaults(struct swe_params *p)
 	p->overlap = 2;     /* streams */
 }
 
+int swe_params_check_used(const struct swe_params *p)
+{
+	const char *sec, *key;
+	for (int i = 0; swe_params_key(i, &sec, &key) == 0; i++)
+		if (p->given[i] && !swe_key_used(p, sec, key))
+			return swe_key_unused(p, sec, key);
+	if (p->has_crop && !swe_key_used(p, "domain", "crop"))
+		return swe_key_unused(p, "domain", "crop");
+	if (p->has_reservoir && !swe_key_used(p, "initial", "reservoir_line"))
+		return swe_key_unused(p, "initial", "reservoir_line");
+	if (p->has_dry_disk && !swe_key_used(p, "initial", "dry_disk"))
+		return swe_key_unused(p, "initial", "dry_disk");
+	return 0;
+}
+
 int swe_params_validate(const struct swe_params *p)
 {
 	for (int s = 0; s < 4; s++) {

@@ -70,8 +70,7 @@ int swe_key_used(const struct swe_params *p, const char *section, const char *ke
 	return !s || listed(s, p->setup);
 }
 
-/* The error for [sec] key, set but not read by p's set-up. */
-static int unused(const struct swe_params *p, const char *sec, const char *key)
+int swe_key_unused(const struct swe_params *p, const char *sec, const char *key)
 {
 	const char *s = setups_of(sec, key);
 	if (!strcmp(s, "dem"))
@@ -90,19 +89,4 @@ static int unused(const struct swe_params *p, const char *sec, const char *key)
 			"it, or use a set-up that does (%s)", sec, key, p->setup, list);
 	}
 	return -SPATE_EINVAL;
-}
-
-int swe_params_check_used(const struct swe_params *p)
-{
-	const char *sec, *key;
-	for (int i = 0; swe_params_key(i, &sec, &key) == 0; i++)
-		if (p->given[i] && !swe_key_used(p, sec, key))
-			return unused(p, sec, key);
-	if (p->has_crop && !swe_key_used(p, "domain", "crop"))
-		return unused(p, "domain", "crop");
-	if (p->has_reservoir && !swe_key_used(p, "initial", "reservoir_line"))
-		return unused(p, "initial", "reservoir_line");
-	if (p->has_dry_disk && !swe_key_used(p, "initial", "dry_disk"))
-		return unused(p, "initial", "dry_disk");
-	return 0;
 }
