@@ -107,7 +107,7 @@ int swe_params_validate(const struct swe_params *p)
 		spate_log_error("scenario", "[initial] depth_file and level_file: give one of them");
 		return -SPATE_EINVAL;
 	}
-	if (!p->polygon[0] != isnan(p->polygon_level)) {
+	if (!p->polygon[0] != !!isnan(p->polygon_level)) {
 		spate_log_error("scenario", "[initial] polygon and polygon_level go together: "
 			"give both (vertices \"x y, x y, ...\" and the water level, m)");
 		return -SPATE_EINVAL;

@@ -64,10 +64,12 @@ static SIM_UNUSED void sim_params(struct swe_params *p, const char *setup, int n
 {
 	swe_params_defaults(p);
 	sim_set(p, "domain", "setup", "%s", setup);
-	sim_set(p, "domain", "nx", "%d", nx);
-	sim_set(p, "domain", "ny", "%d", ny);
-	sim_set(p, "domain", "dx", "%.17g", dx);
-	sim_set(p, "domain", "dy", "%.17g", dy);
+	if (strcmp(setup, "dem")) {  /* a DEM brings its grid (nx .. dy refused) */
+		sim_set(p, "domain", "nx", "%d", nx);
+		sim_set(p, "domain", "ny", "%d", ny);
+		sim_set(p, "domain", "dx", "%.17g", dx);
+		sim_set(p, "domain", "dy", "%.17g", dy);
+	}
 	sim_set(p, "run", "device", "cpu");
 	sim_set(p, "output", "grids", "no");
 }
