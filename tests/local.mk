@@ -122,15 +122,19 @@ AM_TESTS_ENVIRONMENT = \
 	SPATE_HAVE_NCCL='$(HAVE_NCCL_FLAG)'; export SPATE_HAVE_NCCL;
 # Under --enable-sanitizers: stop at the first report, with exit statuses of
 # their own (never the 1 or 2 that bad-input tests expect); leaks that are
-# not spate's are in tests/lsan.supp.
+# not spate's are in tests/lsan.supp (Open MPI keeps its plug-ins loaded and
+# malloc stacks are unwound in full, so that library frames have names).
 if SANITIZERS
 AM_TESTS_ENVIRONMENT += \
-	ASAN_OPTIONS="halt_on_error=1:exitcode=86:detect_leaks=1:abort_on_error=0$${ASAN_OPTIONS:+:$$ASAN_OPTIONS}"; \
+	ASAN_OPTIONS="halt_on_error=1:exitcode=86:detect_leaks=1:fast_unwind_on_malloc=0$${ASAN_OPTIONS:+:$$ASAN_OPTIONS}"; \
 	export ASAN_OPTIONS; \
 	UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:exitcode=87$${UBSAN_OPTIONS:+:$$UBSAN_OPTIONS}"; \
 	export UBSAN_OPTIONS; \
 	LSAN_OPTIONS="exitcode=88:suppressions=$(abs_top_srcdir)/tests/lsan.supp$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"; \
-	export LSAN_OPTIONS;
+	export LSAN_OPTIONS; \
+	OMPI_MCA_mca_base_component_disable_dlclose=1; \
+	PMIX_MCA_mca_base_component_disable_dlclose=1; \
+	export OMPI_MCA_mca_base_component_disable_dlclose PMIX_MCA_mca_base_component_disable_dlclose;
 endif
 
 # Scratch output that tests may leave in the build tree.
