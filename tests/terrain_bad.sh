@@ -9,7 +9,9 @@
 #     fragments each case lists);
 #   - documented treatments run (exit 0): NODATA holes become walls (or masked
 #     cells) and stay dry under water that floods everything around them; NaN
-#     values are NODATA; a gzipped .asc runs exactly like the plain one.
+#     values are NODATA under "NODATA_value nan" (else refused with their row
+#     and column, as are inf, -inf and elevations beyond 1e5 m); a gzipped
+#     .asc runs exactly like the plain one.
 # Cases that need GDAL (GeoTIFF, VRT with a rotated, flipped or missing
 # geotransform) run when spate --version says "GDAL: yes"; without GDAL the
 # same files must still be refused cleanly.  The memory safety of the readers
