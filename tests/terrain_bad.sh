@@ -249,6 +249,13 @@ if [ "$gdal" = yes ]; then
 	refused "VRT, rotated geotransform" "$tmp/rotated.vrt" "rotated" "north-up"
 	refused "VRT, south-up geotransform" "$tmp/southup.vrt" "flipped" "north-up"
 	refused "VRT without a geotransform" "$tmp/nogeo.vrt" "no geotransform"
+	# a 4 x 4 float32 EHdr raster of 1.0 with +inf at row 2, column 3
+	for k in $(seq 0 15); do
+		if [ "$k" -eq 6 ]; then printf '\000\000\200\177'; else printf '\000\000\200\077'; fi
+	done >"$tmp/inf.bil"
+	printf '%s\n' 'BYTEORDER I' 'LAYOUT BIL' 'NROWS 4' 'NCOLS 4' 'NBANDS 1' 'NBITS 32' \
+		'PIXELTYPE FLOAT' 'ULXMAP 105' 'ULYMAP 235' 'XDIM 10' 'YDIM 10' >"$tmp/inf.hdr"
+	refused "GDAL raster (EHdr) with +inf" "$tmp/inf.bil" "row 2, column 3: inf: not a finite value"
 else
 	for f in rotated southup nogeo; do
 		refused "$f.vrt without GDAL" "$tmp/$f.vrt"
