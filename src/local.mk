@@ -7,7 +7,7 @@
 noinst_LIBRARIES += src/libspate.a
 src_libspate_a_SOURCES = \
 	src/util.c src/forcing.c \
-	src/params.c src/params_check.c src/params_file.c src/scenario.c \
+	src/params.c src/params_check.c src/params_setup.c src/params_file.c src/scenario.c \
 	src/setup.c src/swe_state.c \
 	src/diag.c \
 	src/swe_cpu.c src/swe_cpu_mem.c \

@@ -106,6 +106,17 @@ static const struct key keys[] = {
 
 const char *const swe_side_names[4] = { "west", "east", "south", "north" };
 
+_Static_assert(sizeof keys / sizeof keys[0] <= SWE_KEYS_MAX, "raise SWE_KEYS_MAX in swe.h");
+
+int swe_params_key(int i, const char **section, const char **key)
+{
+	if (i < 0 || i >= (int)(sizeof keys / sizeof keys[0]))
+		return -1;
+	*section = keys[i].sec;
+	*key = keys[i].key;
+	return 0;
+}
+
 /* Index of `word` in a '|'-separated list, or -1. */
 static int choice_index(const char *list, const char *word)
 {
@@ -389,8 +400,11 @@ int swe_params_set(struct swe_params *p, const char *section, const char *key,
 	if ((rc = set_vector(p, section, key, value, origin, line)) <= 0)
 		return rc;
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		if (!strcmp(keys[i].sec, section) && !strcmp(keys[i].key, key))
-			return set_table(p, &keys[i], section, key, value, origin, line);
+		if (!strcmp(keys[i].sec, section) && !strcmp(keys[i].key, key)) {
+			if ((rc = set_table(p, &keys[i], section, key, value, origin, line)) == 0)
+				p->given[i] = 1;
+			return rc;
+		}
 	return set_unknown(section, key, value, origin, line);
 }
 #undef BAD
@@ -414,8 +428,10 @@ void swe_params_print(const struct swe_params *p, void *file)
 			fprintf(f, "%s[%s]\n", i ? "\n" : "", k->sec);
 		}
 		last = k->sec;
-		/* unset keys (empty text, no number) stay out, so the output reads back */
-		if ((k->type == K_STR && !*field) || (k->type == K_DBL && isnan(*(const double *)field)))
+		/* unset keys (empty text, no number) and those of other set-ups stay
+		 * out, so the output reads back */
+		if ((k->type == K_STR && !*field) || (k->type == K_DBL && isnan(*(const double *)field)) ||
+			!swe_key_used(p, k->sec, k->key))
 			continue;
 		fprintf(f, "%s = ", k->key);
 		switch (k->type) {

@@ -15,6 +15,16 @@ int swe_params_load(struct swe_params *p, const char *path);
 int swe_params_set(struct swe_params *p, const char *section, const char *key,
 	const char *value, const char *origin, int line);
 int swe_params_validate(const struct swe_params *p);
+/* Key i of the table (0, 1, ...): its section and name; 0, or -1 past the end. */
+int swe_params_key(int i, const char **section, const char **key);
+/* Whether p's set-up reads [section] key (1) or ignores it (0). */
+int swe_key_used(const struct swe_params *p, const char *section, const char *key);
+/* [section] key, set but not read by p's set-up: a message naming the key,
+ * the set-up and the fix; returns -SPATE_EINVAL (params_setup.c). */
+int swe_key_unused(const struct swe_params *p, const char *section, const char *key);
+/* The keys set explicitly that p's set-up ignores: 0, or -SPATE_EINVAL after
+ * swe_key_unused's message (params_check.c). */
+int swe_params_check_used(const struct swe_params *p);
 /* While on, swe_params_set reports nothing on stderr (the scenario-file
  * reader checks a key first and reports later, params_file.c). */
 void swe_params_set_quiet(int on);

@@ -69,6 +69,21 @@ void swe_params_defaults(struct swe_params *p)
 	p->overlap = 2;     /* streams */
 }
 
+int swe_params_check_used(const struct swe_params *p)
+{
+	const char *sec, *key;
+	for (int i = 0; swe_params_key(i, &sec, &key) == 0; i++)
+		if (p->given[i] && !swe_key_used(p, sec, key))
+			return swe_key_unused(p, sec, key);
+	if (p->has_crop && !swe_key_used(p, "domain", "crop"))
+		return swe_key_unused(p, "domain", "crop");
+	if (p->has_reservoir && !swe_key_used(p, "initial", "reservoir_line"))
+		return swe_key_unused(p, "initial", "reservoir_line");
+	if (p->has_dry_disk && !swe_key_used(p, "initial", "dry_disk"))
+		return swe_key_unused(p, "initial", "dry_disk");
+	return 0;
+}
+
 int swe_params_validate(const struct swe_params *p)
 {
 	for (int s = 0; s < 4; s++) {
@@ -78,27 +93,19 @@ int swe_params_validate(const struct swe_params *p)
 			return -SPATE_EINVAL;
 		}
 	}
+	if (swe_params_check_used(p))
+		return -SPATE_EINVAL;
 	if (strcmp(p->setup, "dem") == 0 && !p->dem[0]) {
 		spate_log_error("scenario", "[domain] setup = dem needs dem = FILE (a DEM raster)");
-		return -SPATE_EINVAL;
-	}
-	if (strcmp(p->setup, "dem") != 0 && (p->manning_file[0] || p->rain_files[0] ||
-		p->level_file[0] || p->depth_file[0])) {
-		spate_log_error("scenario", "[physics] manning_file, rain_files and [initial] "
-			"depth_file, level_file need [domain] setup = dem (rasters on the DEM's grid)");
 		return -SPATE_EINVAL;
 	}
 	if (p->depth_file[0] && p->level_file[0]) {
 		spate_log_error("scenario", "[initial] depth_file and level_file: give one of them");
 		return -SPATE_EINVAL;
 	}
-	if (!p->polygon[0] != isnan(p->polygon_level)) {
+	if (!p->polygon[0] != !!isnan(p->polygon_level)) {
 		spate_log_error("scenario", "[initial] polygon and polygon_level go together: "
 			"give both (vertices \"x y, x y, ...\" and the water level, m)");
-		return -SPATE_EINVAL;
-	}
-	if (p->polygon[0] && strcmp(p->setup, "dem") != 0) {
-		spate_log_error("scenario", "[initial] polygon needs [domain] setup = dem");
 		return -SPATE_EINVAL;
 	}
 	if (p->has_reservoir && isnan(p->reservoir_level)) {

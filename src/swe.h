@@ -14,6 +14,7 @@
 #define SWE_PATH_MAX 1024
 #define SWE_HYDRO_MAX 256
 #define SWE_SUB_MAX 256    /* = DECOMP_MAX */
+#define SWE_KEYS_MAX 96    /* >= the keys of params.c's table */
 
 enum swe_side { SWE_WEST = 0, SWE_EAST = 1, SWE_SOUTH = 2, SWE_NORTH = 3 };
 
@@ -120,6 +121,10 @@ struct swe_params {
 	int gpus;            /* GPUs a process uses (0: all it sees) */
 	int transport;       /* remote halo links of GPU subdomains, enum
 	                        swe_transport: auto, mpi, nccl */
+	/* keys set by the scenario file or the command line, by their index in
+	 * params.c's table (defaults leave 0); a key that the set-up does not
+	 * use is an error only when set (params_setup.c) */
+	unsigned char given[SWE_KEYS_MAX];
 };
 
 /* [parallel] early_exit and balance. */

@@ -213,7 +213,8 @@ int terrain_read_asc(const char *path, struct terrain_grid *g)
 		}
 		if (!token(&r, tok, sizeof tok))
 			FAIL("header keyword without a value");
-		if (parse_num(tok, &v) || !isfinite(v))
+		if (parse_num(tok, &v) || (!isfinite(v) && !(isnan(v) &&
+			!strcasecmp(key, "nodata_value"))))
 			FAIL("%s = '%s': not a number", key, tok);
 		if (!strcasecmp(key, "ncols")) ncols = v;
 		else if (!strcasecmp(key, "nrows")) nrows = v;
@@ -265,11 +266,16 @@ int terrain_read_asc(const char *path, struct terrain_grid *g)
 		if (parse_num(tok, &v))
 			FAIL("value %ld (row %ld, column %ld): '%s' is not a number", k + 1,
 				k / g->nx + 1, i + 1, tok);
-		if (isnan(v))
+		/* NODATA: the declared value; NaN only where NODATA_value is nan */
+		if (isnan(v) && g->has_nodata && isnan(g->nodata))
 			g->nan_count++;
+		else if (!isfinite(v))
+			FAIL("row %ld, column %ld: '%s': not a finite value; mark missing cells with "
+				"the NODATA_value (NaN cells: declare NODATA_value nan)", k / g->nx + 1, i + 1,
+				tok);
 		if (g->has_nodata && v == g->nodata)
 			v = NAN;
-		g->v[(size_t)j * g->nx + i] = isfinite(v) ? v : NAN;
+		g->v[(size_t)j * g->nx + i] = v;
 	}
 	if (token(&r, tok, sizeof tok))
 		FAIL("more values than the header's %d x %d: a header that lies about the size",

@@ -28,10 +28,12 @@ int terrain_read_on_grid(const struct swe_params *p, const char *path,
 		return rc;
 	}
 	if (g->nx != dem->nx || g->ny != dem->ny || fabs(g->x0 - dem->x0) > 1e-6 * dem->dx ||
-		fabs(g->y0 - dem->y0) > 1e-6 * dem->dy || fabs(g->dx - dem->dx) > 1e-6 * dem->dx) {
-		spate_log_error("terrain", "%s: its grid (%d x %d cells of %g m at %g, %g) differs "
-			"from the DEM's (%d x %d of %g m at %g, %g): write it on the DEM's grid", path,
-			g->nx, g->ny, g->dx, g->x0, g->y0, dem->nx, dem->ny, dem->dx, dem->x0, dem->y0);
+		fabs(g->y0 - dem->y0) > 1e-6 * dem->dy || fabs(g->dx - dem->dx) > 1e-6 * dem->dx ||
+		fabs(g->dy - dem->dy) > 1e-6 * dem->dy) {
+		spate_log_error("terrain", "%s: its grid (%d x %d cells of %g x %g m at %g, %g) "
+			"differs from the DEM's (%d x %d of %g x %g m at %g, %g): write it on the DEM's "
+			"grid (gdalwarp -te XMIN YMIN XMAX YMAX -tr DX DY)", path, g->nx, g->ny, g->dx,
+			g->dy, g->x0, g->y0, dem->nx, dem->ny, dem->dx, dem->dy, dem->x0, dem->y0);
 		terrain_free(g);
 		return -SPATE_EINVAL;
 	}

@@ -102,10 +102,17 @@ int terrain_gdal_read(const char *path, struct terrain_grid *g, int asc_ok)
 			goto out;
 		}
 	}
+	/* NaN is NODATA (GDAL's float formats use it so); an infinity is refused */
 	for (long k = 0; k < n; k++) {
 		if (isnan(g->v[k]))
 			g->nan_count++;
-		if ((ok && g->v[k] == g->nodata) || !isfinite(g->v[k]))
+		else if (isinf(g->v[k])) {
+			spate_log_error("terrain", "%s: row %ld, column %ld: %g: not a finite value; "
+				"mark missing cells as NODATA (gdal_translate -a_nodata)", path,
+				g->ny - k / g->nx, k % g->nx + 1, g->v[k]);
+			goto out;
+		}
+		if (ok && g->v[k] == g->nodata)
 			g->v[k] = NAN;
 	}
 	rc = 0;

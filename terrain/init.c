@@ -122,6 +122,24 @@ static double sampled_median(const double *v, long n)
 	return med;
 }
 
+/* The first elevation of the DEM as read beyond +-TERRAIN_MAX_ELEV, named by
+ * the file's row (from the north) and column: 0, or -SPATE_EINVAL after a
+ * message. */
+static int beyond_earth(const struct terrain_grid *g, const char *path)
+{
+	for (int r = 0; r < g->ny; r++)
+		for (int i = 0; i < g->nx; i++) {
+			double z = g->v[(size_t)(g->ny - 1 - r) * g->nx + i];
+			if (fabs(z) > TERRAIN_MAX_ELEV) {
+				spate_log_error("terrain", "%s: row %d, column %d: elevation %g m, beyond "
+					"+-%g m: a NODATA value the file does not declare? (set NODATA_value, or "
+					"gdal_translate -a_nodata)", path, r + 1, i + 1, z, TERRAIN_MAX_ELEV);
+				return -SPATE_EINVAL;
+			}
+		}
+	return 0;
+}
+
 int terrain_setup(struct swe_state *s, const struct swe_params *p)
 {
 	struct terrain_grid dem, dep;
@@ -143,7 +161,8 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 		free(pg.y);
 		return rc;
 	}
-	if ((p->has_crop && (rc = terrain_crop(&dem, p->crop))) ||
+	if ((rc = beyond_earth(&dem, p->dem)) ||
+		(p->has_crop && (rc = terrain_crop(&dem, p->crop))) ||
 		(p->cellsize > 0 && (rc = terrain_resample(&dem, p->cellsize))))
 		goto out;
 	nx = dem.nx;
@@ -162,13 +181,6 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 		}
 	if (zmax < zmin) {
 		spate_log_error("terrain", "%s: every cell is NODATA", p->dem);
-		rc = -SPATE_EINVAL;
-		goto out;
-	}
-	if (zmin < -TERRAIN_MAX_ELEV || zmax > TERRAIN_MAX_ELEV) {
-		spate_log_error("terrain", "%s: elevations from %g to %g m, outside [%g, %g] m: a "
-			"NODATA value the file does not declare? (set NODATA_value, or gdal_translate "
-			"-a_nodata)", p->dem, zmin, zmax, -TERRAIN_MAX_ELEV, TERRAIN_MAX_ELEV);
 		rc = -SPATE_EINVAL;
 		goto out;
 	}

@@ -125,6 +125,13 @@ static char *plane(int nx, int ny, const char *hole)
 	return s;
 }
 
+/* plane()'s text with NODATA_value nan (in place, the same length). */
+static char *nan_nodata(char *t)
+{
+	memcpy(strstr(t, "NODATA_value -9999"), "NODATA_value   nan", 18);
+	return t;
+}
+
 /* Start capturing stderr (messages) into a file; stop_capture() reads it
  * into err_text. */
 static void start_capture(void)
@@ -308,16 +315,18 @@ static void good_files(void)
 	put("holes.asc", t);
 	good("holes.asc", 8, 6, 100, 0, "");
 	free(t);
-	t = plane(8, 6, "nan");
+	/* NaN is NODATA where NODATA_value is nan, else refused (asc_nonfinite) */
+	t = nan_nodata(plane(8, 6, "nan"));
 	put("nan.asc", t);
-	good("nan.asc", 8, 6, 100, 4, "");
-	free(t);
-	t = plane(8, 6, "inf");
-	put("inf.asc", t);
-	good("inf.asc", 8, 6, 100, 0, "");      /* infinite: NODATA, not counted as NaN */
+	{
+		struct terrain_grid g;
+		if (read_case("asc", terrain_read_asc, path_of("nan.asc"), "nan.asc", 0, 0, &g) == 0)
+			check_plane("asc", "nan.asc", &g, 8, 6, 100, 4, "");
+		terrain_free(&g);
+	}
 	free(t);
 	/* NaN as the very first value: starts with a letter like a keyword */
-	t = plane(4, 4, NULL);
+	t = nan_nodata(plane(4, 4, NULL));
 	edited("nanfirst.asc", t, 7, "nan 0.25 0.5 0.75");
 	free(t);
 	{
@@ -363,6 +372,22 @@ static void bad_files(void)
 
 	edited("truncated.asc", p, 12, NULL);
 	bad("truncated.asc", F, F);
+	t = plane(8, 6, "inf");
+	put("inf.asc", t);
+	bad("inf.asc", F, F);
+	free(t);
+	t = plane(8, 6, "-inf");
+	put("minf.asc", t);
+	bad("minf.asc", F, F);
+	free(t);
+	t = plane(8, 6, "nan");     /* NaN without NODATA_value nan (GDAL: NODATA) */
+	put("nanvalue.asc", t);
+	if (read_case("asc", terrain_read_asc, path_of("nanvalue.asc"), "nanvalue.asc", F, F,
+		&(struct terrain_grid){ 0 }) == 0)
+		check(0, "asc nanvalue.asc: read");
+	check(strstr(err_text, "row 3, column 4") != NULL, "asc nanvalue.asc: no row and "
+		"column: %s", err_text);
+	free(t);
 	put_bytes("cut.asc", p, 150);
 	bad("cut.asc", F, F);
 	edited("ncols0.asc", p, 1, "ncols 0");

@@ -9,7 +9,9 @@
 #     fragments each case lists);
 #   - documented treatments run (exit 0): NODATA holes become walls (or masked
 #     cells) and stay dry under water that floods everything around them; NaN
-#     values are NODATA; a gzipped .asc runs exactly like the plain one.
+#     values are NODATA under "NODATA_value nan" (else refused with their row
+#     and column, as are inf, -inf and elevations beyond 1e5 m); a gzipped
+#     .asc runs exactly like the plain one.
 # Cases that need GDAL (GeoTIFF, VRT with a rotated, flipped or missing
 # geotransform) run when spate --version says "GDAL: yes"; without GDAL the
 # same files must still be refused cleanly.  The memory safety of the readers
@@ -163,12 +165,12 @@ dem 8 6 -9999 >"$tmp/holes.asc"
 ran "NODATA holes (nodata = wall) stay dry" "$tmp/holes.asc" 0
 ran "NODATA holes (nodata = mask) are masked" "$tmp/holes.asc" -9999 nodata=mask
 
-dem 8 6 nan >"$tmp/nan.asc"
-ran "NaN values are NODATA (walls, dry)" "$tmp/nan.asc" 0
+dem 8 6 nan | sed 's/NODATA_value -9999/NODATA_value nan/' >"$tmp/nan.asc"
+ran "NaN values under NODATA_value nan are NODATA (walls, dry)" "$tmp/nan.asc" 0
 grep -q "4 NaN values treated as NODATA" "$tmp/err"
 result "NaN values are reported" $? "$(head -n 1 "$tmp/err")"
 
-dem 8 6 | sed '7s/^[^ ]*/nan/' >"$tmp/nanfirst.asc"
+dem 8 6 | sed 's/NODATA_value -9999/NODATA_value nan/; 7s/^[^ ]*/nan/' >"$tmp/nanfirst.asc"
 ran "NaN as the first value (not a header keyword)" "$tmp/nanfirst.asc" ""
 
 gzip -c "$tmp/plane.asc" >"$tmp/plane.asc.gz"
@@ -207,7 +209,17 @@ refused "3 x 3 grid (the solver needs 4 x 4)" "$tmp/small.asc" "at least 4 x 4"
 dem 8 6 | awk 'NR <= 6 { print; next } { gsub(/[0-9.]+/, "-9999"); print }' >"$tmp/allnodata.asc"
 refused "every cell NODATA" "$tmp/allnodata.asc" "every cell is NODATA"
 dem 8 6 | sed '8s/^[^ ]*/-3.4028235e+38/' >"$tmp/undeclared.asc"
-refused "undeclared NODATA (-3.4e38)" "$tmp/undeclared.asc" "NODATA value the file does not declare"
+refused "undeclared NODATA (-3.4e38)" "$tmp/undeclared.asc" "NODATA value the file does not declare" \
+	"row 2, column 1"
+dem 8 6 | sed '9s/ [^ ]* / 150000 /' >"$tmp/high.asc"
+refused "elevation beyond 1e5 m" "$tmp/high.asc" "row 3, column 2" "beyond +-100000 m"
+dem 8 6 inf >"$tmp/inf.asc"
+refused "inf as a bed value" "$tmp/inf.asc" "row 3, column 4: 'inf': not a finite value"
+dem 8 6 -inf >"$tmp/minf.asc"
+refused "-inf as a bed value" "$tmp/minf.asc" "row 3, column 4: '-inf'"
+dem 8 6 nan >"$tmp/nanundeclared.asc"
+refused "nan without NODATA_value nan" "$tmp/nanundeclared.asc" "row 3, column 4: 'nan'" \
+	"NODATA_value nan"
 : >"$tmp/empty.asc"
 refused "empty file" "$tmp/empty.asc"
 head -c 2000 /dev/zero | tr '\0' '\377' >"$tmp/binary.asc"
@@ -237,6 +249,13 @@ if [ "$gdal" = yes ]; then
 	refused "VRT, rotated geotransform" "$tmp/rotated.vrt" "rotated" "north-up"
 	refused "VRT, south-up geotransform" "$tmp/southup.vrt" "flipped" "north-up"
 	refused "VRT without a geotransform" "$tmp/nogeo.vrt" "no geotransform"
+	# a 4 x 4 float32 EHdr raster of 1.0 with +inf at row 2, column 3
+	for k in $(seq 0 15); do
+		if [ "$k" -eq 6 ]; then printf '\000\000\200\177'; else printf '\000\000\200\077'; fi
+	done >"$tmp/inf.bil"
+	printf '%s\n' 'BYTEORDER I' 'LAYOUT BIL' 'NROWS 4' 'NCOLS 4' 'NBANDS 1' 'NBITS 32' \
+		'PIXELTYPE FLOAT' 'ULXMAP 105' 'ULYMAP 235' 'XDIM 10' 'YDIM 10' >"$tmp/inf.hdr"
+	refused "GDAL raster (EHdr) with +inf" "$tmp/inf.bil" "row 2, column 3: inf: not a finite value"
 else
 	for f in rotated southup nogeo; do
 		refused "$f.vrt without GDAL" "$tmp/$f.vrt"
