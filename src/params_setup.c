@@ -8,6 +8,7 @@
  *   dambreak1d         h_in, h_out, dam_x
  *   lake_at_rest       level
  *   smooth_wave        amplitude
+ *   thacker_bowl       h_in (the bowl's depth h0)
  *   dem                the DEM and its rasters, the initial water of a DEM
  * Every other key (physics, boundary, run, output, gauges, parallel, and
  * data_dir, which gauge files use too) is read by every set-up. */
@@ -21,7 +22,8 @@
 #include "swe.h"
 #include "params.h"
 
-#define BUILTIN "circular_dambreak|bumps_dambreak|lake_at_rest|dambreak1d|smooth_wave"
+#define BUILTIN "circular_dambreak|bumps_dambreak|lake_at_rest|dambreak1d|smooth_wave|" \
+	"thacker_bowl"
 #define DAMS "circular_dambreak|bumps_dambreak"
 
 /* A key read by some set-ups only: '|'-separated. */
@@ -34,7 +36,7 @@ static const struct {
 	{ "domain", "dem", "dem" }, { "domain", "nodata", "dem" },
 	{ "domain", "wall_height", "dem" }, { "domain", "cellsize", "dem" },
 	{ "domain", "crop", "dem" },
-	{ "initial", "h_in", DAMS "|dambreak1d" }, { "initial", "h_out", DAMS "|dambreak1d" },
+	{ "initial", "h_in", DAMS "|dambreak1d|thacker_bowl" }, { "initial", "h_out", DAMS "|dambreak1d" },
 	{ "initial", "radius", DAMS }, { "initial", "dam_x", DAMS "|dambreak1d" },
 	{ "initial", "dam_y", DAMS }, { "initial", "level", "lake_at_rest" },
 	{ "initial", "amplitude", "smooth_wave" },
