@@ -152,9 +152,11 @@ check "-q with --summary -: the summary on stdout, nothing on stderr" $? "exit $
 		echo "1 1.1 1.2 1.3 1.4 1.5 1.6 1.7 1.8 1.9 2 2.1 2.2 2.3 2.4 2.5"
 	done
 } >"$tmp/dem.asc"
+# a DEM scenario names no grid of its own (the DEM's is the grid)
+printf '[domain]\nsetup = dem\n[run]\nend_time = 1\n' >"$tmp/dem.conf"
 for cs in "" 7.5; do
 	want=${cs:-2.5}
-	"$SPATE" run "$scen/circular_dambreak.conf" --domain.setup=dem "--domain.dem=$tmp/dem.asc" \
+	"$SPATE" run "$tmp/dem.conf" "--domain.dem=$tmp/dem.asc" \
 		--initial.fill_level=1.3 ${cs:+--domain.cellsize=$cs} --run.end_time=1 -q --no-output \
 		--summary "$tmp/dem.json" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
