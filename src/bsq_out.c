@@ -143,9 +143,14 @@ int bsq_out_snapshot(struct bsq_out *o, const struct bsq_state *s, int rec)
 	return rc ? rc : spate_nc_record(o->nc, rec, s->t, &f[3], 2);
 }
 
+int bsq_out_series_due(const struct bsq_out *o, double t)
+{
+	return o->series && t >= o->next_series;
+}
+
 int bsq_out_series(struct bsq_out *o, const struct bsq_state *s, const struct bsq_stats *st)
 {
-	if (!o->series || s->t < o->next_series)
+	if (!bsq_out_series_due(o, s->t))
 		return 0;
 	if (o->c->series_interval > 0)
 		while (o->next_series <= s->t)

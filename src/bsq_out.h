@@ -31,6 +31,8 @@ int bsq_out_open(struct bsq_out *o, const struct bsq_config *c, const struct bsq
 	const struct bsq_state *s, int append);
 /* Snapshot number rec of s (at s->t) into results.nc. */
 int bsq_out_snapshot(struct bsq_out *o, const struct bsq_state *s, int rec);
+/* Whether a row of series.csv is due at time t. */
+int bsq_out_series_due(const struct bsq_out *o, double t);
 /* A row of series.csv after step st, when due. */
 int bsq_out_series(struct bsq_out *o, const struct bsq_state *s, const struct bsq_stats *st);
 /* profiles.csv: u along z through the box's centre line (x, y at the middle),

@@ -78,25 +78,30 @@ static int start(struct run *u)
 	return rc;
 }
 
-/* After a step: the series row, a snapshot or a checkpoint when due. */
+/* After a step: the series row, a snapshot or a checkpoint when due; on
+ * the GPU the fields come down once, and only when one of them is. */
 static int after_step(struct run *u)
 {
-	int rc = 0;
+	int series, out, ckpt, rc = 0;
 	u->r->cycles_total += u->st.cycles;
 	if (!u->writes)
 		return 0;
-	if ((rc = bsq_out_series(&u->out, &u->s, &u->st)))
+	series = bsq_out_series_due(&u->out, u->s.t);
+	out = spate_clock_output_due(&u->clk, u->s.t);
+	ckpt = spate_clock_ckpt_due(&u->clk, u->s.t);
+	if (u->gpu && (series || out || ckpt) && (rc = bsq_cuda_download(u->gpu, &u->s)))
 		return rc;
-	if (spate_clock_output_due(&u->clk, u->s.t) && (rc = snapshot(u)))
+	if (series && (rc = bsq_out_series(&u->out, &u->s, &u->st)))
 		return rc;
-	if (spate_clock_ckpt_due(&u->clk, u->s.t))
+	if (out && (rc = snapshot(u)))
+		return rc;
+	if (ckpt)
 		rc = checkpoint(u);
 	return rc;
 }
 
-/* One step on the CPU or the GPU.  On the GPU the host copy follows every
- * step when files are written (series, snapshots, checkpoints read it),
- * else only its clock does (the fields come down at the end). */
+/* One step on the CPU or the GPU; on the GPU the host copy follows only the
+ * clock (after_step and finish bring the fields down when they need them). */
 static int step(struct run *u)
 {
 	int rc;
@@ -104,8 +109,6 @@ static int step(struct run *u)
 		return bsq_step(&u->s, &u->p, &u->st);
 	if ((rc = bsq_cuda_step(u->gpu, &u->p, &u->st)))
 		return rc;
-	if (u->writes)
-		return bsq_cuda_download(u->gpu, &u->s);
 	u->s.t = u->st.t;
 	u->s.dt_prev = u->st.dt;
 	u->s.step++;
@@ -128,7 +131,8 @@ static int loop(struct run *u)
 	}
 	u->r->wall_s = spate_progress_end(&pr, u->s.t, u->s.step, u->st.dt,
 		&u->r->cell_steps_per_s);
-	if (u->writes && u->s.t < c->end_time && (spate_interrupted() || c->checkpoint_every > 0))
+	if (u->writes && u->s.t < c->end_time && (spate_interrupted() || c->checkpoint_every > 0) &&
+		!(u->gpu && (rc = bsq_cuda_download(u->gpu, &u->s))))
 		rc = checkpoint(u);
 	return rc;
 }
