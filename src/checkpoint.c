@@ -102,24 +102,23 @@ static void nums_to(struct swe_ckpt *c, const double *v)
 	c->volume_initial = v[17];
 }
 
-/* Array name of type, dims[nd], holding bytes copied from data. */
-static int add(struct spate_ckpt *k, const char *name, int type, int nd, const size_t *dims,
-	const void *data, size_t bytes)
+/* *data as array name of type, dims[nd] of k (taken over: *data is NULL
+ * after). */
+static int adopt(struct spate_ckpt *k, const char *name, int type, int nd, const size_t *dims,
+	void **data)
 {
-	void *p = spate_ckpt_add(k, name, type, nd, dims);
-	if (!p)
-		return -SPATE_ENOMEM;
-	memcpy(p, data, bytes);
-	return 0;
+	int rc = spate_ckpt_adopt(k, name, type, nd, dims, *data);
+	if (!rc)
+		*data = NULL;
+	return rc;
 }
 
-/* c as a module checkpoint k. */
-static int pack(const struct swe_ckpt *c, struct spate_ckpt *k)
+/* c as a module checkpoint k; c's arrays move into k. */
+static int pack(struct swe_ckpt *c, struct spate_ckpt *k)
 {
 	double v[NNUM];
 	size_t cells[2] = { (size_t)(c->ny + 2 * c->ghost), (size_t)c->pitch };
 	size_t pd[3] = { (size_t)c->ny, (size_t)c->nx, 6 }, gd[2] = { (size_t)c->ngauge, 5 };
-	size_t n = cells[0] * cells[1] * sizeof(real);
 	int rc = 0;
 	snprintf(k->module, sizeof k->module, "swe");
 	k->version = SWE_CKPT_VERSION;
@@ -131,20 +130,18 @@ static int pack(const struct swe_ckpt *c, struct spate_ckpt *k)
 		return rc;
 	if (c->params && !(k->text = strdup(c->params)))
 		return -SPATE_ENOMEM;
-	if ((rc = add(k, "h", REAL_TYPE, 2, cells, c->w, n)) ||
-		(rc = add(k, "hu", REAL_TYPE, 2, cells, c->hu, n)) ||
-		(rc = add(k, "hv", REAL_TYPE, 2, cells, c->hv, n)))
+	if ((rc = adopt(k, "h", REAL_TYPE, 2, cells, (void **)&c->w)) ||
+		(rc = adopt(k, "hu", REAL_TYPE, 2, cells, (void **)&c->hu)) ||
+		(rc = adopt(k, "hv", REAL_TYPE, 2, cells, (void **)&c->hv)))
 		return rc;
-	if (c->prod && (rc = add(k, "prod", SPATE_CKPT_F32, 3, pd, c->prod,
-		pd[0] * pd[1] * sizeof *c->prod)))
+	if (c->prod && (rc = adopt(k, "prod", SPATE_CKPT_F32, 3, pd, (void **)&c->prod)))
 		return rc;
-	if (c->ngauge && (rc = add(k, "gauge", SPATE_CKPT_F64, 2, gd, c->gauge,
-		gd[0] * gd[1] * sizeof *c->gauge)))
+	if (c->ngauge && (rc = adopt(k, "gauge", SPATE_CKPT_F64, 2, gd, (void **)&c->gauge)))
 		return rc;
 	return 0;
 }
 
-int swe_ckpt_write(const struct swe_ckpt *c, const char *dir, char *path, size_t n)
+int swe_ckpt_write(struct swe_ckpt *c, const char *dir, char *path, size_t n)
 {
 	struct spate_ckpt k;
 	int rc;

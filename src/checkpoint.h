@@ -39,9 +39,10 @@ struct swe_ckpt {
 unsigned long long swe_bed_hash(const struct swe_state *s);
 
 /* Write c as <dir>/checkpoint.nc or checkpoint.bin (ckpt_file.h: the
- * format, written safely).  path (n bytes) receives the file name.  Returns
- * 0 or -SPATE_E*. */
-int swe_ckpt_write(const struct swe_ckpt *c, const char *dir, char *path, size_t n);
+ * format, written safely).  c's arrays move into the file's container
+ * without a copy (w, hu, hv, prod, gauge are NULL after; swe_ckpt_free c as
+ * before).  path (n bytes) receives the file name.  Returns 0 or -SPATE_E*. */
+int swe_ckpt_write(struct swe_ckpt *c, const char *dir, char *path, size_t n);
 
 /* The name swe_ckpt_write gives the checkpoint of dir. */
 void swe_ckpt_path(const char *dir, char *path, size_t n);

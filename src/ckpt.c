@@ -46,11 +46,11 @@ int spate_ckpt_get(const struct spate_ckpt *c, const char *name, double *v)
 	return -SPATE_EFORMAT;
 }
 
-void *spate_ckpt_add(struct spate_ckpt *c, const char *name, int type, int ndims,
-	const size_t *dims)
+/* The next free array slot, described (not yet counted), or NULL. */
+static struct spate_ckpt_array *slot(struct spate_ckpt *c, const char *name, int type,
+	int ndims, const size_t *dims)
 {
 	struct spate_ckpt_array *a;
-	size_t n;
 	if (c->narr == SPATE_CKPT_ARRAYS || ndims < 1 || ndims > SPATE_CKPT_DIMS ||
 		!spate_ckpt_type_size(type) || strlen(name) >= SPATE_CKPT_NAME ||
 		spate_ckpt_find(c, name))
@@ -61,11 +61,32 @@ void *spate_ckpt_add(struct spate_ckpt *c, const char *name, int type, int ndims
 	a->type = type;
 	a->ndims = ndims;
 	memcpy(a->dims, dims, (size_t)ndims * sizeof *dims);
+	return a;
+}
+
+void *spate_ckpt_add(struct spate_ckpt *c, const char *name, int type, int ndims,
+	const size_t *dims)
+{
+	struct spate_ckpt_array *a = slot(c, name, type, ndims, dims);
+	size_t n;
+	if (!a)
+		return NULL;
 	n = spate_ckpt_count(a);
 	if (!(a->data = calloc(n ? n : 1, spate_ckpt_type_size(type))))
 		return NULL;
 	c->narr++;
 	return a->data;
+}
+
+int spate_ckpt_adopt(struct spate_ckpt *c, const char *name, int type, int ndims,
+	const size_t *dims, void *data)
+{
+	struct spate_ckpt_array *a = slot(c, name, type, ndims, dims);
+	if (!a || !data)
+		return -SPATE_EINVAL;
+	a->data = data;
+	c->narr++;
+	return 0;
 }
 
 const struct spate_ckpt_array *spate_ckpt_find(const struct spate_ckpt *c, const char *name)

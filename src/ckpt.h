@@ -49,6 +49,11 @@ int spate_ckpt_get(const struct spate_ckpt *c, const char *name, double *v);
  * data, or NULL when out of memory, full, or the name is taken. */
 void *spate_ckpt_add(struct spate_ckpt *c, const char *name, int type, int ndims,
 	const size_t *dims);
+/* The same for an array the caller allocated (malloc): c takes data over
+ * (frees it with the rest) and returns 0, or -SPATE_EINVAL (c left as it
+ * was, data still the caller's). */
+int spate_ckpt_adopt(struct spate_ckpt *c, const char *name, int type, int ndims,
+	const size_t *dims, void *data);
 /* The array of that name, or NULL. */
 const struct spate_ckpt_array *spate_ckpt_find(const struct spate_ckpt *c, const char *name);
 
