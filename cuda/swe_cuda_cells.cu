@@ -135,7 +135,7 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 		{ TILE_SE, TILE_S, TILE_SW } }; /* dy = +1 */
 	for (int y = max(ty - 1, 0); y <= min(ty + 1, kp.nty - 1); y++)
 		for (int x = max(tx - 1, 0); x <= min(tx + 1, kp.ntx - 1); x++) {
-			/* the flags of the tile's parts (k_strip) */
+			/* the flags of the tile's parts (k_stage2) */
 			const unsigned short *f = a.wet + (size_t)(y * kp.ntx + x) * SWE_CUDA_SPLIT;
 			unsigned short m = 0;
 			for (int r = 0; r < SWE_CUDA_SPLIT; r++)

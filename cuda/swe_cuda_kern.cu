@@ -5,10 +5,10 @@
  * from swe_kern.h through swe_step.h, so a step here computes what
  * cpu_advance (swe_cpu.c) computes:
  *
- *   k_strip<false>  stage 1: L = L(U^n) on the interior, the ghosts of L
+ *   k_stage1        stage 1: L = L(U^n) on the interior, the ghosts of L
  *                   (swe_bc_put_rate), the largest x- and y-face speeds; the
  *                   last block to finish sets the step's dt (swe_cfl_dt)
- *   k_strip<true>   RK2 second stage: U* = swe_euler_vals(U^n, L) where the
+ *   k_stage2        RK2 second stage: U* = swe_euler_vals(U^n, L) where the
  *                   stencil needs it, L(U*), U^{n+1} = swe_rk2_vals(...), and
  *                   the ghosts of U^{n+1} (swe_bc_put) at the new time
  *
@@ -47,6 +47,28 @@
  * of the one loop body (the first rows of a strip run it with the x part
  * switched off), never out of a separate prologue. */
 #include "swe_cuda_dev.h"
+
+/* Registers per thread of the stage kernels (SWE_CUDA_MAXREG1 for stage
+ * 1, SWE_CUDA_MAXREG2 for stage 2; 0: as many as the compiler likes, 111
+ * and 119 with nvcc 13 for sm_90 in single precision): fewer registers let
+ * more warps be resident to hide the latency of the loads, at the price of
+ * spills to the L1 cache. */
+#ifndef SWE_CUDA_MAXREG1
+#define SWE_CUDA_MAXREG1 0
+#endif
+#ifndef SWE_CUDA_MAXREG2
+#define SWE_CUDA_MAXREG2 0
+#endif
+#if SWE_CUDA_MAXREG1 > 0
+#define STAGE1_BOUNDS __maxnreg__(SWE_CUDA_MAXREG1)
+#else
+#define STAGE1_BOUNDS __launch_bounds__(WARP * MAX_WARPS)
+#endif
+#if SWE_CUDA_MAXREG2 > 0
+#define STAGE2_BOUNDS __maxnreg__(SWE_CUDA_MAXREG2)
+#else
+#define STAGE2_BOUNDS __launch_bounds__(WARP * MAX_WARPS)
+#endif
 
 /* The largest x- and y-face speeds of the block into *ax, *ay (atomicMax on
  * the bits).  Stage 1: the last of the parts blocks that take part (blocks
@@ -338,7 +360,7 @@ __device__ static inline int split_of(const kparams_t &kp, unsigned int n)
  * tile map (the first part clears those of parts it has not).  Without the
  * tile map the list holds every tile and sp is 1. */
 template <bool S2>
-__global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp, ctl_t *q, step_t a)
+__device__ static __forceinline__ void strip(const kparams_t &kp, ctl_t *q, const step_t &a)
 {
 	const int lane = threadIdx.x & (WARP - 1), warp = threadIdx.x / WARP;
 	const int nw = blockDim.x / WARP;
@@ -389,14 +411,24 @@ __global__ static void __launch_bounds__(WARP * MAX_WARPS) k_strip(kparams_t kp,
 	block_speeds<S2>(kp, q, a.spd, bx, by, run, parts);
 }
 
+__global__ static void STAGE1_BOUNDS k_stage1(kparams_t kp, ctl_t *q, step_t a)
+{
+	strip<false>(kp, q, a);
+}
+
+__global__ static void STAGE2_BOUNDS k_stage2(kparams_t kp, ctl_t *q, step_t a)
+{
+	strip<true>(kp, q, a);
+}
+
 /* ------------------------------------------------------- launch functions */
 
 int swe_cuda_strip_resident(const kparams_t *kp, int dev)
 {
 	int sms = 1, b1 = 1, b2 = 1, per;
 	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b1, k_strip<false>, WARP * kp->warps, 0);
-	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b2, k_strip<true>, WARP * kp->warps, 0);
+	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b1, k_stage1, WARP * kp->warps, 0);
+	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b2, k_stage2, WARP * kp->warps, 0);
 	per = b1 < b2 ? b1 : b2;
 	return sms * (per < 1 ? 1 : per);
 }
@@ -413,9 +445,9 @@ static int strip_grid(const kparams_t *kp, long ntiles)
 int swe_cuda_kernels_init(void)
 {
 	/* no shared memory to speak of: all of it to the L1 cache */
-	if (cudaFuncSetAttribute(k_strip<false>, cudaFuncAttributePreferredSharedMemoryCarveout,
+	if (cudaFuncSetAttribute(k_stage1, cudaFuncAttributePreferredSharedMemoryCarveout,
 		    cudaSharedmemCarveoutMaxL1) != cudaSuccess ||
-		cudaFuncSetAttribute(k_strip<true>, cudaFuncAttributePreferredSharedMemoryCarveout,
+		cudaFuncSetAttribute(k_stage2, cudaFuncAttributePreferredSharedMemoryCarveout,
 			cudaSharedmemCarveoutMaxL1) != cudaSuccess) {
 		spate_log_error("cuda", "cannot set the kernels' attributes: %s",
 			cudaGetErrorString(cudaGetLastError()));
@@ -432,12 +464,12 @@ void swe_cuda_enqueue_step(const kparams_t *kp0, const step_t *a, void *stream)
 
 	k.jlo = 0; /* every row */
 	k.jhi = kp->ny;
-	k_strip<false><<<grid, WARP * kp->warps, 0, st>>>(*kp, a->q, *a);
+	k_stage1<<<grid, WARP * kp->warps, 0, st>>>(*kp, a->q, *a);
 	if (kp->integrator == 1) {
 		swe_cuda_enqueue_euler(kp, a, st);
 		return;
 	}
-	k_strip<true><<<grid, WARP * kp->warps, 0, st>>>(*kp, a->q, *a);
+	k_stage2<<<grid, WARP * kp->warps, 0, st>>>(*kp, a->q, *a);
 }
 
 void swe_cuda_enqueue_stage(const kparams_t *kp, const step_t *a, int s2, int jlo, int jhi,
@@ -450,9 +482,9 @@ void swe_cuda_enqueue_stage(const kparams_t *kp, const step_t *a, int s2, int jl
 	k.jlo = jlo;
 	k.jhi = jhi;
 	if (s2)
-		k_strip<true><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
+		k_stage2<<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
 	else
-		k_strip<false><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
+		k_stage1<<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
 }
 
 void swe_cuda_enqueue_list(const kparams_t *kp, const step_t *a, int s2, int ntiles,
@@ -465,7 +497,7 @@ void swe_cuda_enqueue_list(const kparams_t *kp, const step_t *a, int s2, int nti
 	k.jlo = 0;
 	k.jhi = kp->ny;
 	if (s2)
-		k_strip<true><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
+		k_stage2<<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
 	else
-		k_strip<false><<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
+		k_stage1<<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
 }

@@ -116,7 +116,7 @@ HOSTDEVICE static inline void swe_cell_rhs(const struct swe_view *v, struct swe_
 HOSTDEVICE static inline void swe_euler_vals(real w0, real hu0, real hv0, real Lw, real Lhu,
 	real Lhv, real dt, struct swe_coef c, real *w, real *hu, real *hv)
 {
-	real a = swe_depth_euler(w0, Lw, dt), b = hu0 + dt * Lhu, d = hv0 + dt * Lhv;
+	real a = swe_depth_euler(w0, Lw, dt, hu0, hv0, 1u), b = hu0 + dt * Lhu, d = hv0 + dt * Lhv;
 	swe_finish(&a, &b, &d, dt, c);
 	*w = a;
 	*hu = b;
@@ -143,8 +143,8 @@ HOSTDEVICE static inline void swe_rk2_vals(real w0, real hu0, real hv0, real ws,
 	real hvs, real Lw, real Lhu, real Lhv, real dt, struct swe_coef c, real *w,
 	real *hu, real *hv)
 {
-	real a = swe_depth_rk2(w0, ws, Lw, dt);
-	real hs = swe_depth_euler(ws, Lw, dt), bu = hus + dt * Lhu, bv = hvs + dt * Lhv, b, d;
+	real a = swe_depth_rk2(w0, ws, Lw, dt, hu0, hv0);
+	real hs = ws + dt * Lw, bu = hus + dt * Lhu, bv = hvs + dt * Lhv, b, d;
 	struct swe_coef c0 = c;
 	if (c.n2 > 0 && hs > c.dry)
 		swe_friction(hs, &bu, &bv, c.n2, dt, c);
