@@ -20,14 +20,12 @@ typedef double real;
 #define R_SQRT(x) sqrt(x)
 #define R_CBRT(x) cbrt(x)
 #define R_ABS(x) fabs(x)
-#define R_NEXTAFTER(x, y) nextafter(x, y)
 #define SPATE_PRECISION "double"
 #else
 typedef float real;
 #define R_SQRT(x) sqrtf(x)
 #define R_CBRT(x) cbrtf(x)
 #define R_ABS(x) fabsf(x)
-#define R_NEXTAFTER(x, y) nextafterf(x, y)
 #define SPATE_PRECISION "single"
 #endif
 

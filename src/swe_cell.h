@@ -98,26 +98,39 @@ HOSTDEVICE static inline uint32_t swe_bits32(real x)
 #endif
 }
 
+/* The float next to s != 0 (finite) away from zero (up = 1) or towards it. */
+HOSTDEVICE static inline real swe_next_towards(real s, int up)
+{
+#ifdef SPATE_DOUBLE
+	uint64_t b;
+#else
+	uint32_t b;
+#endif
+	memcpy(&b, &s, sizeof b);
+	b = up ? b + 1 : b - 1;
+	memcpy(&s, &b, sizeof b);
+	return s;
+}
+
 /* h + d rounded without bias (above); hu, hv: the cell's momentum before
- * the update and salt (the stage) only feed the hash. */
+ * the update and salt (the stage) only feed the hash.  The neighbour of s
+ * towards e is one step of the bits of s (|e| <= ulp(s) / 2, so it never
+ * crosses 0 or reaches infinity); the hash is short (one multiply, shifts)
+ * because the stage kernels are bound by the latency of each row. */
 HOSTDEVICE static inline real swe_add_unbiased(real h, real d, real hu, real hv,
 	uint32_t salt)
 {
-	real s = h + d, bb = s - h, e = (h - (s - bb)) + (d - bb), n, gap;
+	real s = h + d, bb = s - h, e = (h - (s - bb)) + (d - bb), n;
 	uint32_t x;
-	if (e == 0 || !(s - s == 0))
+	if (e == 0 || s == 0 || !(s - s == 0))
 		return s;
-	n = e > 0 ? R_NEXTAFTER(s, (real)INFINITY) : R_NEXTAFTER(s, -(real)INFINITY);
-	gap = n - s;
-	x = swe_bits32(h) ^ swe_bits32(d) * 0x9e3779b1u ^ swe_bits32(hu) * 0x85ebca6bu ^
-		swe_bits32(hv) * 0xc2b2ae35u ^ salt;
-	x ^= x >> 16;
-	x *= 0x7feb352du;
+	n = swe_next_towards(s, (e > 0) == (s > 0));
+	x = (swe_bits32(h) ^ swe_bits32(d) << 9 ^ swe_bits32(hu) << 3 ^ swe_bits32(hv) << 17 ^
+		salt) * 0x9e3779b1u;
 	x ^= x >> 15;
-	x *= 0x846ca68bu;
-	x ^= x >> 16;
-	/* u = (x >> 8) / 2^24 in [0, 1): n when u |gap| < |e| (products exact) */
-	return (real)(x >> 8) * (real)(1.0 / 16777216.0) * R_ABS(gap) < R_ABS(e) ? n : s;
+	x *= 0x85ebca6bu;
+	/* u = (x >> 8) / 2^24 in [0, 1): n when u |n - s| < |e| (exact) */
+	return (real)(x >> 8) * (real)(1.0 / 16777216.0) * R_ABS(n - s) < R_ABS(e) ? n : s;
 }
 
 /* The depth after a forward-Euler update, h + dt L (L = dh/dt), rounded
