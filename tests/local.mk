@@ -31,7 +31,11 @@ tests_t_mass_SOURCES = tests/t_mass.c tests/simtest.h
 tests_t_cuda_SOURCES = tests/t_cuda.c tests/simtest.h
 
 if HAVE_CMOCKA
-check_PROGRAMS += tests/t_kern tests/t_params
+check_PROGRAMS += tests/t_kern tests/t_params tests/t_round
+# t_round: the unbiased rounding of the depth updates (swe_cell.h).
+tests_t_round_SOURCES = tests/t_round.c
+tests_t_round_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_round_LDADD = $(LDADD) $(CMOCKA_LIBS)
 tests_t_kern_SOURCES = tests/t_kern.c
 tests_t_kern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_kern_LDADD = $(LDADD) $(CMOCKA_LIBS)
