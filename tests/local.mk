@@ -89,6 +89,12 @@ TESTS += tests/mpi_cuda.sh
 dist_check_SCRIPTS += tests/gauges_gpu.sh
 TESTS += tests/gauges_gpu.sh
 
+# tools/get-malpasset rebuilds the shared Malpasset grids and observations
+# from the TELEMAC mesh, equal cell by cell (get_malpasset.sh; skips without
+# shared/data/malpasset/raw).
+dist_check_SCRIPTS += tests/get_malpasset.sh
+TESTS += tests/get_malpasset.sh
+
 # The man pages document every scenario key and every option of --help.
 dist_check_SCRIPTS += tests/man_keys.sh
 TESTS += tests/man_keys.sh
