@@ -95,6 +95,13 @@ TESTS += tests/gauges_gpu.sh
 dist_check_SCRIPTS += tests/get_malpasset.sh
 TESTS += tests/get_malpasset.sh
 
+# examples/: the batch scripts parse and use only spate's options;
+# open_results.py reads a small run's results.nc (examples.sh).
+dist_check_SCRIPTS += tests/examples.sh
+TESTS += tests/examples.sh
+EXTRA_DIST += examples/slurm-1node-4gpu.sh examples/slurm-2nodes.sh examples/mpiexec.sh \
+	examples/open_results.py
+
 # The man pages document every scenario key and every option of --help.
 dist_check_SCRIPTS += tests/man_keys.sh
 TESTS += tests/man_keys.sh
