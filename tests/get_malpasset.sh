@@ -80,6 +80,34 @@ else
 	fail "LICENSE.txt or ATTRIBUTION.md missing or incomplete"
 fi
 
+# The folder it built is a data folder for spate and validate-malpasset:
+# the scenario reads the 20 m DEM and the 26 observation points from it.
+if [ -n "${SPATE:-}" ] && [ -x "$SPATE" ]; then
+	if "$SPATE" run "$top_srcdir/scenarios/malpasset.conf" --data-dir="$tmp/a" \
+		--domain.dem=malpasset/malpasset_dem_20m.asc --run.end_time=1 --output.interval=0 \
+		--output.grids=no --output.format=ascii --output.dir="$tmp/run" --device=cpu -q \
+		--summary "$tmp/run/s.json" > "$tmp/run.log" 2>&1 &&
+		n=$(($(wc -l < "$tmp/run/gauges_summary.csv") - 1)) && [ "$n" = 26 ] &&
+		grep -q '"nx": *863' "$tmp/run/s.json" && grep -q '"ny": *461' "$tmp/run/s.json"; then
+		ok "spate run scenarios/malpasset.conf --data-dir=<built folder>: 863 x 461 cells, $n gauges"
+	else
+		fail "spate run with --data-dir=<built folder>:"; cat "$tmp/run.log"
+	fi
+	if "$PY" "$top_srcdir/tools/validate-malpasset" --out "$tmp/run" --data "$tmp/a" \
+		--report "$tmp/run/report.md" > "$tmp/vm.log" 2>&1 &&
+		grep -q "mean absolute error" "$tmp/run/report.md"; then
+		ok "tools/validate-malpasset --data <built folder>: report written"
+	else
+		fail "tools/validate-malpasset --data <built folder>:"; cat "$tmp/vm.log"
+	fi
+fi
+"$PY" "$top_srcdir/tools/validate-malpasset" --out "$tmp/run" --data "$tmp/none" > /dev/null 2> "$tmp/vm.err"
+if [ $? = 1 ] && grep -q "tools/get-malpasset" "$tmp/vm.err"; then
+	ok "validate-malpasset without data: status 1, points to tools/get-malpasset"
+else
+	fail "validate-malpasset without data:"; cat "$tmp/vm.err"
+fi
+
 # The download path: a file:// mirror of the raw folder, sha256 checked.
 if "$PY" "$get" --mirror "file://$raw" --out "$tmp/m" > "$tmp/m.log" 2>&1; then
 	n=0
