@@ -135,6 +135,17 @@ expect() {
 expect "offline download" 2 "could not download.*--from FOLDER" \
 	"$PY" "$get" --mirror http://127.0.0.1:9 --timeout 5 --out "$tmp/n"
 [ -e "$tmp/n/malpasset/malpasset_dem_20m.asc" ] && fail "offline download left a grid behind"
+# The pinned GitHub addresses: offline (as here) the message must say what
+# to do; online the files must pass their sha256 check and give the grids.
+"$PY" "$get" --timeout 10 --out "$tmp/g" > "$tmp/g.out" 2> "$tmp/g.err"
+rc=$?
+if [ $rc = 0 ] && cmp -s "$tmp/g/malpasset/malpasset_dem_20m.asc" "$tmp/a/malpasset/malpasset_dem_20m.asc"; then
+	ok "download from the pinned GitHub addresses: checked, the same grids"
+elif [ $rc = 2 ] && grep -q "could not download https://raw.githubusercontent.com/ogoe/OpenTelemac/0e7a8327.*This needs the network.*--from FOLDER" "$tmp/g.err"; then
+	ok "offline, the pinned address: status 2, '$(cut -c1-150 "$tmp/g.err" | tail -n 1)...'"
+else
+	fail "download from the pinned addresses: status $rc:"; cat "$tmp/g.err"
+fi
 mkdir "$tmp/bad"
 cp "$raw"/* "$tmp/bad/"
 printf '\0' >> "$tmp/bad/geo_malpasset-large.slf"

@@ -95,10 +95,11 @@ TESTS += tests/gauges_gpu.sh
 dist_check_SCRIPTS += tests/get_malpasset.sh
 TESTS += tests/get_malpasset.sh
 
-# examples/: the batch scripts parse and use only spate's options;
-# open_results.py reads a small run's results.nc (examples.sh).
-dist_check_SCRIPTS += tests/examples.sh
-TESTS += tests/examples.sh
+# examples/: the batch scripts parse and use only spate's options
+# (examples.sh); open_results.py reads a small run's results.nc and a
+# GeoPackage (open_results.sh; skips without xarray or NetCDF).
+dist_check_SCRIPTS += tests/examples.sh tests/open_results.sh
+TESTS += tests/examples.sh tests/open_results.sh
 EXTRA_DIST += examples/slurm-1node-4gpu.sh examples/slurm-2nodes.sh examples/mpiexec.sh \
 	examples/open_results.py
 
