@@ -108,6 +108,14 @@ else
 	fail "validate-malpasset without data:"; cat "$tmp/vm.err"
 fi
 
+# Its raw/ copy rebuilds the same grids.
+if "$PY" "$get" --from "$tmp/a/malpasset/raw" --out "$tmp/r" > "$tmp/r.log" 2>&1 &&
+	cmp -s "$tmp/r/malpasset/malpasset_dem_20m.asc" "$tmp/a/malpasset/malpasset_dem_20m.asc"; then
+	ok "--from <built folder>/malpasset/raw: the same 20 m grid"
+else
+	fail "--from <built folder>/malpasset/raw:"; cat "$tmp/r.log"
+fi
+
 # The download path: a file:// mirror of the raw folder, sha256 checked.
 if "$PY" "$get" --mirror "file://$raw" --out "$tmp/m" > "$tmp/m.log" 2>&1; then
 	n=0
