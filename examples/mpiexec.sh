@@ -15,7 +15,13 @@ SPATE=${SPATE:-spate}
 SCENARIO=${SCENARIO:-scenarios/malpasset.conf}
 export SPATE_DATA=${SPATE_DATA:-$PWD/data}
 OUT=${OUT:-malpasset-out}
-NGPU=${1:-$(nvidia-smi -L | wc -l)}
+NGPU=${1:-$(nvidia-smi -L 2>/dev/null | wc -l || true)}
+case $NGPU in
+'' | *[!0-9]* | 0)
+	echo "mpiexec.sh: NGPU = '$NGPU': need a number of GPUs >= 1 (none found by" \
+		"nvidia-smi -L?): $0 NGPU" >&2
+	exit 1 ;;
+esac
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
 
 mkdir -p "$OUT"

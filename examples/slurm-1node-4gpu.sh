@@ -14,7 +14,7 @@
 # to one value for the whole job: the 4 ranks would share one GPU.
 #
 # Alternative without MPI: one process drives the 4 GPUs (peer copies over
-# NVLink): srun --ntasks=1 "$SPATE" run "$SCENARIO" --parallel.subdomains=4
+# NVLink): srun --ntasks=1 "$SPATE" run "$SCENARIO" --device=cuda --parallel.subdomains=4
 #
 # Adapt: the partition/account lines, SPATE (the program), SPATE_DATA (the
 # folder that tools/get-malpasset wrote, holding malpasset/), OUT.
@@ -32,7 +32,7 @@ set -euo pipefail
 SPATE=${SPATE:-spate}
 SCENARIO=${SCENARIO:-scenarios/malpasset.conf}
 export SPATE_DATA=${SPATE_DATA:-$PWD/data}
-OUT=${OUT:-malpasset-$SLURM_JOB_ID}
+OUT=${OUT:-malpasset-${SLURM_JOB_ID:-local}}
 # OpenMP threads of each rank (host-side work: output, gauges)
 export OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK:-1}
 

@@ -28,7 +28,7 @@ set -euo pipefail
 SPATE=${SPATE:-spate}
 SCENARIO=${SCENARIO:-scenarios/malpasset.conf}
 export SPATE_DATA=${SPATE_DATA:-$PWD/data}
-OUT=${OUT:-malpasset-5m-$SLURM_JOB_ID}
+OUT=${OUT:-malpasset-5m-${SLURM_JOB_ID:-local}}
 export OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK:-1}
 
 mkdir -p "$OUT"
