@@ -15,6 +15,19 @@ import os
 import sys
 
 
+def when(v):
+    """A time as text: CF times ("seconds since ...") decode to datetimes
+    (or durations), plain seconds stay numbers."""
+    import numpy as np
+
+    v = np.asarray(v)
+    if np.issubdtype(v.dtype, np.datetime64):
+        return str(v.astype("datetime64[s]"))
+    if np.issubdtype(v.dtype, np.timedelta64):
+        return "%g s" % (v / np.timedelta64(1, "s"))
+    return "%g s" % v
+
+
 def describe_netcdf(path):
     import numpy as np
     import xarray as xr
@@ -29,14 +42,8 @@ def describe_netcdf(path):
                                             v.attrs.get("units", "")))
         if "time" in ds.coords:
             t = ds["time"].values
-            # CF times ("seconds since ...") decode to datetimes; plain
-            # seconds stay numbers
-            if np.issubdtype(t.dtype, np.datetime64):
-                shown = [str(x)[:19] for x in t.astype("datetime64[s]")]
-            else:
-                shown = ["%g s" % x for x in t]
             print("times: %d snapshot%s: %s" % (len(t), "" if len(t) == 1 else "s",
-                                                ", ".join(shown)))
+                                                ", ".join(when(x) for x in t)))
         if "max_depth" in ds:
             depth, what = ds["max_depth"], "max_depth"
         elif "h" in ds:
@@ -54,10 +61,7 @@ def describe_netcdf(path):
             at = " at x = %g m, y = %g m" % (float(depth["x"][i]), float(depth["y"][j]))
         print("max depth: %.4f m%s (from %s)" % (float(d[j, i]), at, what))
         if "time_of_max_depth" in ds:
-            tm = ds["time_of_max_depth"].values[j, i]
-            print("reached at: %s" % (str(tm)[:19] if np.issubdtype(np.asarray(tm).dtype,
-                                                                 np.datetime64)
-                                      else "%g s" % tm))
+            print("reached at: %s" % when(ds["time_of_max_depth"].values[j, i]))
 
 
 def describe_gpkg(path):

@@ -1,7 +1,8 @@
 #!/bin/bash
 # examples/open_results.py on a small dam break (80 x 80 cells, 20 s): it must
 # list the variables of results.nc, its 3 snapshot times and the same maximum
-# depth as a direct netCDF4 read; a GeoPackage made here with OGR (2 layers,
+# depth as a direct netCDF4 read, and dates when the time unit is CF
+# ("seconds since ..."); a GeoPackage made here with OGR (2 layers,
 # 3 polygons and 2 points) must be listed with its layers and feature counts;
 # bad arguments fail with a message and status 1 or 2.  Skips (77) without a
 # python3 that has xarray and netCDF4, or a spate built without NetCDF.
@@ -67,7 +68,20 @@ for v in ("h", "max_depth") if "max_depth" in names else ("h",):
     check(re.search(r"^  %s +\(" % v, out, re.M) is not None, "variable %s listed" % v)
 sys.exit(1 if bad else 0)
 PY
-# A GeoPackage: the one of `spate export` when spate has it, else one made here.
+# CF time (units "seconds since ..."): the same file with that unit must
+# print its snapshot times as dates.
+cp "$nc" "$tmp/cf.nc"
+"$PY" -c 'import netCDF4, sys
+with netCDF4.Dataset(sys.argv[1], "a") as ds:
+    ds["time"].units = "seconds since 1959-12-02 21:13:00"
+    ds["time"].calendar = "standard"' "$tmp/cf.nc"
+if "$PY" "$ex/open_results.py" "$tmp/cf.nc" > "$tmp/cf.out" 2>&1 &&
+	grep -q "^times: 3 snapshots: 1959-12-02T21:13:00, 1959-12-02T21:13:10, 1959-12-02T21:13:20$" "$tmp/cf.out"; then
+	ok "CF time decoded: $(grep '^times' "$tmp/cf.out")"
+else
+	fail "CF time (seconds since 1959-12-02 21:13:00) not printed as dates:"; cat "$tmp/cf.out"
+fi
+# A GeoPackage made here (2 layers: 3 polygons, 2 points).
 gpkg=$tmp/flood.gpkg
 if "$PY" -c 'from osgeo import ogr' 2>/dev/null; then
 	"$PY" - "$gpkg" <<'PY'
