@@ -93,6 +93,20 @@ TESTS += tests/mpi_cuda.sh
 dist_check_SCRIPTS += tests/gauges_gpu.sh
 TESTS += tests/gauges_gpu.sh
 
+# tools/get-malpasset rebuilds the shared Malpasset grids and observations
+# from the TELEMAC mesh, equal cell by cell (get_malpasset.sh; skips without
+# shared/data/malpasset/raw).
+dist_check_SCRIPTS += tests/get_malpasset.sh
+TESTS += tests/get_malpasset.sh
+
+# examples/: the batch scripts parse and use only spate's options
+# (examples.sh); open_results.py reads a small run's results.nc and a
+# GeoPackage (open_results.sh; skips without xarray or NetCDF).
+dist_check_SCRIPTS += tests/examples.sh tests/open_results.sh
+TESTS += tests/examples.sh tests/open_results.sh
+EXTRA_DIST += examples/slurm-1node-4gpu.sh examples/slurm-2nodes.sh examples/mpiexec.sh \
+	examples/open_results.py
+
 # The man pages document every scenario key and every option of --help.
 dist_check_SCRIPTS += tests/man_keys.sh
 TESTS += tests/man_keys.sh
