@@ -7,7 +7,8 @@
 noinst_LIBRARIES += src/libspate.a
 src_libspate_a_SOURCES = \
 	src/util.c src/forcing.c \
-	src/params.c src/params_check.c src/params_setup.c src/params_file.c src/scenario.c \
+	src/params.c src/params_check.c src/params_setup.c src/params_file.c src/params_print.c \
+	src/scenario.c \
 	src/setup.c src/swe_state.c \
 	src/diag.c \
 	src/swe_cpu.c src/swe_cpu_mem.c \
@@ -46,7 +47,7 @@ src_libspate_a_SOURCES = \
 noinst_HEADERS += \
 	src/hostdevice.h \
 	src/spate.h \
-	src/swe.h src/swe_backend.h src/backend.h src/params.h src/setup.h src/forcing.h src/diag.h src/swe_state.h src/swe_bc.h \
+	src/swe.h src/swe_backend.h src/backend.h src/params.h src/params_keys.h src/setup.h src/forcing.h src/diag.h src/swe_state.h src/swe_bc.h \
 	src/swe_kern.h src/swe_cell.h \
 	src/swe_step.h \
 	src/swe_cuda.h \
