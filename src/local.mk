@@ -37,6 +37,8 @@ src_libspate_a_SOURCES = \
 	src/swe_gauges.c \
 	src/mapdraw.c \
 	src/map.c \
+	src/ens_cli.c src/ens_run.c src/ens_sample.c src/ens_stats.c src/ens_out.c \
+	src/nctable.c \
 	src/bsq_params.c src/bsq_setup.c src/bsq_state.c src/bsq_bc.c \
 	src/bsq_rows.c src/bsq_rhs.c src/bsq_step.c src/bsq_diag.c \
 	src/bsq_mg.c src/bsq_mg_level.c src/bsq_mg_gsrb.c src/bsq_mg_residual.c \
@@ -66,7 +68,7 @@ noinst_HEADERS += \
 	src/balance.h \
 	src/output.h src/scenario.h src/summary.h src/progress.h src/run_clock.h src/run_signal.h \
 	src/gauge.h \
-	src/ncout.h src/field.h src/ncpoints.h \
+	src/ncout.h src/field.h src/ncpoints.h src/nctable.h src/ens.h \
 	src/checkpoint.h src/ckpt.h src/ckpt_bin.h src/ckpt_nc.h src/ckpt_file.h \
 	src/writer.h \
 	src/swe_out.h src/swe_results.h \
