@@ -120,14 +120,15 @@ static int vary_check(const char *a, const struct ens_vary *y, const struct swe_
 	struct swe_params *scratch)
 {
 	static const char *const fixed[] = { "domain", "output", "gauges", "parallel" };
-	static const char *const why[] = { "sets the grid, which every member shares",
-		"says what is written", "says where and how gauges are read",
-		"says how the run is spread over devices" };
+	static const char *const why[] = { "keys set the grid, which every member shares",
+		"keys say what is written", "keys say where the gauges are and what they keep",
+		"keys say how a run is spread over devices" };
 	char v[64];
 	int real = swe_params_key_real(y->sec, y->key);
 	*scratch = *p;
+	snprintf(v, sizeof v, "%.17g", y->lo);
 	if (real < 0) {     /* the parser says what is unknown, and what is near */
-		swe_params_set(scratch, y->sec, y->key, "0", "--vary", 0);
+		swe_params_set(scratch, y->sec, y->key, v, "--vary", 0);
 		return -SPATE_EINVAL;
 	}
 	if (!real) {
@@ -138,11 +139,10 @@ static int vary_check(const char *a, const struct ens_vary *y, const struct swe_
 	}
 	for (int k = 0; k < 4; k++)
 		if (!strcmp(y->sec, fixed[k])) {
-			spate_log_error("ensemble", "--vary %s: [%s] %s, not the flood: vary keys of "
-				"[initial], [physics], [boundary] or [run]", a, y->sec, why[k]);
+			spate_log_error("ensemble", "--vary %s: [%s] %s, not how the water flows: vary "
+				"keys of [initial], [physics], [boundary] or [run]", a, y->sec, why[k]);
 			return -SPATE_EINVAL;
 		}
-	snprintf(v, sizeof v, "%.17g", y->lo);
 	if (swe_params_set(scratch, y->sec, y->key, v, "--vary", 0))
 		return -SPATE_EINVAL;
 	snprintf(v, sizeof v, "%.17g", y->hi);

@@ -213,3 +213,12 @@ tests_t_bsq_dhc_LDADD = $(LDADD) $(CMOCKA_LIBS)
 tests_t_bsq_cuda_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bsq_cuda_LDADD = $(LDADD) $(CMOCKA_LIBS)
 endif
+
+# spate ensemble: the parts on known inputs (t_ens); the command end to end,
+# 1 member = a plain run bit for bit, 8 members' probabilities and ordered
+# percentiles, bad --vary (ensemble.sh, which checks the fields with
+# t_ens's arguments).
+check_PROGRAMS += tests/t_ens
+tests_t_ens_SOURCES = tests/t_ens.c tests/simtest.h
+dist_check_SCRIPTS += tests/ensemble.sh
+TESTS += tests/ensemble.sh
