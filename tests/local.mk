@@ -169,6 +169,14 @@ tests_t_ncfield_SOURCES = tests/t_ncfield.c
 tests_t_ncfield_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_ncfield_LDADD = $(LDADD) $(CMOCKA_LIBS)
 endif
+# t_cog: a field written as a Cloud Optimized GeoTIFF (terrain/cog.h), read
+# back with GDAL (cmocka; skips without GDAL).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/t_cog
+tests_t_cog_SOURCES = tests/t_cog.c
+tests_t_cog_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_cog_LDADD = $(LDADD) $(CMOCKA_LIBS)
+endif
 
 # Checkpoint and restart: a run stopped and continued ends with the same bits
 # as one never stopped (restart.sh, also on SIGTERM).  The writer thread
