@@ -36,6 +36,7 @@ struct ens_spec {
 	int pct[ENS_PCT_MAX];   /* percentiles of the maximum depth, 0 to 100 */
 	int npct;
 	int keep_members;       /* write each member's own results too */
+	int no_cog;             /* write no Cloud Optimized GeoTIFFs */
 	int print_members;      /* print the members' values and stop */
 	int quiet;
 };
@@ -88,7 +89,8 @@ struct ens_fields {
 };
 
 /* Write the ensemble's files into p->out_dir: ensemble.nc and/or ESRI ASCII
- * grids as p->out_format says, and members.csv; s gives the grid, CRS and
+ * grids as p->out_format says, a Cloud Optimized GeoTIFF per field (with
+ * GDAL, unless e->no_cog), and members.csv; s gives the grid, CRS and
  * bed, v the members' values (ens_sample).  Returns 0 or -SPATE_E* after a
  * message (ens_out.c). */
 int ens_write(const struct ens_spec *e, const struct swe_params *p, const struct swe_state *s,

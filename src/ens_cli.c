@@ -36,7 +36,8 @@ static void usage(FILE *f)
 "  arrival_time_min    earliest arrival over the members, s\n"
 "  arrival_time_mean   mean arrival over the members that flooded there, s\n"
 "into DIR/ensemble.nc (NetCDF: the grid and CRS of results.nc, the members'\n"
-"values as a table) or DIR/NAME.asc ([output] format), and DIR/members.csv.\n"
+"values as a table) or DIR/NAME.asc ([output] format), DIR/NAME.tif (Cloud\n"
+"Optimized GeoTIFFs, with GDAL) and DIR/members.csv.\n"
 "\n"
 "Options:\n"
 "  --vary SECTION.KEY=LO:HI  vary a key with a real value from LO to HI (LO = HI:\n"
@@ -53,6 +54,7 @@ static void usage(FILE *f)
 "  --out=DIR           output folder (= --output.dir=DIR; default: [output] dir)\n"
 "  --keep-members      also write each member's own results in DIR/member_NNN/\n"
 "  --print-members     print the members' values (members.csv) and stop\n"
+"  --no-cog            write no Cloud Optimized GeoTIFFs\n"
 "  --device=auto|cpu|cuda, --data-dir=DIR, --SECTION.KEY=VALUE, --quiet\n"
 "                      as for spate run; the overrides apply to every member\n"
 "  --help, -h          this text\n"
@@ -294,6 +296,8 @@ static int options(int argc, char **argv, struct ens_spec *e, struct swe_params 
 			e->keep_members = 1;
 		else if (!strcmp(a, "--print-members"))
 			e->print_members = 1;
+		else if (!strcmp(a, "--no-cog"))
+			e->no_cog = 1;
 		else
 			rc = run_option(p, a);
 		if (rc)

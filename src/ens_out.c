@@ -1,7 +1,8 @@
 /* ens_out.c: an ensemble's files (ens.h): ensemble.nc (the results writer
  * of ncout.h: the grid, CRS and bed of results.nc, the ensemble's fields,
  * the members' values as a table), ESRI ASCII grids of the same fields,
- * and members.csv. */
+ * Cloud Optimized GeoTIFFs of them (terrain/cog.h, with GDAL), and
+ * members.csv. */
 #define _POSIX_C_SOURCE 200809L
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -19,6 +20,7 @@
 #include "ens.h"
 #include "output.h"
 #include "ncout.h"
+#include "cog.h"
 
 #define FILL (-9999.0)
 enum { NFIX = 3, NMAX_FIELDS = NFIX + ENS_PCT_MAX, TEXT = 160 };
@@ -111,6 +113,35 @@ static int write_asc(const struct swe_state *s, const char *dir, const struct sp
 	}
 	free(g);
 	return rc;
+}
+
+/* Each field as a Cloud Optimized GeoTIFF <dir>/<name>.tif (NODATA FILL),
+ * where spate has GDAL. */
+static int write_cog(const struct swe_state *s, const char *dir, const struct spate_field *fl,
+	int n)
+{
+#ifdef HAVE_GDAL
+	struct spate_grid g = { .nx = s->nx, .ny = s->ny, .x0 = s->x0, .y0 = s->y0, .dx = s->dx,
+		.dy = s->dy, .crs_wkt = s->crs_wkt };
+	size_t cells = (size_t)s->nx * s->ny;
+	float *v = malloc(cells * sizeof *v);
+	int rc = v ? 0 : -SPATE_ENOMEM;
+	for (int k = 0; k < n && !rc; k++) {
+		char path[SWE_NAME_MAX + 64];
+		const double *d = fl[k].data;
+		for (size_t c = 0; c < cells; c++)
+			v[c] = (float)d[c];
+		snprintf(path, sizeof path, "%s/%s.tif", dir, fl[k].name);
+		rc = spate_cog_write_field(path, &g, v, FILL, fl[k].name, fl[k].units, NULL);
+	}
+	free(v);
+	return rc;
+#else
+	(void)s; (void)dir; (void)fl; (void)n;
+	spate_log_info("spate ensemble: no Cloud Optimized GeoTIFFs: this spate was built "
+		"without GDAL\n");
+	return 0;
+#endif
 }
 
 /* The members' values as a table: a column per key. */
@@ -220,8 +251,5 @@ int ens_write(const struct ens_spec *e, const struct swe_params *p, const struct
 		return rc;
 	if (p->out_format != SWE_FMT_ASCII && (rc = write_nc(e, p, s, v, fl, n)))
 		return rc;
-	/* TODO(cog): Cloud Optimized GeoTIFFs of the fields fl[0 .. n) go here,
-	 * through the COG writer of branch cf (/work/coord/cog-api.txt), once
-	 * merged: one call per field, into p->out_dir/<name>.tif, NODATA FILL. */
-	return 0;
+	return e->no_cog ? 0 : write_cog(s, p->out_dir, fl, n);
 }

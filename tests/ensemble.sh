@@ -6,6 +6,7 @@
 #     max_depth, the earliest and mean arrival its arrival_time;
 #   - 8 members with Manning's n from 0 to 0.08: every flood probability is
 #     exactly k/8, some lie strictly between 0 and 1, P10 <= P50 <= P90;
+#   - the fields' Cloud Optimized GeoTIFFs (with GDAL) hold the same values;
 #   - --keep-members: each member's own results, between P0 and P100;
 #   - bad --vary and other bad options: exit status 1 and a message that
 #     names the problem.
@@ -114,6 +115,18 @@ ok "8 members: members.csv has 8 distinct values of physics.manning in [0, 0.08]
 	--print-members >"$tmp/pm.csv"
 cmp -s "$tmp/pm.csv" "$d/members.csv"
 ok "--print-members prints the members.csv of the same seed" $?
+
+if "$SPATE" --version | grep -q '^GDAL: yes'; then
+	for v in flood_probability max_depth_p50 arrival_time_min; do
+		same "$(ens "$d" $v)" "$d/$v.tif" "8 members: $v.tif holds the same values"
+	done
+	if command -v gdalinfo >/dev/null 2>&1; then
+		gdalinfo "$d/max_depth_p90.tif" 2>&1 | grep -q "LAYOUT=COG"
+		ok "8 members: max_depth_p90.tif is a Cloud Optimized GeoTIFF (gdalinfo)" $?
+	fi
+else
+	echo "skip the COG checks: spate built without GDAL"
+fi
 
 # --------------------------------------------- --keep-members
 d=$tmp/keep

@@ -5,8 +5,9 @@
  * products (probability, percentiles, earliest and mean arrival).
  *
  * With arguments, the checks of an ensemble's fields for tests/ensemble.sh.
- * A field is FILE.nc:VAR (NetCDF, read as spate map reads it) or FILE.asc
- * (ESRI ASCII, 7 digits); a fill value or NODATA reads as NaN.
+ * A field is FILE.nc:VAR (NetCDF, read as spate map reads it), FILE.tif
+ * (GDAL) or FILE.asc (ESRI ASCII, 7 digits); a fill value or NODATA reads
+ * as NaN.
  *   t_ens same A B        A and B hold the same values bit for bit (NaN
  *                         where the other has NaN)
  *   t_ens prob P N        every value of P is k / N for a whole k in [0, N]
@@ -14,7 +15,8 @@
  *                         lie strictly between 0 and 1 ("between K")
  *   t_ens order A B ...   A <= B <= ... in every cell (NaN: a depth of 0)
  * Exit status 0 when the check holds, 1 when not (with the first cell that
- * fails), 77 when a .nc field is asked of a spate built without NetCDF. */
+ * fails), 77 when a .nc or .tif field is asked of a spate built without
+ * NetCDF or GDAL. */
 #include "simtest.h"
 #include "ens.h"
 #include "products_kern.h"
@@ -154,6 +156,12 @@ static int load(const char *spec, struct terrain_grid *g)
 	const char *colon = strrchr(spec, ':');
 	double t;
 	memset(g, 0, sizeof *g);
+	if (!colon && strlen(spec) > 4 && !strcmp(spec + strlen(spec) - 4, ".tif"))
+#ifdef HAVE_GDAL
+		return terrain_read(spec, g) ? 1 : 0;
+#else
+		return 77;
+#endif
 	if (!colon)
 		return terrain_read_asc(spec, g) ? 1 : 0;
 #ifndef HAVE_NETCDF
