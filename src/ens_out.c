@@ -152,7 +152,7 @@ static void table(struct spate_table *t, const struct ens_spec *e, const double 
 		const struct ens_vary *y = &e->vary[k];
 		snprintf(text[k][0], TEXT, "%s_%s", y->sec, y->key);
 		snprintf(text[k][1], TEXT, "[%s] %s of each member", y->sec, y->key);
-		snprintf(text[k][2], TEXT, "--vary %s.%s=%.17g:%.17g", y->sec, y->key, y->lo, y->hi);
+		snprintf(text[k][2], TEXT, "--vary %s.%s=%.15g:%.15g", y->sec, y->key, y->lo, y->hi);
 		col[k] = (struct spate_series){ text[k][0], NULL, text[k][1] };
 		at[k] = (struct spate_attr){ "spate_vary", text[k][2], 0 };
 	}

@@ -44,11 +44,13 @@ ok() {      # ok NAME STATUS [DETAIL]
 conf=$scen/circular_dambreak.conf
 small=(--domain.nx=32 --domain.ny=32 --domain.dx=60 --domain.dy=60 --initial.h_out=0
 	--run.end_time=60 --output.interval=0 --run.threads=1 --device=cpu -q)
+bits="bit for bit"
 if "$SPATE" --version | grep -q '^NetCDF: yes'; then
 	fmt=both
 	field() { echo "$1/$2.nc:$3"; }         # field DIR FILE VAR
 else
 	fmt=ascii
+	bits="to the 7 digits of ESRI ASCII (no NetCDF)"
 	field() { echo "$1/$3.asc"; }
 fi
 small+=(--output.format=$fmt)
@@ -79,12 +81,12 @@ for variant in "no --vary" "LO = HI"; do
 	ok "ensemble of 1 member ($variant) runs" $?
 	for p in 10 50 90; do
 		same "$(res "$d/plain" max_depth)" "$(ens "$d/ens" max_depth_p$p)" \
-			"1 member ($variant): max_depth_p$p = the run's max_depth bit for bit"
+			"1 member ($variant): max_depth_p$p = the run's max_depth $bits"
 	done
 	same "$(res "$d/plain" arrival_time)" "$(ens "$d/ens" arrival_time_min)" \
-		"1 member ($variant): arrival_time_min = the run's arrival_time bit for bit"
+		"1 member ($variant): arrival_time_min = the run's arrival_time $bits"
 	same "$(res "$d/plain" arrival_time)" "$(ens "$d/ens" arrival_time_mean)" \
-		"1 member ($variant): arrival_time_mean = the run's arrival_time bit for bit"
+		"1 member ($variant): arrival_time_mean = the run's arrival_time $bits"
 	if [ $fmt = both ]; then
 		cmp -s "$d/plain/max_depth.asc" "$d/ens/max_depth_p50.asc"
 		ok "1 member ($variant): max_depth_p50.asc = the run's max_depth.asc" $?
@@ -111,6 +113,14 @@ awk -F, 'NR == 1 { ok = $0 == "member,physics.manning"; next }
 	END { exit !(ok && NR == 9) }' "$d/members.csv"
 ok "8 members: members.csv has 8 distinct values of physics.manning in [0, 0.08]" $? \
 	"$(head -c 400 "$d/members.csv")"
+if [ $fmt = both ] && command -v ncdump >/dev/null 2>&1; then
+	ncdump -p 9,17 -v physics_manning "$d/ensemble.nc" | awk '/^data:/ { d = 1 } d' |
+		tr -d '\n' | sed 's/.*physics_manning =//; s/[;} ]//g' | tr ',' '\n' >"$tmp/nc.txt"
+	cut -d, -f2 "$d/members.csv" | tail -n +2 | paste -d' ' - "$tmp/nc.txt" |
+		awk '{ ok = NF == 2 && $1 + 0 == $2 + 0 } !ok { exit 1 } END { exit NR != 8 }'
+	ok "8 members: ensemble.nc's member table holds members.csv's values (ncdump)" $? \
+		"$(head -c 300 "$tmp/nc.txt")"
+fi
 "$SPATE" ensemble "$conf" "${small[@]}" --members=8 --vary physics.manning=0:0.08 --seed=3 \
 	--print-members >"$tmp/pm.csv"
 cmp -s "$tmp/pm.csv" "$d/members.csv"
