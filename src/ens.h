@@ -105,9 +105,9 @@ void ens_print_members(const struct ens_spec *e, const double *v, void *file);
  * -SPATE_E* after a message (ens_run.c). */
 int ens_run(const struct ens_spec *e, const struct swe_params *p);
 
-/* spate ensemble: argv after "ensemble"; returns the exit status (0; 1 bad
- * usage or input; 2 failure while running; 3 stopped by a signal;
- * ens_cli.c). */
+/* spate ensemble: argv after "ensemble".  Returns 0, -SPATE_EINVAL for bad
+ * usage or input, -SPATE_EINTR when a signal stopped it, or another
+ * -SPATE_E*, each after a message (ens_cli.c). */
 int spate_ensemble(int argc, char **argv);
 
 #endif

@@ -19,8 +19,6 @@
 #include "decomp.h"
 #include "ens.h"
 
-enum { EXIT_USAGE = 1, EXIT_RUNTIME = 2, EXIT_INTERRUPTED = 3 };
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -307,7 +305,8 @@ static int options(int argc, char **argv, struct ens_spec *e, struct swe_params 
 }
 
 /* The scenario (the one argument that is no option nor an option's value),
- * --quiet and --help.  Returns 0, -1 after --help, or EXIT_USAGE. */
+ * --quiet and --help.  Returns 0, 1 after --help, or -SPATE_EINVAL after a
+ * message. */
 static int first_pass(int argc, char **argv, struct ens_spec *e)
 {
 	for (int i = 0; i < argc; i++) {
@@ -316,7 +315,7 @@ static int first_pass(int argc, char **argv, struct ens_spec *e)
 			continue;
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
-			return -1;
+			return 1;
 		}
 		if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))
 			e->quiet = 1;
@@ -324,7 +323,7 @@ static int first_pass(int argc, char **argv, struct ens_spec *e)
 			if (e->scenario) {
 				spate_log_error("ensemble", "more than one scenario (%s, %s)", e->scenario,
 					argv[i]);
-				return EXIT_USAGE;
+				return -SPATE_EINVAL;
 			}
 			e->scenario = argv[i];
 		}
@@ -332,7 +331,7 @@ static int first_pass(int argc, char **argv, struct ens_spec *e)
 	if (!e->scenario) {
 		spate_log_error("ensemble", "no scenario file given (usage: spate ensemble SCENARIO "
 			"--vary SECTION.KEY=LO:HI --members=N; see spate ensemble --help)");
-		return EXIT_USAGE;
+		return -SPATE_EINVAL;
 	}
 	return 0;
 }
@@ -363,46 +362,39 @@ int spate_ensemble(int argc, char **argv)
 {
 	struct ens_spec e;
 	struct swe_params *p = malloc(sizeof *p), *scratch = malloc(sizeof *scratch);
-	char model[64];
-	int rc;
+	char model[64] = "";
+	int rc = p && scratch ? 0 : -SPATE_ENOMEM;
 	memset(&e, 0, sizeof e);
 	e.seed = 1;
 	e.npct = 3;
 	e.pct[0] = 10;
 	e.pct[1] = 50;
 	e.pct[2] = 90;
-	if (!p || !scratch)
-		rc = EXIT_RUNTIME;
-	else if ((rc = first_pass(argc, argv, &e)) < 0) {       /* --help */
-		free(p);
-		free(scratch);
-		return 0;
-	}
+	if (!rc)
+		rc = first_pass(argc, argv, &e);
 	if (!rc && e.quiet)
 		spate_set_quiet(1);
-	if (!rc && (spate_scenario_model(e.scenario, model, sizeof model) ||
-		(*model && strcmp(model, "shallow_water")))) {
-		if (*model)
-			spate_log_error("ensemble", "%s: [physics] model = %s: ensembles run flood "
-				"(shallow_water) scenarios", e.scenario, model);
-		rc = EXIT_USAGE;
+	if (!rc && spate_scenario_model(e.scenario, model, sizeof model))
+		rc = -SPATE_EINVAL;
+	if (!rc && *model && strcmp(model, "shallow_water")) {
+		spate_log_error("ensemble", "%s: [physics] model = %s: ensembles run flood "
+			"(shallow_water) scenarios", e.scenario, model);
+		rc = -SPATE_EINVAL;
 	}
 	if (!rc) {
 		swe_params_defaults(p);
 		if (swe_params_load(p, e.scenario) || options(argc, argv, &e, p, scratch) ||
 			swe_params_validate(p) || check(&e))
-			rc = EXIT_USAGE;
+			rc = -SPATE_EINVAL;
 	}
 	if (!rc) {
 		p->products = 1;        /* what the statistics are made of */
 		rc = ens_run(&e, p);
-		rc = !rc ? 0 : rc == -SPATE_EINVAL ? EXIT_USAGE : rc == -SPATE_EINTR ?
-			EXIT_INTERRUPTED : EXIT_RUNTIME;
 	}
 	if (!rc && !e.print_members)
 		spate_log_info("spate ensemble: %d members: %s/members.csv and the ensemble's "
 			"fields in %s/\n", e.members, p->out_dir, p->out_dir);
 	free(p);
 	free(scratch);
-	return rc;
+	return rc > 0 ? 0 : rc;     /* 1: --help */
 }

@@ -97,51 +97,46 @@ static int write_csv(const struct ens_spec *e, const char *dir, const double *v)
 	return 0;
 }
 
-static int write_asc(const struct swe_state *s, const char *dir, const struct spate_field *fl,
-	int n)
+/* One field as ESRI ASCII at path: NaN as FILL; buf holds nx * ny doubles. */
+static int put_asc(const char *path, const struct swe_state *s, const struct spate_field *f,
+	void *buf)
 {
-	size_t cells = (size_t)s->nx * s->ny;
-	double *g = malloc(cells * sizeof *g);
-	int rc = g ? 0 : -SPATE_ENOMEM;
-	for (int k = 0; k < n && !rc; k++) {
-		char path[SWE_NAME_MAX + 64];
-		const double *d = fl[k].data;
-		for (size_t c = 0; c < cells; c++)
-			g[c] = isnan(d[c]) ? FILL : d[c];
-		snprintf(path, sizeof path, "%s/%s.asc", dir, fl[k].name);
-		rc = spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, FILL);
-	}
-	free(g);
-	return rc;
+	double *g = buf;
+	const double *d = f->data;
+	for (size_t c = 0; c < (size_t)s->nx * s->ny; c++)
+		g[c] = isnan(d[c]) ? FILL : d[c];
+	return spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, FILL);
 }
 
-/* Each field as a Cloud Optimized GeoTIFF <dir>/<name>.tif (NODATA FILL),
- * where spate has GDAL. */
-static int write_cog(const struct swe_state *s, const char *dir, const struct spate_field *fl,
-	int n)
-{
 #ifdef HAVE_GDAL
+/* One field as a Cloud Optimized GeoTIFF at path (NaN: NODATA FILL). */
+static int put_cog(const char *path, const struct swe_state *s, const struct spate_field *f,
+	void *buf)
+{
 	struct spate_grid g = { .nx = s->nx, .ny = s->ny, .x0 = s->x0, .y0 = s->y0, .dx = s->dx,
 		.dy = s->dy, .crs_wkt = s->crs_wkt };
-	size_t cells = (size_t)s->nx * s->ny;
-	float *v = malloc(cells * sizeof *v);
-	int rc = v ? 0 : -SPATE_ENOMEM;
+	float *v = buf;
+	const double *d = f->data;
+	for (size_t c = 0; c < (size_t)s->nx * s->ny; c++)
+		v[c] = (float)d[c];
+	return spate_cog_write_field(path, &g, v, FILL, f->name, f->units, NULL);
+}
+#endif
+
+/* Each field fl[0 .. n) as <dir>/<name><ext> through put. */
+static int write_each(const struct swe_state *s, const char *dir, const struct spate_field *fl,
+	int n, const char *ext, int (*put)(const char *, const struct swe_state *,
+	const struct spate_field *, void *))
+{
+	void *buf = malloc((size_t)s->nx * s->ny * sizeof(double));
+	int rc = buf ? 0 : -SPATE_ENOMEM;
 	for (int k = 0; k < n && !rc; k++) {
 		char path[SWE_NAME_MAX + 64];
-		const double *d = fl[k].data;
-		for (size_t c = 0; c < cells; c++)
-			v[c] = (float)d[c];
-		snprintf(path, sizeof path, "%s/%s.tif", dir, fl[k].name);
-		rc = spate_cog_write_field(path, &g, v, FILL, fl[k].name, fl[k].units, NULL);
+		snprintf(path, sizeof path, "%s/%s%s", dir, fl[k].name, ext);
+		rc = put(path, s, &fl[k], buf);
 	}
-	free(v);
+	free(buf);
 	return rc;
-#else
-	(void)s; (void)dir; (void)fl; (void)n;
-	spate_log_info("spate ensemble: no Cloud Optimized GeoTIFFs: this spate was built "
-		"without GDAL\n");
-	return 0;
-#endif
 }
 
 /* The members' values as a table: a column per key. */
@@ -247,9 +242,17 @@ int ens_write(const struct ens_spec *e, const struct swe_params *p, const struct
 	}
 	if ((rc = spate_mkdir_p(p->out_dir)) || (rc = write_csv(e, p->out_dir, v)))
 		return rc;
-	if (p->out_format != SWE_FMT_NETCDF && (rc = write_asc(s, p->out_dir, fl, n)))
+	if (p->out_format != SWE_FMT_NETCDF && (rc = write_each(s, p->out_dir, fl, n, ".asc",
+		put_asc)))
 		return rc;
 	if (p->out_format != SWE_FMT_ASCII && (rc = write_nc(e, p, s, v, fl, n)))
 		return rc;
-	return e->no_cog ? 0 : write_cog(s, p->out_dir, fl, n);
+#ifdef HAVE_GDAL
+	return e->no_cog ? 0 : write_each(s, p->out_dir, fl, n, ".tif", put_cog);
+#else
+	if (!e->no_cog)
+		spate_log_info("spate ensemble: no Cloud Optimized GeoTIFFs: this spate was "
+			"built without GDAL\n");
+	return 0;
+#endif
 }

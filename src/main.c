@@ -397,8 +397,11 @@ static int command(int argc, char **argv)
 		return cmd_devices();
 	if (!strcmp(argv[1], "bench"))
 		return cmd_bench(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "ensemble"))
-		return spate_ensemble(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "ensemble")) {
+		int rc = spate_ensemble(argc - 2, argv + 2);
+		return rc == -SPATE_EINVAL || rc == -SPATE_ENODEV ? EXIT_USAGE :
+			rc == -SPATE_EINTR ? EXIT_INTERRUPTED : rc ? EXIT_RUNTIME : 0;
+	}
 	if (!strcmp(argv[1], "map")) {
 		int rc = spate_map(argc - 2, argv + 2);
 		return rc == -SPATE_EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;

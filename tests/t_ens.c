@@ -152,23 +152,28 @@ static void stats(void)
 
 static int load(const char *spec, struct terrain_grid *g)
 {
-	char path[1024], units[64], lname[256];
 	const char *colon = strrchr(spec, ':');
-	double t;
+	size_t n = strlen(spec);
 	memset(g, 0, sizeof *g);
-	if (!colon && strlen(spec) > 4 && !strcmp(spec + strlen(spec) - 4, ".tif"))
+	if (!colon && n > 4 && !strcmp(spec + n - 4, ".tif")) {
 #ifdef HAVE_GDAL
 		return terrain_read(spec, g) ? 1 : 0;
 #else
 		return 77;
 #endif
+	}
 	if (!colon)
 		return terrain_read_asc(spec, g) ? 1 : 0;
-#ifndef HAVE_NETCDF
-	return 77;
+#ifdef HAVE_NETCDF
+	{
+		char path[1024], units[64], lname[256];
+		double t;
+		snprintf(path, sizeof path, "%.*s", (int)(colon - spec), spec);
+		return spate_nc_read_grid(path, colon + 1, NAN, g, &t, units, lname, sizeof units) ?
+			1 : 0;
+	}
 #else
-	snprintf(path, sizeof path, "%.*s", (int)(colon - spec), spec);
-	return spate_nc_read_grid(path, colon + 1, NAN, g, &t, units, lname, sizeof units) ? 1 : 0;
+	return 77;
 #endif
 }
 
