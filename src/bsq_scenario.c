@@ -136,25 +136,6 @@ static const char *where(char *buf, size_t n, const char *origin, int line)
 	return buf;
 }
 
-/* Edit distance of a and b (short names), for "did you mean". */
-static int distance(const char *a, const char *b)
-{
-	int la = (int)strlen(a), lb = (int)strlen(b), d[40][40];
-	if (la >= 40 || lb >= 40)
-		return 99;
-	for (int i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (int j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (int i = 1; i <= la; i++)
-		for (int j = 1; j <= lb; j++) {
-			int s = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			int x = d[i - 1][j] + 1 < d[i][j - 1] + 1 ? d[i - 1][j] + 1 : d[i][j - 1] + 1;
-			d[i][j] = s < x ? s : x;
-		}
-	return d[la][lb];
-}
-
 /* The message for a key the table does not know. */
 static int unknown(const char *section, const char *key, const char *origin, int line)
 {
@@ -162,7 +143,7 @@ static int unknown(const char *section, const char *key, const char *origin, int
 	char w[BSQ_PATH_MAX + 16];
 	int bd = 3;
 	for (size_t k = 0; k < NKEYS; k++) {
-		int d = distance(key, keys[k].name) + (strcmp(section, keys[k].section) != 0);
+		int d = spate_edit_distance(key, keys[k].name) + (strcmp(section, keys[k].section) != 0);
 		if (d < bd) {
 			bd = d;
 			best = &keys[k];

@@ -71,4 +71,16 @@ struct spate_points {
 	double fill;
 };
 
+/* A table of n rows along a dimension of its own (an ensemble's members):
+ * in the results file, dimension dim with an integer coordinate dim(dim)
+ * numbering the rows 1 to n, and one double variable (dim) per column. */
+struct spate_table {
+	const char *dim;
+	const char *long_name;          /* of the row numbers */
+	int n, ncol;
+	const struct spate_series *cols;
+	const struct spate_attr *col_attrs; /* one more attribute per column, or NULL */
+	const double *v;                /* v[ncol * row + c] */
+};
+
 #endif

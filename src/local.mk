@@ -7,7 +7,8 @@
 noinst_LIBRARIES += src/libspate.a
 src_libspate_a_SOURCES = \
 	src/util.c src/forcing.c \
-	src/params.c src/params_check.c src/params_setup.c src/params_file.c src/scenario.c \
+	src/params.c src/params_check.c src/params_setup.c src/params_file.c src/params_print.c \
+	src/scenario.c \
 	src/setup.c src/swe_state.c \
 	src/diag.c \
 	src/swe_cpu.c src/swe_cpu_mem.c \
@@ -36,6 +37,8 @@ src_libspate_a_SOURCES = \
 	src/swe_gauges.c \
 	src/mapdraw.c \
 	src/map.c \
+	src/ens_cli.c src/ens_run.c src/ens_sample.c src/ens_stats.c src/ens_out.c \
+	src/nctable.c \
 	src/bsq_params.c src/bsq_setup.c src/bsq_state.c src/bsq_bc.c \
 	src/bsq_rows.c src/bsq_rhs.c src/bsq_step.c src/bsq_diag.c \
 	src/bsq_mg.c src/bsq_mg_level.c src/bsq_mg_gsrb.c src/bsq_mg_residual.c \
@@ -46,7 +49,7 @@ src_libspate_a_SOURCES = \
 noinst_HEADERS += \
 	src/hostdevice.h \
 	src/spate.h \
-	src/swe.h src/swe_backend.h src/backend.h src/params.h src/setup.h src/forcing.h src/diag.h src/swe_state.h src/swe_bc.h \
+	src/swe.h src/swe_backend.h src/backend.h src/params.h src/params_keys.h src/setup.h src/forcing.h src/diag.h src/swe_state.h src/swe_bc.h \
 	src/swe_kern.h src/swe_cell.h \
 	src/swe_step.h \
 	src/swe_cuda.h \
@@ -65,7 +68,7 @@ noinst_HEADERS += \
 	src/balance.h \
 	src/output.h src/scenario.h src/summary.h src/progress.h src/run_clock.h src/run_signal.h \
 	src/gauge.h \
-	src/ncout.h src/field.h src/ncpoints.h \
+	src/ncout.h src/field.h src/ncpoints.h src/nctable.h src/ens.h \
 	src/checkpoint.h src/ckpt.h src/ckpt_bin.h src/ckpt_nc.h src/ckpt_file.h \
 	src/writer.h \
 	src/swe_out.h src/swe_results.h \

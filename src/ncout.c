@@ -18,6 +18,7 @@
 #include "spate.h"
 #include "ncout.h"
 #include "ncpoints.h"
+#include "nctable.h"
 
 #ifdef HAVE_NETCDF
 #include <netcdf.h>
@@ -240,6 +241,8 @@ static int create(struct spate_nc *f, const struct spate_nc_spec *spec)
 	NC("defining the fields", def_fields(f, spec, dims));
 	if (spec->points)
 		NC("defining the points", spate_ncp_define(&f->pts, f->id, spec->points));
+	if (spec->table)
+		NC("defining the table", spate_nct_define(f->id, spec->table));
 	NC("writing global attributes", spate_nc_att_text(f->id, NC_GLOBAL, "Conventions",
 		"CF-1.8"));
 	NC("writing global attributes", spate_nc_put_attrs(f->id, NC_GLOBAL, spec->attrs,
@@ -251,6 +254,8 @@ static int create(struct spate_nc *f, const struct spate_nc_spec *spec)
 		NC("writing z", put_coord(f, "z", g->nz, g->z0, g->dz));
 	if (spec->points)
 		NC("writing the points", spate_ncp_places(f->pts, spec->points));
+	if (spec->table)
+		NC("writing the table", spate_nct_put(f->id, spec->table));
 	for (int k = 0; k < spec->nfixed; k++)
 		NC(spec->fixed[k].name, put_field(f, &spec->fixed[k], -1));
 	NC("syncing", nc_sync(f->id));

@@ -32,6 +32,7 @@ struct spate_nc_spec {
 	const struct spate_attr *attrs;    /* global attributes after Conventions */
 	int nattrs;
 	const struct spate_points *points; /* or NULL */
+	const struct spate_table *table;   /* or NULL (not with append) */
 	int append;     /* restart: continue the file at path if it fits */
 };
 

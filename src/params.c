@@ -17,17 +17,7 @@
 #include "spate.h"
 #include "swe.h"
 #include "params.h"
-
-enum key_type { K_INT, K_LONG, K_DBL, K_STR, K_CHOICE };
-
-struct key {
-	const char *sec, *key;
-	int type;
-	size_t off, size;   /* field offset; string capacity */
-	double lo, hi;      /* allowed range (numbers) */
-	const char *choices; /* K_CHOICE/K_STR: '|'-separated, NULL = free text;
-	                        K_INT: a word that stands for 0 (e.g. auto) */
-};
+#include "params_keys.h"
 
 #define F(f) offsetof(struct swe_params, f)
 #define S(f) sizeof(((struct swe_params *)0)->f)
@@ -107,6 +97,8 @@ static const struct key keys[] = {
 const char *const swe_side_names[4] = { "west", "east", "south", "north" };
 
 _Static_assert(sizeof keys / sizeof keys[0] <= SWE_KEYS_MAX, "raise SWE_KEYS_MAX in swe.h");
+const struct key *const swe_param_keys = keys;
+const size_t swe_param_nkeys = sizeof keys / sizeof keys[0];
 
 int swe_params_key(int i, const char **section, const char **key)
 {
@@ -115,6 +107,27 @@ int swe_params_key(int i, const char **section, const char **key)
 	*section = keys[i].sec;
 	*key = keys[i].key;
 	return 0;
+}
+
+int swe_params_key_real(const char *section, const char *key)
+{
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (!strcmp(keys[i].sec, section) && !strcmp(keys[i].key, key))
+			return keys[i].type == K_DBL;
+	if (strcmp(section, "boundary") == 0 && strcmp(key, "inflow_scale") == 0)
+		return 1;
+	for (int s = 0; !strcmp(section, "boundary") && s < 4; s++) {
+		size_t n = strlen(swe_side_names[s]);
+		if (!strncmp(key, swe_side_names[s], n) && !strcmp(key + n, "_level"))
+			return 1;
+		if (!strncmp(key, swe_side_names[s], n) && (!key[n] || !strcmp(key + n,
+			"_hydrograph") || !strcmp(key + n, "_discharge")))
+			return 0;
+	}
+	return (strcmp(section, "domain") == 0 && strcmp(key, "crop") == 0) ||
+		(strcmp(section, "initial") == 0 && strcmp(key, "reservoir_line") == 0) ||
+		(strcmp(section, "initial") == 0 && strcmp(key, "dry_disk") == 0) ||
+		(strcmp(section, "parallel") == 0 && strcmp(key, "workload") == 0) ? 0 : -1;
 }
 
 /* Index of `word` in a '|'-separated list, or -1. */
@@ -225,6 +238,14 @@ static int set_boundary(struct swe_params *p, const char *key, const char *value
 	const char *origin, int line)
 {
 	const char *section = "boundary";
+	if (strcmp(section, "boundary") == 0 && strcmp(key, "inflow_scale") == 0) {
+		double f;
+		if (parse_double(value, &f) || f < 0 || f > 1000)
+			BAD("must be a factor in [0, 1000] on every inflow hydrograph's discharge");
+		p->inflow_scale = f;
+		p->has_inflow_scale = 1;
+		return 0;
+	}
 	for (int s = 0; s < 4; s++) {
 		size_t n = strlen(swe_side_names[s]);
 		if (strncmp(key, swe_side_names[s], n) != 0)
@@ -251,8 +272,8 @@ static int set_boundary(struct swe_params *p, const char *key, const char *value
 			return 0;
 		}
 	}
-	BAD("unknown key; [boundary] takes west, east, south, north (wall|outflow|level|inflow) "
-		"and <side>_level, <side>_hydrograph, <side>_discharge");
+	BAD("unknown key; [boundary] takes west, east, south, north (wall|outflow|level|inflow), "
+		"<side>_level, <side>_hydrograph, <side>_discharge and inflow_scale");
 }
 
 /* "a b c ...": exactly n finite numbers. */
@@ -373,17 +394,37 @@ static int set_table(struct swe_params *p, const struct key *k, const char *sect
 static int set_unknown(const char *section, const char *key, const char *value,
 	const char *origin, int line)
 {
+	const struct key *near = NULL;
+	int best = 3;       /* suggest keys at most 2 edits away */
 	size_t i;
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(keys[i].sec, section) == 0)
 			break;
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+		if (spate_edit_distance(section, keys[k].sec) < best) {
+			best = spate_edit_distance(section, keys[k].sec);
+			near = &keys[k];
+		}
 	if (i == sizeof keys / sizeof keys[0])
-		BAD("unknown section [%s]; sections are [domain], [initial], [physics], "
-			"[boundary], [run], [output], [gauges], [parallel]", section);
+		BAD("unknown section [%s]%s%s%s; sections are [domain], [initial], [physics], "
+			"[boundary], [run], [output], [gauges], [parallel]", section,
+			near ? " (did you mean [" : "", near ? near->sec : "", near ? "]?)" : "");
+	near = NULL;
+	best = 3;
 	if (quiet_set)
 		return -SPATE_EINVAL;
 	where(origin, line);
-	fprintf(stderr, "[%s] %s: unknown key; [%s] takes:", section, key, section);
+	fprintf(stderr, "[%s] %s: unknown key", section, key);
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		int d = spate_edit_distance(key, keys[i].key) + (strcmp(section, keys[i].sec) != 0);
+		if (d < best) {
+			best = d;
+			near = &keys[i];
+		}
+	}
+	if (near)
+		fprintf(stderr, " (did you mean [%s] %s?)", near->sec, near->key);
+	fprintf(stderr, "; [%s] takes:", section);
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(keys[i].sec, section) == 0)
 			fprintf(stderr, " %s", keys[i].key);
@@ -408,78 +449,3 @@ int swe_params_set(struct swe_params *p, const char *section, const char *key,
 	return set_unknown(section, key, value, origin, line);
 }
 #undef BAD
-
-void swe_params_print(const struct swe_params *p, void *file)
-{
-	FILE *f = file;
-	size_t i;
-	const char *last = "";
-	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		const struct key *k = &keys[i];
-		const char *field = (const char *)p + k->off;
-		if (strcmp(last, k->sec) != 0) {
-			if (strcmp(last, "initial") == 0 && p->has_reservoir)
-				fprintf(f, "reservoir_line = %.17g %.17g %.17g %.17g\n",
-					p->reservoir_line[0], p->reservoir_line[1], p->reservoir_line[2],
-					p->reservoir_line[3]);
-			if (strcmp(last, "initial") == 0 && p->has_dry_disk)
-				fprintf(f, "dry_disk = %.17g %.17g %.17g\n", p->dry_disk[0], p->dry_disk[1],
-					p->dry_disk[2]);
-			fprintf(f, "%s[%s]\n", i ? "\n" : "", k->sec);
-		}
-		last = k->sec;
-		/* unset keys (empty text, no number) and those of other set-ups stay
-		 * out, so the output reads back */
-		if ((k->type == K_STR && !*field) || (k->type == K_DBL && isnan(*(const double *)field)) ||
-			!swe_key_used(p, k->sec, k->key))
-			continue;
-		fprintf(f, "%s = ", k->key);
-		switch (k->type) {
-		case K_INT:
-			if (k->choices && *(const int *)field == 0)
-				fprintf(f, "%s\n", k->choices);
-			else
-				fprintf(f, "%d\n", *(const int *)field);
-			break;
-		case K_LONG: fprintf(f, "%ld\n", *(const long *)field); break;
-		case K_DBL:
-			if (isnan(*(const double *)field))
-				fprintf(f, "\n");
-			else
-				fprintf(f, "%.17g\n", *(const double *)field);
-			break;
-		case K_STR: fprintf(f, "%s\n", field); break;
-		default: {
-			int c = *(const int *)field - (strcmp(k->key, "integrator") == 0);
-			const char *s = k->choices;
-			while (c-- > 0 && strchr(s, '|'))
-				s = strchr(s, '|') + 1;
-			fprintf(f, "%.*s\n", (int)strcspn(s, "|"), s);
-		}
-		}
-		if (strcmp(k->sec, "physics") == 0 && strcmp(k->key, "integrator") == 0) {
-			static const char *const kinds[] = { "wall", "outflow", "level", "inflow" };
-			fprintf(f, "\n[boundary]\n");
-			for (int s = 0; s < 4; s++) {
-				fprintf(f, "%s = %s\n", swe_side_names[s], kinds[p->bc[s].kind]);
-				if (p->bc[s].kind == SWE_BC_LEVEL)
-					fprintf(f, "%s_level = %.17g\n", swe_side_names[s], p->bc[s].level);
-				if (p->bc[s].kind == SWE_BC_INFLOW) {
-					fprintf(f, "%s_discharge = %s\n%s_hydrograph =", swe_side_names[s],
-						p->bc[s].total ? "total" : "width", swe_side_names[s]);
-					for (int j = 0; j < p->bc[s].n; j++)
-						fprintf(f, "%s %.17g %.17g", j ? "," : "", p->bc[s].t[j],
-							p->bc[s].q[j]);
-					fputc('\n', f);
-				}
-			}
-		}
-		if (strcmp(k->sec, "parallel") == 0 && strcmp(k->key, "subdomains") == 0 &&
-			p->nworkload > 0) {
-			fprintf(f, "workload =");
-			for (int j = 0; j < p->nworkload; j++)
-				fprintf(f, "%s%.17g", j ? "," : " ", p->workload[j]);
-			fputc('\n', f);
-		}
-	}
-}

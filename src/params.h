@@ -17,6 +17,10 @@ int swe_params_set(struct swe_params *p, const char *section, const char *key,
 int swe_params_validate(const struct swe_params *p);
 /* Key i of the table (0, 1, ...): its section and name; 0, or -1 past the end. */
 int swe_params_key(int i, const char **section, const char **key);
+/* Whether [section] key takes one real number (1: a key of the table with
+ * a real value, <side>_level, inflow_scale), another kind of value (0), or
+ * is no key at all (-1). */
+int swe_params_key_real(const char *section, const char *key);
 /* Whether p's set-up reads [section] key (1) or ignores it (0). */
 int swe_key_used(const struct swe_params *p, const char *section, const char *key);
 /* [section] key, set but not read by p's set-up: a message naming the key,

@@ -44,6 +44,7 @@ void swe_params_defaults(struct swe_params *p)
 	p->integrator = 2;
 	for (k = 0; k < 4; k++)
 		p->bc[k].kind = SWE_BC_WALL;
+	p->inflow_scale = 1;
 	p->end_time = 10;
 	snprintf(p->device, sizeof p->device, "auto");
 	snprintf(p->out_dir, sizeof p->out_dir, "spate-out");
@@ -92,6 +93,13 @@ int swe_params_validate(const struct swe_params *p)
 				"\"time discharge, ...\"", swe_side_names[s], swe_side_names[s]);
 			return -SPATE_EINVAL;
 		}
+	}
+	if (p->has_inflow_scale && p->bc[SWE_WEST].kind != SWE_BC_INFLOW &&
+		p->bc[SWE_EAST].kind != SWE_BC_INFLOW && p->bc[SWE_SOUTH].kind != SWE_BC_INFLOW &&
+		p->bc[SWE_NORTH].kind != SWE_BC_INFLOW) {
+		spate_log_error("scenario", "[boundary] inflow_scale is set but no side is an "
+			"inflow: remove it, or make a side inflow with a hydrograph");
+		return -SPATE_EINVAL;
 	}
 	if (swe_params_check_used(p))
 		return -SPATE_EINVAL;

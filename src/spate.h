@@ -39,6 +39,11 @@ double spate_median(double *v, long n);
 /* malloc that returns NULL-safe aligned memory (64-byte); free with free(). */
 void *spate_alloc(size_t bytes);
 
+/* The edit distance (Levenshtein: insertions, deletions, substitutions) of
+ * two short names, for "did you mean"; 99 for names of 40 characters or
+ * more. */
+int spate_edit_distance(const char *a, const char *b);
+
 /* Make a directory and its parents; returns 0 or -SPATE_EIO. */
 int spate_mkdir_p(const char *dir);
 

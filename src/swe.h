@@ -80,6 +80,8 @@ struct swe_params {
 	                       mm/h, each from time T (s) until the next */
 	/* [boundary] */
 	struct swe_bc bc[4];
+	double inflow_scale; /* factor on every inflow hydrograph's discharge */
+	int has_inflow_scale; /* inflow_scale was set (an error without an inflow) */
 	/* [run] */
 	double end_time;    /* s */
 	long max_steps;     /* 0 = unlimited */
@@ -184,7 +186,8 @@ struct swe_bcdev {
 	int kind[4];
 	real value[4];      /* level (relative) for SWE_BC_LEVEL */
 	int n[4];
-	double scale[4];    /* hydrograph factor: 1, or 1/width for totals */
+	double scale[4];    /* hydrograph factor: 1, or 1/width for totals; times
+	                       [boundary] inflow_scale */
 };
 
 /* Run statistics filled by a backend. */

@@ -17,7 +17,8 @@ void swe_bcdev_fill(struct swe_bcdev *d, const struct swe_state *s, const struct
 		d->kind[k] = b->kind;
 		d->value[k] = b->kind == SWE_BC_LEVEL ? (real)(b->level - s->bref) : 0;
 		d->n[k] = b->n;
-		d->scale[k] = b->total ? 1.0 / width : 1.0;
+		/* [boundary] inflow_scale multiplies every hydrograph (1: as given) */
+		d->scale[k] = (b->total ? 1.0 / width : 1.0) * p->inflow_scale;
 	}
 }
 

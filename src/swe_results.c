@@ -13,6 +13,7 @@
 
 #include "spate.h"
 #include "swe.h"
+#include "swe_state.h"
 #include "params.h"
 #include "swe_results.h"
 #include "output.h"
@@ -84,18 +85,6 @@ static int global_attrs(struct spate_attr *a, char (*text)[2 * SWE_PATH_MAX + 12
 	return n;
 }
 
-/* The bed as the solver sees it (absolute; NaN on masked cells), nx * ny. */
-static double *bed_values(const struct swe_state *s)
-{
-	double *b = malloc((size_t)s->nx * s->ny * sizeof *b);
-	for (int j = 0; b && j < s->ny; j++)
-		for (int i = 0; i < s->nx; i++) {
-			size_t k = (size_t)j * s->nx + i;
-			b[k] = s->mask && s->mask[k] ? NAN : s->Bm[swe_idx(s, i, j)] + s->bref;
-		}
-	return b;
-}
-
 /* The gauges as points: names, x and y in v (3 * n values). */
 static void gauge_points(struct spate_points *pt, const struct gauge_set *gs,
 	const char **names, double *v)
@@ -148,7 +137,7 @@ int swe_results_open(struct spate_nc **nc, const char *path, const struct swe_pa
 	char text[3][2 * SWE_PATH_MAX + 128], *params = swe_params_text(p);
 	int ng = gs ? gs->n : 0, rc = -SPATE_ENOMEM;
 	const char **names = malloc(((size_t)ng + 1) * sizeof *names);
-	double *xy = malloc((2 * (size_t)ng + 1) * sizeof *xy), *b = bed_values(s);
+	double *xy = malloc((2 * (size_t)ng + 1) * sizeof *xy), *b = swe_bed_values(s);
 	memset(&spec, 0, sizeof spec);
 	spec.grid = (struct spate_grid){ .nx = s->nx, .ny = s->ny, .x0 = s->x0, .y0 = s->y0,
 		.dx = s->dx, .dy = s->dy, .crs_wkt = s->crs_wkt };

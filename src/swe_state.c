@@ -148,3 +148,14 @@ int swe_state_copy_interior(struct swe_state *dst, const struct swe_state *src)
 	memcpy(dst->Bc, src->Bc, (size_t)(src->ny + 2 * SWE_GHOST + 1) * src->cpitch * sizeof(real));
 	return 0;
 }
+
+double *swe_bed_values(const struct swe_state *s)
+{
+	double *b = malloc((size_t)s->nx * s->ny * sizeof *b);
+	for (int j = 0; b && j < s->ny; j++)
+		for (int i = 0; i < s->nx; i++) {
+			size_t k = (size_t)j * s->nx + i;
+			b[k] = s->mask && s->mask[k] ? NAN : s->Bm[swe_idx(s, i, j)] + s->bref;
+		}
+	return b;
+}

@@ -17,5 +17,9 @@ real swe_level_to_w(const struct swe_state *s, int i, int j, real L);
 void swe_state_finish_bed(struct swe_state *s);
 /* Allocate dst and copy src into it (all cells, bed included). */
 int swe_state_copy_interior(struct swe_state *dst, const struct swe_state *src);
+/* The bed as the solver sees it, absolute (bref added back), NAN on masked
+ * cells: nx * ny values, row-major from the southern row (malloc'd; NULL
+ * when out of memory). */
+double *swe_bed_values(const struct swe_state *s);
 
 #endif

@@ -120,3 +120,21 @@ fail:
 	spate_log_error("output", "cannot create directory %s: %s", buf, strerror(errno));
 	return -SPATE_EIO;
 }
+
+int spate_edit_distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), d[40][40];
+	if (la >= 40 || lb >= 40)
+		return 99;
+	for (int i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (int j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (int i = 1; i <= la; i++)
+		for (int j = 1; j <= lb; j++) {
+			int s = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			int x = d[i - 1][j] + 1 < d[i][j - 1] + 1 ? d[i - 1][j] + 1 : d[i][j - 1] + 1;
+			d[i][j] = s < x ? s : x;
+		}
+	return d[la][lb];
+}

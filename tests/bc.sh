@@ -1,5 +1,6 @@
 #!/bin/bash
-# Boundary conditions do what they say: an inflow hydrograph adds its volume,
+# Boundary conditions do what they say: an inflow hydrograph adds its volume
+# (times [boundary] inflow_scale),
 # a fixed level fills the channel to that level, free outflow lets a dam-break
 # wave leave, walls keep everything in.
 set -u
@@ -53,6 +54,12 @@ check "inflow hydrograph is integrated" "abs((v1 - v0) - 16000) < 0.02 * 16000" 
 # total discharge 400 m^3/s over 200 s, whatever the width
 check "inflow as total discharge" "abs((v1 - v0) - 80000) < 0.02 * 80000" \
 	"$(run "$tmp/ch.conf" --boundary.west_discharge=total --boundary.west_hydrograph='0 400, 1000 400')"
+# [boundary] inflow_scale multiplies the hydrograph: 1.5 x 16000 m^3
+check "inflow_scale = 1.5 adds 1.5 times the volume" "abs((v1 - v0) - 24000) < 0.01 * 24000" \
+	"$(run "$tmp/ch.conf" --boundary.inflow_scale=1.5)"
+check "inflow_scale = 0.5 on a total discharge" "abs((v1 - v0) - 40000) < 0.02 * 40000" \
+	"$(run "$tmp/ch.conf" --boundary.west_discharge=total --boundary.west_hydrograph='0 400, 1000 400' \
+		--boundary.inflow_scale=0.5)"
 # fixed level 2 m upstream, outflow downstream: the channel fills to ~2 m
 check "fixed level fills the channel to the level" "abs(hmax - 2) < 1e-3 and v1 > 1.9 * v0" \
 	"$(run "$tmp/ch.conf" --initial.h_in=1 --initial.h_out=1 --boundary.west=level \

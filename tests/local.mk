@@ -187,6 +187,14 @@ tests_t_ncfield_SOURCES = tests/t_ncfield.c
 tests_t_ncfield_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_ncfield_LDADD = $(LDADD) $(CMOCKA_LIBS)
 endif
+# t_cog: a field written as a Cloud Optimized GeoTIFF (terrain/cog.h), read
+# back with GDAL (cmocka; skips without GDAL).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/t_cog
+tests_t_cog_SOURCES = tests/t_cog.c
+tests_t_cog_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_cog_LDADD = $(LDADD) $(CMOCKA_LIBS)
+endif
 
 # Checkpoint and restart: a run stopped and continued ends with the same bits
 # as one never stopped (restart.sh, also on SIGTERM).  The writer thread
@@ -231,3 +239,12 @@ tests_t_bsq_dhc_LDADD = $(LDADD) $(CMOCKA_LIBS)
 tests_t_bsq_cuda_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bsq_cuda_LDADD = $(LDADD) $(CMOCKA_LIBS)
 endif
+
+# spate ensemble: the parts on known inputs (t_ens); the command end to end,
+# 1 member = a plain run bit for bit, 8 members' probabilities and ordered
+# percentiles, bad --vary (ensemble.sh, which checks the fields with
+# t_ens's arguments).
+check_PROGRAMS += tests/t_ens
+tests_t_ens_SOURCES = tests/t_ens.c tests/simtest.h
+dist_check_SCRIPTS += tests/ensemble.sh
+TESTS += tests/ensemble.sh
