@@ -25,7 +25,7 @@ static int cut(struct bsq_slabs *S, const struct bsq_state *w, int n)
 	for (l = 0; l < w->nlev; l++)
 		if (S->nz / zc(w, l) >= 2 * n)
 			A = zc(w, l);
-	if ((err = decomp_plan(&S->d[0], S->nz / A, n, NULL, 1, "bsq: [run] subdomains")))
+	if ((err = decomp_plan(&S->d[0], S->nz / A, n, NULL, 1, "bsq: [parallel] subdomains")))
 		return err;
 	S->d[0].ny = S->nz;
 	for (k = 0; k < n; k++) {
@@ -151,15 +151,15 @@ static int check(const struct bsq_params *p, int n)
 {
 	int P = decomp_world_size();
 	if (n < 1 || n > p->nz || n > DECOMP_MAX) {
-		spate_log_error("bsq", "[run] subdomains = %d: must be 1 to nz = %d (at most %d)", n,
+		spate_log_error("bsq", "[parallel] subdomains = %d: must be 1 to nz = %d (at most %d)", n,
 			p->nz, DECOMP_MAX);
 		return -SPATE_EINVAL;
 	}
 	if ((n > 1 || P > 1) && p->vel_bc[BSQ_ZM] == BSQ_PERIODIC) {
-		spate_log_error("bsq", "[run] subdomains = %d on %d rank(s): slabs are cut along z, "
+		spate_log_error("bsq", "[parallel] subdomains = %d on %d rank(s): slabs are cut along z, "
 			"which is periodic here; periodic z runs on one subdomain only (use "
 			"subdomains = 1 and one rank, or walls at z)", n, P);
-		return -SPATE_EUNSUPPORTED;
+		return -SPATE_EINVAL;
 	}
 	return 0;
 }

@@ -6,7 +6,9 @@
 # results.nc (3D u v w p T along time, with ncdump); a run stopped with
 # checkpoints and continued equals the uninterrupted one byte for byte
 # (series, profiles, results.nc values, summary), in both checkpoint
-# formats; a checkpoint of the other module is refused; bad keys and values
+# formats; in 3 slabs ([parallel] subdomains) the run is the same byte for
+# byte, and one stopped in 2 slabs and continued in 3 too; a checkpoint of
+# the other module is refused; bad keys and values
 # give a message naming the key (with "did you mean" for a misspelt one)
 # and exit status 1.
 set -u
@@ -81,6 +83,35 @@ for fmt in default bin; do
 	result $same "$fmt: restart = uninterrupted run, byte for byte"
 done
 
+# in slabs ([parallel] subdomains): the same bits as one domain; a run in
+# 2 slabs stopped with a checkpoint and continued in 3 equals run A
+sd="$tmp/S"
+"$SPATE" "${cav[@]}" --output.dir="$sd" --parallel.subdomains=3 --parallel.overlap=compute \
+	--summary "$sd.json"
+same=$?
+cmp -s "$tmp/A/series.csv" "$sd/series.csv" || { same=1; echo "     series.csv differs"; }
+cmp -s "$tmp/A/profiles.csv" "$sd/profiles.csv" || { same=1; echo "     profiles.csv differs"; }
+for k in steps sim_time kinetic_energy div_max pressure_cycles_total outputs; do
+	[ "$(key "$tmp/A.json" $k)" = "$(key "$sd.json" $k)" ] || { same=1; echo "     summary $k differs"; }
+done
+if [ $nc = yes ]; then
+	for v in u w p T time; do
+		cmp -s <(ncdump -v $v "$tmp/A/results.nc" | sed -n '/^data:/,$p') \
+			<(ncdump -v $v "$sd/results.nc" | sed -n '/^data:/,$p') ||
+			{ same=1; echo "     results.nc $v differs"; }
+	done
+fi
+result $same "3 slabs, overlap compute: series, profiles, summary, results.nc = one domain"
+sd="$tmp/S2"
+"$SPATE" "${cav[@]}" --output.dir="$sd" --run.max_steps=40 --checkpoint-every=0.2 \
+	--parallel.subdomains=2
+ck=$(ls "$sd"/checkpoint.* 2>/dev/null | head -n 1)
+"$SPATE" "${cav[@]}" --output.dir="$sd" --restart "$ck" --parallel.subdomains=3 \
+	--parallel.overlap=none
+result $([ -n "$ck" ] && cmp -s "$tmp/A/series.csv" "$sd/series.csv" &&
+	cmp -s "$tmp/A/profiles.csv" "$sd/profiles.csv"; echo $?) \
+	"2 slabs stopped with a checkpoint, continued in 3: series and profiles = one domain"
+
 # refusals
 refused() { # refused NAME FRAGMENT ARGS...
 	local name=$1 frag=$2
@@ -100,6 +131,11 @@ refused "an odd periodic pair" "periodic" "${cav[@]}" --boundary.xm=periodic
 printf '[physics]\nmodel = boussinesq\n[domain]\nsetup = cavity\n' >"$tmp/norun.conf"
 refused "no [run] section" "missing section [run]" run "$tmp/norun.conf"
 refused "another model's key" "unknown key of the boussinesq model" "${cav[@]}" --physics.manning=0.03
+refused "no slabs" "[parallel] subdomains = 0" "${cav[@]}" --parallel.subdomains=0
+refused "more slabs than planes" "[parallel] subdomains = 30" "${cav[@]}" --parallel.subdomains=30
+refused "an unknown overlap" "[parallel] overlap = fast" "${cav[@]}" --parallel.overlap=fast
+refused "slabs across periodic z" "periodic z runs on one subdomain" run \
+	"$scen/bsq_taylor_green.conf" --parallel.subdomains=2 --output.dir="$tmp/tg"
 # --device=cuda: the same series and profiles as the CPU run A where a GPU
 # is there (CPU vs CUDA round-off is t_bsq_cuda's; here the same bits),
 # else refused with a message.

@@ -93,6 +93,10 @@ TESTS += tests/gauges_gpu.sh
 dist_check_SCRIPTS += tests/man_keys.sh
 TESTS += tests/man_keys.sh
 
+# The Boussinesq slabs over 1, 2 and 3 MPI ranks (bsq_mpi.sh, running
+# t_bsq_slabs under mpiexec).
+dist_check_SCRIPTS += tests/bsq_mpi.sh
+TESTS += tests/bsq_mpi.sh
 # The Boussinesq module through the run layer (bsq_run.sh).
 dist_check_SCRIPTS += tests/bsq_run.sh
 TESTS += tests/bsq_run.sh
