@@ -66,8 +66,10 @@ static double field_max(const struct bsq_grid *g, const bsq_real *a)
 	return bsq_slab_max(S, m);
 }
 
-static void predict(struct bsq_state *s, const struct bsq_params *p, int comp, double dt,
-	double r)
+/* The predictor (corr 0) or the correction (corr 1) of component comp on
+ * every slab, each with its own faces. */
+static void update(struct bsq_state *s, const struct bsq_params *p, int comp, double dt,
+	double r, int corr)
 {
 	struct bsq_slabs *S = of_state(s);
 	int k;
@@ -75,20 +77,22 @@ static void predict(struct bsq_state *s, const struct bsq_params *p, int comp, d
 	EACH(S, k) {
 		struct bsq_params q;
 		bsq_slab_params(S, &S->sub[k], p, &q);
-		S->inner->predict(&S->sub[k].s, &q, comp, dt, r);
+		if (corr)
+			S->inner->correct(&S->sub[k].s, &q, comp, dt);
+		else
+			S->inner->predict(&S->sub[k].s, &q, comp, dt, r);
 	}
+}
+
+static void predict(struct bsq_state *s, const struct bsq_params *p, int comp, double dt,
+	double r)
+{
+	update(s, p, comp, dt, r, 0);
 }
 
 static void correct(struct bsq_state *s, const struct bsq_params *p, int comp, double dt)
 {
-	struct bsq_slabs *S = of_state(s);
-	int k;
-	bsq_slab_sync(S);
-	EACH(S, k) {
-		struct bsq_params q;
-		bsq_slab_params(S, &S->sub[k], p, &q);
-		S->inner->correct(&S->sub[k].s, &q, comp, dt);
-	}
+	update(s, p, comp, dt, 0, 1);
 }
 
 static void div_rhs(struct bsq_state *s, double dt)
@@ -147,17 +151,49 @@ static void diag_div(const struct bsq_state *s, double *max, double *l2)
 
 /* ---- multigrid verbs: on the slabs of a split level, or the whole one */
 
-static void zero(struct bsq_level *l, int vec)
+/* The vector verbs without a stencil: zero, shift, ghosts. */
+enum { VEC_ZERO, VEC_SHIFT, VEC_GHOSTS };
+
+static void vec_one(const struct bsq_ops *o, int verb, struct bsq_level *L, int vec, double by)
+{
+	if (verb == VEC_ZERO)
+		o->zero(L, vec);
+	else if (verb == VEC_SHIFT)
+		o->shift(L, vec, by);
+	else
+		o->ghosts(L, vec);
+}
+
+/* verb on the whole level, or on every slab of a split one; ghosts then
+ * exchanged. */
+static void vec_verb(struct bsq_level *l, int verb, int vec, double by)
 {
 	struct bsq_slabs *S = l->slabs;
 	int li = index_of(S, l), k;
 	bsq_slab_sync(S);
 	if (li >= S->nsplit) {
-		S->inner->zero(&S->whole.lev[li], vec);
+		vec_one(S->inner, verb, &S->whole.lev[li], vec, by);
 		return;
 	}
 	EACH(S, k)
-		S->inner->zero(slab_level(S, k, li), vec);
+		vec_one(S->inner, verb, slab_level(S, k, li), vec, by);
+	if (verb == VEC_GHOSTS)
+		bsq_slab_exchange(S, li, bsq_slab_id(S, l->v[vec]));
+}
+
+static void zero(struct bsq_level *l, int vec)
+{
+	vec_verb(l, VEC_ZERO, vec, 0);
+}
+
+static void shift(struct bsq_level *l, int vec, double by)
+{
+	vec_verb(l, VEC_SHIFT, vec, by);
+}
+
+static void ghosts(struct bsq_level *l, int vec)
+{
+	vec_verb(l, VEC_GHOSTS, vec, 0);
 }
 
 static double mean(const struct bsq_level *l, int vec)
@@ -170,33 +206,6 @@ static double mean(const struct bsq_level *l, int vec)
 	EACH(S, k)
 		S->inner->plane_sums(slab_level(S, k, li), vec, S->ps + slab_level(S, k, li)->k0);
 	return bsq_slab_sum_planes(S, li, S->ps) / bsq_ncells(&l->g);
-}
-
-static void shift(struct bsq_level *l, int vec, double by)
-{
-	struct bsq_slabs *S = l->slabs;
-	int li = index_of(S, l), k;
-	bsq_slab_sync(S);
-	if (li >= S->nsplit) {
-		S->inner->shift(&S->whole.lev[li], vec, by);
-		return;
-	}
-	EACH(S, k)
-		S->inner->shift(slab_level(S, k, li), vec, by);
-}
-
-static void ghosts(struct bsq_level *l, int vec)
-{
-	struct bsq_slabs *S = l->slabs;
-	int li = index_of(S, l), k;
-	bsq_slab_sync(S);
-	if (li >= S->nsplit) {
-		S->inner->ghosts(&S->whole.lev[li], vec);
-		return;
-	}
-	EACH(S, k)
-		S->inner->ghosts(slab_level(S, k, li), vec);
-	bsq_slab_exchange(S, li, bsq_slab_id(S, l->v[vec]));
 }
 
 /* A stencil verb of one slab level: the residual (returns its max), one
