@@ -38,6 +38,7 @@ unsigned long long *bsq_cuda_max_bits(void)
 	return out_bits;
 }
 static size_t rows_cap;
+cudaStream_t bsq_cuda_now;
 static int first_err;
 
 /* Records the first error of a CUDA call in the verbs. */

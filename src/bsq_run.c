@@ -35,6 +35,7 @@ struct run {
 	struct bsq_state s;         /* the host copy (the state itself on the CPU) */
 	struct bsq_cuda *gpu;       /* the device state, or NULL on the CPU */
 	struct bsq_slabs *slabs;    /* the state in slabs ([parallel], mpirun), or NULL */
+	int slabs_gpu;              /* 1: the slabs are on the GPU */
 	struct bsq_stats st;
 	struct spate_clock clk;
 	struct bsq_out out;
@@ -61,18 +62,24 @@ static int checkpoint(struct run *u)
 }
 
 /* [parallel] subdomains > 1, or several MPI ranks: the state in slabs of
- * whole planes (bsq_slab.h), on the CPU; under mpirun at least one a rank. */
+ * whole planes (bsq_slab.h); under mpirun at least one a rank, on the CPU;
+ * in one process on the GPU where the device says so. */
 static int start_slabs(struct run *u)
 {
-	int n = u->c->subdomains, P = decomp_world_size();
+	int n = u->c->subdomains, P = decomp_world_size(), gpu;
 	if (n <= 1 && P <= 1)
 		return 0;
-	if (u->c->device == BSQ_DEVICE_CUDA) {
-		spate_log_error("bsq", "[parallel] subdomains = %d on %d rank(s) with device = cuda: "
-			"the Boussinesq slabs run on the CPU only so far; use device = cpu (or auto), "
-			"or subdomains = 1 on one rank", n, P);
+	gpu = u->c->device == BSQ_DEVICE_CUDA ||
+		(u->c->device == BSQ_DEVICE_AUTO && P == 1 && bsq_cuda_available() > 0);
+	if (gpu && P > 1) {
+		spate_log_error("bsq", "[parallel] subdomains = %d on %d MPI ranks with device = "
+			"cuda: the Boussinesq slabs run on GPUs in one process only so far; use "
+			"device = cpu (or auto) under mpirun", n, P);
 		return -SPATE_EINVAL;
 	}
+	u->slabs_gpu = gpu;
+	if (gpu)
+		return bsq_cuda_slabs_init(&u->slabs, &u->s, &u->p, n, u->c->overlap);
 	return bsq_slabs_init(&u->slabs, &u->s, &u->p, n < P ? P : n, u->c->overlap);
 }
 
@@ -186,7 +193,7 @@ static int finish(struct run *u)
 	int rc = 0;
 	if ((u->gpu && (rc = bsq_cuda_download(u->gpu, &u->s))) || (rc = gather(u, 1)))
 		return rc;
-	r->cuda = u->gpu != NULL;
+	r->cuda = u->gpu != NULL || u->slabs_gpu;
 	r->steps = u->s.step;
 	r->t = u->s.t;
 	r->energy = bsq_diag_energy(&u->s);
@@ -227,7 +234,7 @@ int bsq_run(const struct bsq_config *c, const struct bsq_run_opts *o, struct bsq
 		spate_log_info("spate: boussinesq %s, %d x %d x %d cells, %s pressure, %s, %s%s%s\n",
 			c->setup, u.s.g.nx, u.s.g.ny, u.s.g.nz, u.p.solver == BSQ_SOLVER_MG ?
 			"multigrid" : "Jacobi", sizeof(bsq_real) == 8 ? "double" : "single",
-			u.gpu ? "CUDA" : "CPU", slabs, o->restart ? ", restarted" : "");
+			u.gpu || u.slabs_gpu ? "CUDA" : "CPU", slabs, o->restart ? ", restarted" : "");
 		rc = loop(&u);
 	}
 	if (!rc)

@@ -48,13 +48,26 @@ static int cut(struct bsq_slabs *S, const struct bsq_state *w, int n)
 	return 0;
 }
 
-/* A copy of planes [k0, k0 + n) of a (grid g) in a new buffer of n planes. */
-static bsq_real *planes(const bsq_real *a, const struct bsq_grid *g, int k0, int n)
+/* The host's memory. */
+static int host_copy(void *dst, const void *src, size_t bytes)
+{
+	memcpy(dst, src, bytes);
+	return 0;
+}
+
+static const struct bsq_slab_mem host = { spate_alloc, free, host_copy, NULL, NULL, NULL };
+
+/* A copy of planes [k0, k0 + n) of the host array a (grid g) in a new
+ * array of n planes of the slabs' memory. */
+static bsq_real *planes(struct bsq_slabs *S, const bsq_real *a, const struct bsq_grid *g, int k0,
+	int n)
 {
 	size_t bytes = (size_t)n * bsq_sz(g) * sizeof(bsq_real);
-	bsq_real *b = spate_alloc(bytes);
-	if (b)
-		memcpy(b, a + (size_t)k0 * bsq_sz(g), bytes);
+	bsq_real *b = S->mem->alloc(bytes);
+	if (b && S->mem->copy(b, a + (size_t)k0 * bsq_sz(g), bytes)) {
+		S->mem->release(b);
+		b = NULL;
+	}
 	return b;
 }
 
@@ -84,7 +97,7 @@ static int slab_init(struct bsq_slabs *S, const struct bsq_state *w, int k)
 	b->s.g.nz = b->rows;
 	b->s.n = bsq_count(&b->s.g);
 	for (id = 0; id < BSQ_BUF_LEV; id++)
-		if (!(b->buf[id] = planes(whole_buf(w, id), &w->g, b->row0, b->rows + 2)))
+		if (!(b->buf[id] = planes(S, whole_buf(w, id), &w->g, b->row0, b->rows + 2)))
 			return -SPATE_ENOMEM;
 	b->s.nlev = S->nsplit;
 	for (l = 0; l < S->nsplit; l++) {
@@ -97,7 +110,8 @@ static int slab_init(struct bsq_slabs *S, const struct bsq_state *w, int k)
 		bsq_slab_kinds(S, b, w->lev[l].ghost, L->ghost);
 		for (v = 0; v < BSQ_NVEC; v++) {
 			id = BSQ_BUF_LEV + l * BSQ_NVEC + v;
-			if (!(b->buf[id] = planes(whole_buf(w, id), &w->lev[l].g, L->k0, L->g.nz + 2)))
+			if (!(b->buf[id] = planes(S, whole_buf(w, id), &w->lev[l].g, L->k0,
+				L->g.nz + 2)))
 				return -SPATE_ENOMEM;
 		}
 	}
@@ -140,7 +154,8 @@ static int whole_init(struct bsq_slabs *S, const struct bsq_state *w)
 		S->whole.lev[l].slabs = NULL;
 		for (v = 0; v < BSQ_NVEC; v++) {
 			int id = BSQ_BUF_LEV + l * BSQ_NVEC + v;
-			if (!(S->wbuf[id] = planes(whole_buf(w, id), &w->lev[l].g, 0, w->lev[l].g.nz + 2)))
+			if (!(S->wbuf[id] = planes(S, whole_buf(w, id), &w->lev[l].g, 0,
+				w->lev[l].g.nz + 2)))
 				return -SPATE_ENOMEM;
 		}
 	}
@@ -167,18 +182,27 @@ static int check(const struct bsq_params *p, int n)
 int bsq_slabs_init(struct bsq_slabs **out, const struct bsq_state *w, const struct bsq_params *p,
 	int n, int overlap)
 {
+	return bsq_slabs_init_on(out, w, p, n, overlap, &bsq_ops_cpu, &host);
+}
+
+int bsq_slabs_init_on(struct bsq_slabs **out, const struct bsq_state *w,
+	const struct bsq_params *p, int n, int overlap, const struct bsq_ops *inner,
+	const struct bsq_slab_mem *mem)
+{
 	struct bsq_slabs *S;
 	int err, l, k;
 	*out = NULL;
-	if ((err = check(p, n)))
-		return err;
-	if (!(S = calloc(1, sizeof *S)))
-		return -SPATE_ENOMEM;
-	S->inner = &bsq_ops_cpu;
+	if ((err = check(p, n)) || !(S = calloc(1, sizeof *S))) {
+		if (mem->close)
+			mem->close();
+		return err ? err : -SPATE_ENOMEM;
+	}
+	S->inner = inner;
+	S->mem = mem;
 	S->overlap = overlap;
 	S->nz = w->g.nz;
 	if ((err = cut(S, w, n))) {
-		free(S);
+		bsq_slabs_free(S);
 		return err;
 	}
 	err = -SPATE_ENOMEM;
@@ -210,6 +234,8 @@ int bsq_slabs_step(struct bsq_slabs *S, const struct bsq_params *p, struct bsq_s
 	int err;
 	S->err = 0;
 	err = bsq_step_on(&bsq_ops_slab, &S->proxy, p, st);
+	if (S->mem->finish && !S->err)
+		S->err = S->mem->finish();
 	if (!err && S->err) {
 		spate_log_error("bsq", "step %ld: halo exchange or reduction between slabs: %s",
 			S->proxy.step, spate_strerror(S->err));
@@ -224,8 +250,10 @@ static int gather_buf(struct bsq_slabs *S, int id, bsq_real *a, const struct bsq
 	const size_t sz = bsq_sz(g);
 	int k;
 	for (k = S->d[0].first; k < S->d[0].last; k++)
-		memcpy(a + ((size_t)S->sub[k].row0 + 1) * sz, S->sub[k].buf[id] + sz,
+		bsq_slab_copy(S, a + ((size_t)S->sub[k].row0 + 1) * sz, S->sub[k].buf[id] + sz,
 			(size_t)S->sub[k].rows * sz * sizeof(bsq_real));
+	if (S->err)
+		return S->err;
 	return decomp_allgather_rows(a + sz, sz * sizeof(bsq_real), &S->d[0], NULL);
 }
 
@@ -236,6 +264,7 @@ int bsq_slabs_gather(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_
 	const bsq_real *const src[4] = { P->u, P->v, P->w, P->T };
 	int c, err = 0, Tkind[BSQ_NFACE];
 	bsq_slab_sync(S);
+	S->err = 0;
 	for (c = 0; c < 4 && !err; c++)
 		err = gather_buf(S, bsq_slab_id(S, src[c]), dst[c], &w->g);
 	for (c = 0; c < 4 && !err; c++)
@@ -280,9 +309,13 @@ void bsq_slabs_free(struct bsq_slabs *S)
 	if (S->sub)
 		for (k = S->d[0].first; k < S->d[0].last; k++)
 			for (id = 0; id < BSQ_NBUF; id++)
-				free(S->sub[k].buf[id]);
+				if (S->sub[k].buf[id])
+					S->mem->release(S->sub[k].buf[id]);
 	for (id = 0; id < BSQ_NBUF; id++)
-		free(S->wbuf[id]);
+		if (S->wbuf[id])
+			S->mem->release(S->wbuf[id]);
+	if (S->mem && S->mem->close)
+		S->mem->close();
 	free(S->sub);
 	free(S->ps);
 	free(S);

@@ -21,6 +21,8 @@
 #ifndef SPATE_BSQ_SLAB_H
 #define SPATE_BSQ_SLAB_H
 
+#include <stddef.h>
+
 #include "bsq.h"
 
 enum bsq_overlap { BSQ_OVERLAP_NONE = 0, BSQ_OVERLAP_COMPUTE, BSQ_OVERLAP_STREAMS };
@@ -40,6 +42,27 @@ int bsq_slabs_step(struct bsq_slabs *S, const struct bsq_params *p, struct bsq_s
  * time and step count, into w (a state of the same grid) on every rank.
  * Returns 0 or -SPATE_EDEVICE. */
 int bsq_slabs_gather(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_params *p);
+/* Where the slabs' arrays live, for bsq_slabs_init_on: allocate and release
+ * an array, copy bytes (either side host or the slabs' memory; 0 or
+ * -SPATE_E*), run slab k's work on its own stream from now (k = -1: the
+ * default; NULL: none), finish a step (wait; 0 or -SPATE_E*; NULL: none),
+ * close (when the set is freed; NULL: none).  bsq_slabs_init: host memory
+ * and the CPU's verbs; bsq_cuda_slabs_init (bsq_cuda.h): one GPU. */
+struct bsq_slab_mem {
+	void *(*alloc)(size_t bytes);
+	void (*release)(void *a);
+	int (*copy)(void *dst, const void *src, size_t bytes);
+	void (*stream)(int k);
+	int (*finish)(void);
+	void (*close)(void);
+};
+struct bsq_ops;
+/* bsq_slabs_init with the verbs `inner` on the arrays of mem (both must
+ * outlive the set); mem->close is called once, by bsq_slabs_free or here on
+ * a failure. */
+int bsq_slabs_init_on(struct bsq_slabs **out, const struct bsq_state *w,
+	const struct bsq_params *p, int n, int overlap, const struct bsq_ops *inner,
+	const struct bsq_slab_mem *mem);
 /* Multigrid levels cut into slabs (the rest are whole). */
 int bsq_slabs_split(const struct bsq_slabs *S);
 /* The first plane (0-based) and the planes of slab k. */

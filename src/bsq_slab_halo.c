@@ -76,29 +76,51 @@ static bsq_real *plane_of(const struct bsq_slabs *S, int sub, int k, size_t *byt
 }
 
 /* side 0: the slab's first plane; 1: its last. */
+static bsq_real *edge(const struct bsq_slabs *S, int sub, int side, size_t *n)
+{
+	return plane_of(S, sub, side ? S->sub[sub].s.lev[S->xl].g.nz : 1, n);
+}
+
+/* side 0: the ghost plane below; 1: above. */
+static bsq_real *ghost(const struct bsq_slabs *S, int sub, int side, size_t *n)
+{
+	return plane_of(S, sub, side ? S->sub[sub].s.lev[S->xl].g.nz + 1 : 0, n);
+}
+
 static int get(void *user, int sub, int side, void *out)
 {
 	const struct bsq_slabs *S = user;
 	size_t n;
-	const bsq_real *a = plane_of(S, sub, side ? S->sub[sub].s.lev[S->xl].g.nz : 1, &n);
-	memcpy(out, a, n);
-	return 0;
+	const bsq_real *a = edge(S, sub, side, &n);
+	return S->mem->copy(out, a, n);
 }
 
-/* side 0: the ghost plane below; 1: above. */
 static int put(void *user, int sub, int side, const void *in)
 {
 	const struct bsq_slabs *S = user;
 	size_t n;
-	bsq_real *a = plane_of(S, sub, side ? S->sub[sub].s.lev[S->xl].g.nz + 1 : 0, &n);
-	memcpy(a, in, n);
-	return 0;
+	bsq_real *a = ghost(S, sub, side, &n);
+	return S->mem->copy(a, in, n);
+}
+
+/* Both slabs on this rank: the edge plane straight into the ghost plane. */
+static int copy(void *user, int from, int side_from, int to)
+{
+	const struct bsq_slabs *S = user;
+	size_t n;
+	const bsq_real *a = edge(S, from, side_from, &n);
+	return S->mem->copy(ghost(S, to, 1 - side_from, &n), a, n);
 }
 
 static void note(struct bsq_slabs *S, int rc)
 {
 	if (rc && !S->err)
 		S->err = rc;
+}
+
+void bsq_slab_copy(struct bsq_slabs *S, void *dst, const void *src, size_t bytes)
+{
+	note(S, S->mem->copy(dst, src, bytes));
 }
 
 void bsq_slab_exchange_start(struct bsq_slabs *S, int l, int id)
@@ -109,6 +131,7 @@ void bsq_slab_exchange_start(struct bsq_slabs *S, int l, int id)
 	S->xops.user = S;
 	S->xops.get = get;
 	S->xops.put = put;
+	S->xops.copy = copy;
 	note(S, halo_exchange_start(&S->hp[l], &S->xops, S->t_sub));
 }
 
@@ -132,8 +155,8 @@ void bsq_slab_gather_level(struct bsq_slabs *S, int l, int id)
 	int k;
 	for (k = S->d[l].first; k < S->d[l].last; k++) {
 		const struct bsq_slab *b = &S->sub[k];
-		memcpy(S->wbuf[id] + ((size_t)S->d[l].part[k].row0 + 1) * sz, b->buf[id] + sz,
-			(size_t)b->s.lev[l].g.nz * sz * sizeof(bsq_real));
+		bsq_slab_copy(S, S->wbuf[id] + ((size_t)S->d[l].part[k].row0 + 1) * sz,
+			b->buf[id] + sz, (size_t)b->s.lev[l].g.nz * sz * sizeof(bsq_real));
 	}
 	note(S, decomp_allgather_rows(S->wbuf[id] + sz, sz * sizeof(bsq_real), &S->d[l], NULL));
 }
@@ -144,7 +167,7 @@ void bsq_slab_scatter_level(struct bsq_slabs *S, int l, int id)
 	int k;
 	for (k = S->d[l].first; k < S->d[l].last; k++) {
 		const struct bsq_slab *b = &S->sub[k];
-		memcpy(b->buf[id] + sz, S->wbuf[id] + ((size_t)S->d[l].part[k].row0 + 1) * sz,
+		bsq_slab_copy(S, b->buf[id] + sz, S->wbuf[id] + ((size_t)S->d[l].part[k].row0 + 1) * sz,
 			(size_t)b->s.lev[l].g.nz * sz * sizeof(bsq_real));
 	}
 }

@@ -27,7 +27,8 @@ struct bsq_slab {
 struct bsq_slabs {
 	struct bsq_state proxy;  /* first: the control flow's state, of tokens */
 	bsq_real tok[BSQ_NBUF];
-	const struct bsq_ops *inner;  /* the verbs of one slab (the CPU's) */
+	const struct bsq_ops *inner;  /* the verbs of one slab (the CPU's, CUDA's) */
+	const struct bsq_slab_mem *mem; /* where the arrays live */
 	int overlap;             /* enum bsq_overlap */
 	int nz;                  /* planes of level 0 */
 	int nsplit;              /* levels 0..nsplit-1 cut into slabs */
@@ -54,6 +55,8 @@ static inline int bsq_slab_id(const struct bsq_slabs *S, const bsq_real *tok)
 }
 
 /* ---- bsq_slab_halo.c */
+/* mem->copy, its error noted in S->err. */
+void bsq_slab_copy(struct bsq_slabs *S, void *dst, const void *src, size_t bytes);
 /* Every slab's (and the whole levels') arrays from the proxy's tokens. */
 void bsq_slab_sync(struct bsq_slabs *S);
 /* The slab's params: p with its z faces inside the stack BSQ_SLAB. */

@@ -33,6 +33,14 @@ static struct bsq_level *slab_level(struct bsq_slabs *S, int k, int l)
 	return &S->sub[k].s.lev[l];
 }
 
+/* Slab k's work on its own stream from now (overlap = streams, where the
+ * memory has streams); k = -1: back to the default. */
+static void on(const struct bsq_slabs *S, int k)
+{
+	if (S->overlap == BSQ_OVERLAP_STREAMS && S->mem->stream)
+		S->mem->stream(k);
+}
+
 static bsq_real *buf(struct bsq_slabs *S, int k, const bsq_real *tok)
 {
 	return S->sub[k].buf[bsq_slab_id(S, tok)];
@@ -51,8 +59,10 @@ static void rhs(const struct bsq_state *s, const struct bsq_params *p, bsq_real 
 		for (c = 0; c < 4; c++)
 			Fk[c] = buf(S, k, F[c]);
 		bsq_slab_params(S, &S->sub[k], p, &q);
+		on(S, k);
 		S->inner->rhs(&S->sub[k].s, &q, Fk);
 	}
+	on(S, -1);
 }
 
 static double field_max(const struct bsq_grid *g, const bsq_real *a)
@@ -77,11 +87,13 @@ static void update(struct bsq_state *s, const struct bsq_params *p, int comp, do
 	EACH(S, k) {
 		struct bsq_params q;
 		bsq_slab_params(S, &S->sub[k], p, &q);
+		on(S, k);
 		if (corr)
 			S->inner->correct(&S->sub[k].s, &q, comp, dt);
 		else
 			S->inner->predict(&S->sub[k].s, &q, comp, dt, r);
 	}
+	on(S, -1);
 }
 
 static void predict(struct bsq_state *s, const struct bsq_params *p, int comp, double dt,
@@ -100,8 +112,11 @@ static void div_rhs(struct bsq_state *s, double dt)
 	struct bsq_slabs *S = of_state(s);
 	int k;
 	bsq_slab_sync(S);
-	EACH(S, k)
+	EACH(S, k) {
+		on(S, k);
 		S->inner->div_rhs(&S->sub[k].s, dt);
+	}
+	on(S, -1);
 }
 
 static void bc_velocity(const struct bsq_grid *g, bsq_real *u, bsq_real *v, bsq_real *w,
@@ -249,9 +264,10 @@ static struct bsq_level view(const struct bsq_level *L, int k1, int k2)
 }
 
 /* Job j on every slab of split level li, which reads buffer id across
- * planes.  none: exchange, then every plane.  compute and streams (the CPU
- * has no streams): the exchange started, the planes that need no ghost
- * plane (2..nz-1) computed while it travels, then the two edge planes.
+ * planes.  none: exchange, then every plane.  compute: the exchange
+ * started, the planes that need no ghost plane (2..nz-1) computed while it
+ * travels, then the two edge planes; streams: the same, each slab's work on
+ * its own stream where the memory has streams (the GPU; the CPU has none).
  * Every order gives the same bits: each plane's cells read only what the
  * exchange and the other colour left.  Returns the max over every rank. */
 static double stencil(struct bsq_slabs *S, int li, int id, const struct job *j)
@@ -269,12 +285,15 @@ static double stencil(struct bsq_slabs *S, int li, int id, const struct job *j)
 		struct bsq_level *L = slab_level(S, k, li), V;
 		if (L->g.nz >= 3) {
 			V = view(L, 2, L->g.nz - 1);
+			on(S, k);
 			m = fmax(m, run(S, j, &V));
 		}
 	}
+	on(S, -1);
 	bsq_slab_exchange_finish(S);
 	EACH(S, k) {
 		struct bsq_level *L = slab_level(S, k, li), V;
+		on(S, k);
 		if (L->g.nz < 3) {
 			m = fmax(m, run(S, j, L));
 			continue;
@@ -284,6 +303,7 @@ static double stencil(struct bsq_slabs *S, int li, int id, const struct job *j)
 		V = view(L, L->g.nz, L->g.nz);
 		m = fmax(m, run(S, j, &V));
 	}
+	on(S, -1);
 	return bsq_slab_max(S, m);
 }
 

@@ -139,6 +139,12 @@ if "$SPATE" "${cav[@]}" --output.dir="$tmp/G" --summary "$tmp/G.json" --device=c
 	result $(cmp -s "$tmp/A/series.csv" "$tmp/G/series.csv" &&
 		cmp -s "$tmp/A/profiles.csv" "$tmp/G/profiles.csv"; echo $?) \
 		"--device=cuda: series.csv and profiles.csv equal the CPU run's"
+	# 3 slabs on the GPU, each slab's kernels on its own stream
+	"$SPATE" "${cav[@]}" --output.dir="$tmp/GS" --device=cuda --parallel.subdomains=3 \
+		--parallel.overlap=streams
+	result $(cmp -s "$tmp/G/series.csv" "$tmp/GS/series.csv" &&
+		cmp -s "$tmp/G/profiles.csv" "$tmp/GS/profiles.csv"; echo $?) \
+		"--device=cuda, 3 slabs, overlap streams: series.csv and profiles.csv = one GPU domain"
 else
 	result $(grep -qF "no usable CUDA GPU" "$tmp/err"; echo $?) \
 		"--device=cuda without a GPU: refused ($(head -n 1 "$tmp/err"))"

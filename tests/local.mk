@@ -192,7 +192,8 @@ TESTS += tests/restart.sh tests/writer.sh
 # and bsqtest.h, the helpers they share.
 if HAVE_CMOCKA
 BSQ_TESTS = tests/t_bsq_kern tests/t_bsq_tg tests/t_bsq_mg tests/t_bsq_div tests/t_bsq_bad tests/t_bsq_rb \
-	tests/t_bsq_onset tests/t_bsq_cavity tests/t_bsq_dhc tests/t_bsq_cuda tests/t_bsq_slabs
+	tests/t_bsq_onset tests/t_bsq_cavity tests/t_bsq_dhc tests/t_bsq_cuda tests/t_bsq_slabs \
+	tests/t_bsq_slabs_cuda
 check_PROGRAMS += $(BSQ_TESTS)
 noinst_HEADERS += tests/bsqtest.h
 tests_t_bsq_kern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -217,6 +218,10 @@ tests_t_bsq_dhc_LDADD = $(LDADD) $(CMOCKA_LIBS)
 # from tests/bsq_mpi.sh: 1 vs N ranks).
 tests_t_bsq_slabs_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bsq_slabs_LDADD = $(LDADD) $(CMOCKA_LIBS)
+# 1 vs N slabs on one GPU, each overlap strategy, bitwise (skips without a
+# GPU).
+tests_t_bsq_slabs_cuda_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bsq_slabs_cuda_LDADD = $(LDADD) $(CMOCKA_LIBS)
 # CPU vs CUDA (t_bsq_cuda: skips without a GPU).
 tests_t_bsq_cuda_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bsq_cuda_LDADD = $(LDADD) $(CMOCKA_LIBS)
