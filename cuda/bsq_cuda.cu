@@ -181,7 +181,9 @@ extern "C" void bsq_cuda_free(struct bsq_cuda *ctx)
 }
 
 /* ---- slabs on this GPU (bsq_slab.h): the slabs' arrays in device memory,
- * each slab's cell kernels on its own stream with overlap = streams. */
+ * each slab's cell kernels on its own stream with overlap = streams.  Under
+ * mpirun each rank's slabs are on GPU rank mod GPUs, and the halos and
+ * gathers between ranks travel through host buffers and MPI (no NCCL yet). */
 
 static cudaStream_t slab_stream[DECOMP_MAX];
 static int slab_streams;
@@ -230,7 +232,7 @@ static void dev_close(void)
 		bsq_cuda_scratch(0);
 }
 
-static const struct bsq_slab_mem dev_mem = { dev_alloc, dev_release, dev_copy, dev_stream,
+static const struct bsq_slab_mem dev_mem = { 1, dev_alloc, dev_release, dev_copy, dev_stream,
 	dev_finish, dev_close };
 
 extern "C" int bsq_cuda_slabs_init(struct bsq_slabs **out, const struct bsq_state *w,
@@ -242,11 +244,14 @@ extern "C" int bsq_cuda_slabs_init(struct bsq_slabs **out, const struct bsq_stat
 		spate_log_error("cuda", "bsq: slabs: no usable CUDA GPU found");
 		return -SPATE_EDEVICE;
 	}
-	if (decomp_world_size() > 1 || slab_streams > 0) {
-		spate_log_error("cuda", "bsq: [parallel] subdomains = %d: slabs on the GPU run in "
-			"one process, one set at a time (under mpirun use device = cpu)", n);
+	if (slab_streams > 0) {
+		spate_log_error("cuda", "bsq: [parallel] subdomains = %d: one set of slabs at a "
+			"time on the GPU", n);
 		return -SPATE_EINVAL;
 	}
+	/* under mpirun: rank r on GPU r mod GPUs (a rank owns its slabs) */
+	if (decomp_world_size() > 1)
+		CUDA_CHECK(cudaSetDevice(decomp_world_rank() % bsq_cuda_available()));
 	alive++;
 	for (k = 0; k < n && k < DECOMP_MAX; k++) {
 		if (cudaStreamCreate(&slab_stream[k]) != cudaSuccess) {

@@ -36,7 +36,8 @@ int bsq_cuda_download(struct bsq_cuda *ctx, struct bsq_state *s);
 void bsq_cuda_free(struct bsq_cuda *ctx);
 
 /* The whole state w (host, after bsq_init) cut into n slabs on the current
- * GPU (bsq_slab.h; one process, one set at a time), each slab's cell
+ * GPU (bsq_slab.h; one set at a time; under mpirun this rank's slabs on GPU
+ * rank mod GPUs, halos through host buffers and MPI), each slab's cell
  * kernels on its own stream with overlap = streams; then bsq_slabs_step,
  * bsq_slabs_gather and bsq_slabs_free as on the CPU.  The same bits as
  * bsq_cuda_step on one domain.  Returns 0, -SPATE_EINVAL, -SPATE_EDEVICE or

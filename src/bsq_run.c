@@ -62,25 +62,19 @@ static int checkpoint(struct run *u)
 }
 
 /* [parallel] subdomains > 1, or several MPI ranks: the state in slabs of
- * whole planes (bsq_slab.h); under mpirun at least one a rank, on the CPU;
- * in one process on the GPU where the device says so. */
+ * whole planes (bsq_slab.h), at least one a rank; on the GPU where the
+ * device says so. */
 static int start_slabs(struct run *u)
 {
-	int n = u->c->subdomains, P = decomp_world_size(), gpu;
+	int n = u->c->subdomains, P = decomp_world_size();
 	if (n <= 1 && P <= 1)
 		return 0;
-	gpu = u->c->device == BSQ_DEVICE_CUDA ||
-		(u->c->device == BSQ_DEVICE_AUTO && P == 1 && bsq_cuda_available() > 0);
-	if (gpu && P > 1) {
-		spate_log_error("bsq", "[parallel] subdomains = %d on %d MPI ranks with device = "
-			"cuda: the Boussinesq slabs run on GPUs in one process only so far; use "
-			"device = cpu (or auto) under mpirun", n, P);
-		return -SPATE_EINVAL;
-	}
-	u->slabs_gpu = gpu;
-	if (gpu)
+	n = n < P ? P : n;
+	u->slabs_gpu = u->c->device == BSQ_DEVICE_CUDA ||
+		(u->c->device == BSQ_DEVICE_AUTO && bsq_cuda_available() > 0);
+	if (u->slabs_gpu)
 		return bsq_cuda_slabs_init(&u->slabs, &u->s, &u->p, n, u->c->overlap);
-	return bsq_slabs_init(&u->slabs, &u->s, &u->p, n < P ? P : n, u->c->overlap);
+	return bsq_slabs_init(&u->slabs, &u->s, &u->p, n, u->c->overlap);
 }
 
 /* The slabs' fields into the host state when any rank needs them (due):

@@ -55,7 +55,7 @@ static int host_copy(void *dst, const void *src, size_t bytes)
 	return 0;
 }
 
-static const struct bsq_slab_mem host = { spate_alloc, free, host_copy, NULL, NULL, NULL };
+static const struct bsq_slab_mem host = { 0, spate_alloc, free, host_copy, NULL, NULL, NULL };
 
 /* A copy of planes [k0, k0 + n) of the host array a (grid g) in a new
  * array of n planes of the slabs' memory. */

@@ -49,6 +49,7 @@ int bsq_slabs_gather(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_
  * close (when the set is freed; NULL: none).  bsq_slabs_init: host memory
  * and the CPU's verbs; bsq_cuda_slabs_init (bsq_cuda.h): one GPU. */
 struct bsq_slab_mem {
+	int device;             /* 1: not host memory (MPI messages go through the host) */
 	void *(*alloc)(size_t bytes);
 	void (*release)(void *a);
 	int (*copy)(void *dst, const void *src, size_t bytes);

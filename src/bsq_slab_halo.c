@@ -4,6 +4,7 @@
  * copy and back, and the reductions (maxima; sums of plane sums in the
  * planes' order, which any cut reproduces). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bsq_slab_impl.h"
@@ -151,14 +152,24 @@ void bsq_slab_exchange(struct bsq_slabs *S, int l, int id)
 void bsq_slab_gather_level(struct bsq_slabs *S, int l, int id)
 {
 	const struct bsq_grid *W = &S->whole.lev[l].g;
-	const size_t sz = bsq_sz(W);
+	const size_t sz = bsq_sz(W), plane = sz * sizeof(bsq_real);
+	bsq_real *host = NULL;
 	int k;
+	/* slabs on a GPU over several ranks: the planes travel through the host */
+	if (S->mem->device && decomp_world_size() > 1 &&
+		!(host = malloc(((size_t)W->nz + 2) * plane))) {
+		note(S, -SPATE_ENOMEM);
+		return;
+	}
 	for (k = S->d[l].first; k < S->d[l].last; k++) {
 		const struct bsq_slab *b = &S->sub[k];
-		bsq_slab_copy(S, S->wbuf[id] + ((size_t)S->d[l].part[k].row0 + 1) * sz,
-			b->buf[id] + sz, (size_t)b->s.lev[l].g.nz * sz * sizeof(bsq_real));
+		bsq_slab_copy(S, (host ? host : S->wbuf[id]) + ((size_t)S->d[l].part[k].row0 + 1) * sz,
+			b->buf[id] + sz, (size_t)b->s.lev[l].g.nz * plane);
 	}
-	note(S, decomp_allgather_rows(S->wbuf[id] + sz, sz * sizeof(bsq_real), &S->d[l], NULL));
+	note(S, decomp_allgather_rows((host ? host : S->wbuf[id]) + sz, plane, &S->d[l], NULL));
+	if (host)
+		bsq_slab_copy(S, S->wbuf[id] + sz, host + sz, (size_t)W->nz * plane);
+	free(host);
 }
 
 void bsq_slab_scatter_level(struct bsq_slabs *S, int l, int id)

@@ -7,7 +7,8 @@
 #    the fields byte for byte equal to its own one-domain run, and every
 #    step's statistics equal (36 comparisons; on 1 rank its serial set, 72).
 # 2. `spate run` of the lid cavity under mpiexec on 2 and 3 ranks: series.csv
-#    and profiles.csv byte for byte those of one process.
+#    and profiles.csv byte for byte those of one process; with a GPU, 2
+#    ranks on GPUs against one GPU process too.
 #
 # Environment (set by make check): SPATE, MPIEXEC (empty: none found),
 # SPATE_HAVE_MPI (yes/no).  Skips (77) without MPI or mpiexec.
@@ -43,4 +44,18 @@ for np in 2 3; do
 	check "cavity on $np ranks: series.csv and profiles.csv equal to one process" \
 		$((rc || $?)) "exit $rc; $(head -c 300 "$tmp/run$np.out")"
 done
+# On GPUs where there are (rank r on GPU r mod GPUs; halos through host
+# buffers and MPI): 2 ranks equal to one GPU process.
+if timeout 300 "$SPATE" "${cav[@]}" --device=cuda --output.dir="$tmp/gone" >/dev/null \
+	2>"$tmp/gone.err"; then
+	timeout 300 "$MPIEXEC" --oversubscribe -np 2 "$SPATE" "${cav[@]}" --device=cuda \
+		--output.dir="$tmp/gnp2" >"$tmp/grun2.out" 2>&1
+	rc=$?
+	cmp -s "$tmp/gone/series.csv" "$tmp/gnp2/series.csv" &&
+		cmp -s "$tmp/gone/profiles.csv" "$tmp/gnp2/profiles.csv"
+	check "cavity on GPUs, 2 ranks: series.csv and profiles.csv equal to one GPU process" \
+		$((rc || $?)) "exit $rc; $(head -c 300 "$tmp/grun2.out")"
+else
+	echo "skip the GPU ranks (no usable GPU: $(head -n 1 "$tmp/gone.err"))"
+fi
 exit $((fail > 0))
