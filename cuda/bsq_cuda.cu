@@ -14,8 +14,11 @@ extern "C" {
 #include "spate.h"
 #include "bsq_cuda.h"
 #include "bsq_cuda_dev.h"
+#include "bsq_slab.h"
+#include "decomp.h"
 #include "cuda_check.h"
 }
+#include "bsq_cuda_launch.h"
 
 #include <cuda_runtime.h>
 #include <stdlib.h>
@@ -35,7 +38,7 @@ static const struct bsq_ops ops = {
 	bsq_cuda_bc_velocity, bsq_cuda_bc_scalar, bsq_cuda_diag_div,
 	bsq_cuda_zero, bsq_cuda_mean, bsq_cuda_shift, bsq_cuda_ghosts, bsq_cuda_residual,
 	bsq_cuda_smooth, bsq_cuda_restrict, bsq_cuda_interp_pl, bsq_cuda_interp_pc,
-	bsq_cuda_jacobi_sweep
+	bsq_cuda_jacobi_sweep, bsq_cuda_colour, bsq_cuda_plane_sums, bsq_cuda_div_planes
 };
 
 extern "C" int bsq_cuda_available(void)
@@ -175,4 +178,96 @@ extern "C" void bsq_cuda_free(struct bsq_cuda *ctx)
 	if (--alive == 0)
 		bsq_cuda_scratch(0);
 	free(ctx);
+}
+
+/* ---- slabs on this GPU (bsq_slab.h): the slabs' arrays in device memory,
+ * each slab's cell kernels on its own stream with overlap = streams.  Under
+ * mpirun each rank's slabs are on GPU rank mod GPUs, and the halos and
+ * gathers between ranks travel through host buffers and MPI (no NCCL yet). */
+
+static cudaStream_t slab_stream[DECOMP_MAX];
+static int slab_streams;
+
+static void *dev_alloc(size_t bytes)
+{
+	void *a = NULL;
+	if (cudaMalloc(&a, bytes) != cudaSuccess) {
+		cudaGetLastError();
+		return NULL;
+	}
+	return a;
+}
+
+static void dev_release(void *a)
+{
+	cudaFree(a);
+}
+
+/* Host or device on either side (unified addressing). */
+static int dev_copy(void *dst, const void *src, size_t bytes)
+{
+	CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+	return 0;
+}
+
+static void dev_stream(int k)
+{
+	bsq_cuda_now = k >= 0 && k < slab_streams ? slab_stream[k] : 0;
+}
+
+static int dev_finish(void)
+{
+	CUDA_CHECK(cudaDeviceSynchronize());
+	return bsq_cuda_error();
+}
+
+static void dev_close(void)
+{
+	int k;
+	bsq_cuda_now = 0;
+	for (k = 0; k < slab_streams; k++)
+		cudaStreamDestroy(slab_stream[k]);
+	slab_streams = 0;
+	if (--alive == 0)
+		bsq_cuda_scratch(0);
+}
+
+static const struct bsq_slab_mem dev_mem = { 1, dev_alloc, dev_release, dev_copy, dev_stream,
+	dev_finish, dev_close };
+
+extern "C" int bsq_cuda_slabs_init(struct bsq_slabs **out, const struct bsq_state *w,
+	const struct bsq_params *p, int n, int overlap)
+{
+	int k, err;
+	*out = NULL;
+	if (bsq_cuda_available() < 1) {
+		spate_log_error("cuda", "bsq: slabs: no usable CUDA GPU found");
+		return -SPATE_EDEVICE;
+	}
+	if (slab_streams > 0) {
+		spate_log_error("cuda", "bsq: [parallel] subdomains = %d: one set of slabs at a "
+			"time on the GPU", n);
+		return -SPATE_EINVAL;
+	}
+	/* under mpirun: rank r on GPU r mod GPUs (a rank owns its slabs) */
+	if (decomp_world_size() > 1)
+		CUDA_CHECK(cudaSetDevice(decomp_world_rank() % bsq_cuda_available()));
+	alive++;
+	for (k = 0; k < n && k < DECOMP_MAX; k++) {
+		if (cudaStreamCreate(&slab_stream[k]) != cudaSuccess) {
+			cudaGetLastError();
+			break;
+		}
+		slab_streams++;
+	}
+	if (slab_streams < n && n <= DECOMP_MAX) {
+		dev_close();
+		spate_log_error("cuda", "bsq: %d streams for %d slabs: cannot create them", n, n);
+		return -SPATE_EDEVICE;
+	}
+	if ((err = bsq_cuda_scratch((size_t)w->g.ny * w->g.nz))) {
+		dev_close();
+		return err;
+	}
+	return bsq_slabs_init_on(out, w, p, n, overlap, &ops, &dev_mem);
 }

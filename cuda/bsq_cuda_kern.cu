@@ -24,11 +24,13 @@ extern "C" {
 #include "bsq_cuda_launch.h"
 
 #include <cuda_runtime.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* The reductions' device scratch (bsq_cuda_scratch): row sums and maxima,
- * the maximum's bits, the sum. */
-static double *rows_sum, *rows_max, *out_sum;
+/* The reductions' device scratch (bsq_cuda_scratch): row sums (then the
+ * plane sums after them: twice the rows) and maxima, the maximum's bits. */
+static double *rows_sum, *rows_max;
 static unsigned long long *out_bits;
 
 unsigned long long *bsq_cuda_max_bits(void)
@@ -36,6 +38,7 @@ unsigned long long *bsq_cuda_max_bits(void)
 	return out_bits;
 }
 static size_t rows_cap;
+cudaStream_t bsq_cuda_now;
 static int first_err;
 
 /* Records the first error of a CUDA call in the verbs. */
@@ -62,16 +65,14 @@ extern "C" int bsq_cuda_scratch(size_t rows)
 		return 0;
 	cudaFree(rows_sum);
 	cudaFree(rows_max);
-	cudaFree(out_sum);
 	cudaFree(out_bits);
-	rows_sum = rows_max = out_sum = NULL;
+	rows_sum = rows_max = NULL;
 	out_bits = NULL;
 	rows_cap = 0;
 	if (rows == 0)
 		return 0;
-	if (cudaMalloc(&rows_sum, rows * sizeof(double)) != cudaSuccess ||
+	if (cudaMalloc(&rows_sum, 2 * rows * sizeof(double)) != cudaSuccess ||
 		cudaMalloc(&rows_max, rows * sizeof(double)) != cudaSuccess ||
-		cudaMalloc(&out_sum, 2 * sizeof(double)) != cudaSuccess ||
 		cudaMalloc(&out_bits, sizeof(unsigned long long)) != cudaSuccess) {
 		spate_log_error("cuda", "bsq: %zu rows of reduction scratch: out of device memory",
 			rows);
@@ -272,26 +273,48 @@ __global__ static void k_rows_div(const bsq_real *u, const bsq_real *v, const bs
 	}
 }
 
-/* out[0] = the rows' sum in order, out[1] = their max (max NULL: 0). */
-__global__ static void k_rows_total(const double *sum, const double *max, int n, double *out)
+/* The rows' sums of each plane in order (bsq_sum_ordered): one thread per
+ * plane, ps[k - 1]; max[0] = the rows' max when max is not NULL. */
+__global__ static void k_rows_planes(double *sum, double *max, int ny, int nz)
 {
-	double s = 0, m = 0;
-	int t;
-	for (t = 0; t < n; t++) {
-		s += sum[t];
-		if (max)
+	int k = (int)(blockIdx.x * blockDim.x + threadIdx.x), t;
+	if (k < nz)
+		sum[ny * nz + k] = bsq_sum_ordered(sum + (size_t)k * ny, ny);
+	if (k == 0 && max) {
+		double m = 0;
+		for (t = 0; t < ny * nz; t++)
 			m = fmax(m, max[t]);
+		max[0] = m;
 	}
-	out[0] = s;
-	out[1] = m;
 }
 
-/* The sum (and max) of the rows of grid g, back on the host. */
-static void rows_total(const struct bsq_grid *g, bool with_max, double out[2])
+/* ps[0..nz) = the sums per plane of the rows of grid g, back on the host,
+ * and *max the rows' max when with_max.  The row scratch holds ny nz row
+ * sums and then the nz plane sums. */
+static void rows_planes(const struct bsq_grid *g, bool with_max, double *ps, double *max)
 {
-	k_rows_total<<<1, 1>>>(rows_sum, with_max ? rows_max : NULL, g->ny * g->nz, out_sum);
-	bsq_cuda_note(cudaMemcpy(out, out_sum, 2 * sizeof(double), cudaMemcpyDeviceToHost),
-		"cudaMemcpy sum");
+	size_t nrow = (size_t)g->ny * g->nz;
+	k_rows_planes<<<(unsigned)(g->nz + TLINE - 1) / TLINE, TLINE>>>(rows_sum,
+		with_max ? rows_max : NULL, g->ny, g->nz);
+	bsq_cuda_note(cudaMemcpy(ps, rows_sum + nrow, (size_t)g->nz * sizeof(double),
+		cudaMemcpyDeviceToHost), "cudaMemcpy sum");
+	if (with_max)
+		bsq_cuda_note(cudaMemcpy(max, rows_max, sizeof(double), cudaMemcpyDeviceToHost),
+			"cudaMemcpy max");
+}
+
+/* The sum of the rows of grid g in the planes' order (and their max). */
+static double rows_total(const struct bsq_grid *g, bool with_max, double *max)
+{
+	double *ps = (double *)malloc((size_t)g->nz * sizeof *ps), sum;
+	if (!ps) {
+		spate_log_error("cuda", "bsq: %d plane sums: out of memory", g->nz);
+		return NAN;
+	}
+	rows_planes(g, with_max, ps, max);
+	sum = bsq_sum_ordered(ps, g->nz);
+	free(ps);
+	return sum;
 }
 
 static unsigned row_blocks(const struct bsq_grid *g)
@@ -301,20 +324,32 @@ static unsigned row_blocks(const struct bsq_grid *g)
 
 extern "C" double bsq_cuda_mean(const struct bsq_level *l, int vec)
 {
-	double out[2];
 	k_rows_sum<<<row_blocks(&l->g), TLINE>>>(l->v[vec], l->g, rows_sum);
-	rows_total(&l->g, false, out);
-	return out[0] / bsq_ncells(&l->g);
+	return rows_total(&l->g, false, NULL) / bsq_ncells(&l->g);
+}
+
+extern "C" void bsq_cuda_plane_sums(const struct bsq_level *l, int vec, double *ps)
+{
+	k_rows_sum<<<row_blocks(&l->g), TLINE>>>(l->v[vec], l->g, rows_sum);
+	rows_planes(&l->g, false, ps, NULL);
+}
+
+static void rows_div(const struct bsq_state *s)
+{
+	const struct bsq_grid *g = &s->g;
+	k_rows_div<<<row_blocks(g), TLINE>>>(s->u, s->v, s->w, bsq_h_of(g->dx, g->dy, g->dz), *g,
+		rows_sum, rows_max);
 }
 
 extern "C" void bsq_cuda_diag_div(const struct bsq_state *s, double *max, double *l2)
 {
-	const struct bsq_grid *g = &s->g;
-	double out[2];
-	k_rows_div<<<row_blocks(g), TLINE>>>(s->u, s->v, s->w, bsq_h_of(g->dx, g->dy, g->dz), *g,
-		rows_sum, rows_max);
-	rows_total(g, true, out);
-	*max = out[1];
-	*l2 = sqrt(out[0] / bsq_ncells(g));
+	rows_div(s);
+	*l2 = sqrt(rows_total(&s->g, true, max) / bsq_ncells(&s->g));
+}
+
+extern "C" void bsq_cuda_div_planes(const struct bsq_state *s, double *max, double *ps)
+{
+	rows_div(s);
+	rows_planes(&s->g, true, ps, max);
 }
 

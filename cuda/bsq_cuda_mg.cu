@@ -66,24 +66,28 @@ extern "C" double bsq_cuda_residual(struct bsq_level *l, int res, int phi, int r
 
 /* One colour of red-black Gauss-Seidel: reads only the other colour. */
 __global__ static void k_colour(bsq_real *phi, const bsq_real *rhs, struct bsq_h h, int red,
-	struct box b, struct bsq_grid g)
+	int k0, struct box b, struct bsq_grid g)
 {
 	int i, j, k;
-	if (cell_of(b, &i, &j, &k) && bsq_is_colour(i, j, k, red)) {
+	if (cell_of(b, &i, &j, &k) && bsq_is_colour(i, j, k0 + k, red)) {
 		size_t c = bsq_idx(&g, i, j, k);
 		phi[c] = bsq_relax_at(phi, rhs, c, bsq_sy(&g), bsq_sz(&g), &h);
 	}
 }
 
-extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweeps)
+extern "C" void bsq_cuda_colour(struct bsq_level *l, int phi, int rhs, int red)
 {
 	struct box b = box_of(&l->g, bsq_interior);
+	bsq_cuda_ghosts(l, phi);
+	k_colour<<<LAUNCH(b)>>>(l->v[phi], l->v[rhs], l->h, red, l->k0, b, l->g);
+}
+
+extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweeps)
+{
 	int s, red;
 	for (s = 0; s < sweeps; s++)
-		for (red = 0; red < 2; red++) {
-			bsq_cuda_ghosts(l, phi);
-			k_colour<<<LAUNCH(b)>>>(l->v[phi], l->v[rhs], l->h, red, b, l->g);
-		}
+		for (red = 0; red < 2; red++)
+			bsq_cuda_colour(l, phi, rhs, red);
 }
 
 __global__ static void k_jacobi(bsq_real *out, const bsq_real *phi, const bsq_real *rhs,

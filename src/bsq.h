@@ -32,7 +32,10 @@ enum bsq_face { BSQ_XM = 0, BSQ_XP, BSQ_YM, BSQ_YP, BSQ_ZM, BSQ_ZP, BSQ_NFACE };
 /* Velocity boundary kinds per face (BSQ.md "Boundaries").  Periodic only in
  * pairs (both faces of an axis); in z, one process stands for the halo
  * between the first and last slab. */
-enum bsq_vel_bc { BSQ_NOSLIP = 0, BSQ_FREESLIP, BSQ_LID, BSQ_PERIODIC };
+enum bsq_vel_bc { BSQ_NOSLIP = 0, BSQ_FREESLIP, BSQ_LID, BSQ_PERIODIC,
+	/* not a boundary: the z face of a slab inside the stack, whose ghost
+	 * planes are its neighbour's planes (bsq_slab.h); never in a scenario */
+	BSQ_SLAB };
 /* Temperature kinds per face (ignored on periodic axes). */
 enum bsq_temp_bc { BSQ_T_INSULATED = 0, BSQ_T_FIXED };
 enum bsq_solver { BSQ_SOLVER_MG = 0, BSQ_SOLVER_JACOBI };
@@ -84,6 +87,11 @@ struct bsq_level {
 	int cx, cy, cz;
 	int ghost[BSQ_NFACE];    /* pressure ghost kinds (bsq_bc.c) */
 	bsq_real *v[BSQ_NVEC];
+	int k0;                  /* planes below this one's first in the whole stack
+	                          * (a slab's; 0 for a whole level): the colour of
+	                          * a cell is that of (i, j, k0 + k) */
+	void *slabs;             /* the slab set whose stand-in this level is
+	                          * (bsq_slab.c), else NULL */
 };
 
 /* What one step did. */

@@ -6,6 +6,8 @@
  * fixed value T_w: ghost 2 T_w - interior; insulated and pressure: ghost =
  * interior (homogeneous Neumann).  Periodic: copied from the opposite side
  * (in z, the stand-in for the halo between the first and last slab).
+ * A slab's face inside the stack (BSQ_SLAB) is no boundary: its ghost plane
+ * is the neighbour's, which the halo exchange moves (bsq_slab.c).
  * Axes are filled in the order x, y, z over the whole extent of the other
  * two (ghosts included), so edges and corners are consistent. */
 #include "bsq_impl.h"
@@ -36,6 +38,8 @@ int bsq_bc_vel_kind(const struct bsq_params *p, int f, int c, double *val)
 	*val = 0;
 	if (p->vel_bc[f] == BSQ_PERIODIC)
 		return BSQ_GHOST_PERIODIC;
+	if (p->vel_bc[f] == BSQ_SLAB)
+		return BSQ_GHOST_HALO;
 	if (f / 2 == c)
 		return BSQ_GHOST_WALL_FACE;
 	if (p->vel_bc[f] == BSQ_FREESLIP)
@@ -63,6 +67,7 @@ void bsq_bc_kinds_T(const struct bsq_params *p, int kind[BSQ_NFACE])
 	int f;
 	for (f = 0; f < BSQ_NFACE; f++)
 		kind[f] = p->vel_bc[f] == BSQ_PERIODIC ? BSQ_GHOST_PERIODIC :
+			p->vel_bc[f] == BSQ_SLAB ? BSQ_GHOST_HALO :
 			p->temp_bc[f] == BSQ_T_FIXED ? BSQ_GHOST_DIRICHLET : BSQ_GHOST_NEUMANN;
 }
 
@@ -70,12 +75,14 @@ void bsq_bc_kinds_p(const struct bsq_params *p, int kind[BSQ_NFACE])
 {
 	int f;
 	for (f = 0; f < BSQ_NFACE; f++)
-		kind[f] = p->vel_bc[f] == BSQ_PERIODIC ? BSQ_GHOST_PERIODIC : BSQ_GHOST_NEUMANN;
+		kind[f] = p->vel_bc[f] == BSQ_PERIODIC ? BSQ_GHOST_PERIODIC :
+			p->vel_bc[f] == BSQ_SLAB ? BSQ_GHOST_HALO : BSQ_GHOST_NEUMANN;
 }
 
 void bsq_first(const struct bsq_params *p, int comp, int lo[3])
 {
 	int d;
 	for (d = 0; d < 3; d++)
-		lo[d] = d == comp && p->vel_bc[2 * d] != BSQ_PERIODIC ? 2 : 1;
+		lo[d] = d == comp && p->vel_bc[2 * d] != BSQ_PERIODIC && p->vel_bc[2 * d] != BSQ_SLAB ?
+			2 : 1;
 }

@@ -11,6 +11,7 @@
 #include "spate.h"
 #include "bsq_cuda.h"
 #include "bsq_run.h"
+#include "decomp.h"
 #include "ckpt_file.h"
 
 enum { EXIT_USAGE = 1, EXIT_RUNTIME = 2, EXIT_INTERRUPTED = 3 };
@@ -111,6 +112,12 @@ int bsq_cmd_run(int argc, char **argv)
 		free(text);
 		free(c);
 		return 0;
+	}
+	if (decomp_world_rank() != 0) {
+		/* under mpirun only rank 0 prints and writes */
+		spate_set_quiet(1);
+		a.summary = NULL;
+		a.o.no_output = 1;
 	}
 	rc = bsq_run(c, &a.o, &r);
 	if (rc == -SPATE_EINTR && !a.o.no_output) {

@@ -28,12 +28,15 @@ void bsq_cuda_bc_velocity(const struct bsq_grid *g, bsq_real *u, bsq_real *v, bs
 void bsq_cuda_bc_scalar(const struct bsq_grid *g, bsq_real *a, const int kind[BSQ_NFACE],
 	const double *val);
 void bsq_cuda_diag_div(const struct bsq_state *s, double *max, double *l2);
+void bsq_cuda_div_planes(const struct bsq_state *s, double *max, double *ps);
 void bsq_cuda_zero(struct bsq_level *l, int vec);
 double bsq_cuda_mean(const struct bsq_level *l, int vec);
+void bsq_cuda_plane_sums(const struct bsq_level *l, int vec, double *ps);
 void bsq_cuda_shift(struct bsq_level *l, int vec, double by);
 void bsq_cuda_ghosts(struct bsq_level *l, int vec);
 double bsq_cuda_residual(struct bsq_level *l, int res, int phi, int rhs);
 void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweeps);
+void bsq_cuda_colour(struct bsq_level *l, int phi, int rhs, int red);
 void bsq_cuda_restrict(struct bsq_level *coarse, int cvec, struct bsq_level *fine, int fvec);
 void bsq_cuda_interp_pl(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
 	int cvec);

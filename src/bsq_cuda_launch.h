@@ -42,7 +42,13 @@ static inline dim3 blocks_of(const struct box &b)
 		(unsigned)(b.nk + TZ - 1) / TZ);
 }
 
-#define LAUNCH(b) blocks_of(b), dim3(TX, TY, TZ)
+/* The stream of the cell kernels: 0 (the legacy default stream), or a
+ * slab's own (bsq_cuda.cu, slabs with overlap = streams).  The line, row and
+ * reduction kernels and every copy run on the default stream, which waits
+ * for the slabs' streams and they for it. */
+extern cudaStream_t bsq_cuda_now;
+
+#define LAUNCH(b) blocks_of(b), dim3(TX, TY, TZ), 0, bsq_cuda_now
 
 /* This thread's cell; false outside the box. */
 __device__ static inline bool cell_of(const struct box &b, int *i, int *j, int *k)

@@ -50,6 +50,17 @@ void bsq_cuda_free(struct bsq_cuda *ctx)
 {
 	(void)ctx;
 }
+
+int bsq_cuda_slabs_init(struct bsq_slabs **out, const struct bsq_state *w,
+	const struct bsq_params *p, int n, int overlap)
+{
+	(void)w;
+	(void)p;
+	(void)n;
+	(void)overlap;
+	*out = NULL;
+	return refuse();
+}
 #else
 /* ISO C forbids an empty translation unit. */
 typedef int bsq_device_with_cuda;

@@ -33,6 +33,13 @@ static double div_row(void *vctx, size_t c0, int n)
 	return bsq_div_row(s->u, s->v, s->w, c0, n, x->sy, x->sz, &x->h, &x->max);
 }
 
+void bsq_diag_div_planes(const struct bsq_state *s, double *max, double *ps)
+{
+	struct diag_ctx x = diag_ctx_of(s);
+	bsq_rows_planes(&s->g, div_row, &x, ps);
+	*max = x.max;
+}
+
 void bsq_diag_div(const struct bsq_state *s, double *max, double *l2)
 {
 	struct diag_ctx x = diag_ctx_of(s);

@@ -20,6 +20,9 @@
 enum { BSQ_GHOST_NEUMANN = 0, BSQ_GHOST_DIRICHLET, BSQ_GHOST_PERIODIC };
 /* Velocity only: the normal component on the wall face itself is 0. */
 #define BSQ_GHOST_WALL_FACE 3
+/* A slab's face inside the stack: the ghost plane is the neighbour's, moved
+ * by the halo exchange (bsq_slab.c); a ghost fill leaves it alone. */
+#define BSQ_GHOST_HALO 4
 
 /* Strides of a grid with one ghost layer: +1 in x, sy in y, sz in z. */
 HOSTDEVICE static inline size_t bsq_sy(const struct bsq_grid *g) { return (size_t)g->nx + 2; }
@@ -145,7 +148,8 @@ HOSTDEVICE static inline bsq_real bsq_residual_at(const bsq_real *phi, const bsq
 	return bsq_residual(&q, b[c], h);
 }
 
-/* 1 where cell (i, j, k) has the colour red (0: i + j + k even). */
+/* 1 where cell (i, j, k) has the colour red (0: i + j + k even); k counts
+ * the planes of the whole stack (a slab adds its k0). */
 HOSTDEVICE static inline int bsq_is_colour(int i, int j, int k, int red)
 {
 	return ((i + j + k + red) & 1) == 0;
@@ -206,6 +210,19 @@ HOSTDEVICE static inline bsq_real bsq_prolong_add(bsq_real a, bsq_real q, bsq_re
 HOSTDEVICE static inline bsq_real bsq_shifted(bsq_real q, double by)
 {
 	return (bsq_real)(q - by);
+}
+
+/* The sum of a[0..n) in order from 0.  Every sum of the module is made of
+ * plane sums (each plane's rows in order) added in the order of the planes,
+ * so that slabs of whole planes give the same bits (bsq_rows_sum,
+ * bsq_slab.c). */
+HOSTDEVICE static inline double bsq_sum_ordered(const double *a, int n)
+{
+	double sum = 0;
+	int i;
+	for (i = 0; i < n; i++)
+		sum += a[i];
+	return sum;
 }
 
 /* The sum of a row's n values from c0, in order (means). */
@@ -270,11 +287,11 @@ HOSTDEVICE static inline void bsq_fill_line(bsq_real *a, const struct bsq_axis *
 	}
 	if (klo == BSQ_GHOST_WALL_FACE)
 		a[lo_in] = 0;
-	else
+	else if (klo != BSQ_GHOST_HALO)
 		a[lo] = klo == BSQ_GHOST_DIRICHLET ? bsq_ghost_dirichlet(vlo, a[lo_in]) : a[lo_in];
 	if (khi == BSQ_GHOST_WALL_FACE)
 		a[hi] = 0;
-	else
+	else if (khi != BSQ_GHOST_HALO)
 		a[hi] = khi == BSQ_GHOST_DIRICHLET ? bsq_ghost_dirichlet(vhi, a[hi_in]) : a[hi_in];
 }
 
@@ -286,8 +303,12 @@ typedef double (*bsq_row_fn)(void *ctx, size_t c, int n);
  * large grids; returns the max of the rows' numbers (exact in any order). */
 double bsq_rows_max(const struct bsq_grid *g, const int lo[3], bsq_row_fn fn, void *ctx);
 /* Every interior row, serially in a fixed order; returns the sum of the
- * rows' numbers (the same bits on any number of threads). */
+ * rows' numbers, plane by plane (bsq_sum_ordered): the same bits on any
+ * number of threads and of slabs. */
 double bsq_rows_sum(const struct bsq_grid *g, bsq_row_fn fn, void *ctx);
+/* ps[k - 1] = the sum of the numbers of the rows of plane k (k = 1..nz),
+ * in order. */
+void bsq_rows_planes(const struct bsq_grid *g, bsq_row_fn fn, void *ctx, double *ps);
 /* (j, k) of the row that starts at c (and i of c itself). */
 static inline void bsq_row_jk(const struct bsq_grid *g, size_t c, int *i, int *j, int *k)
 {
@@ -354,6 +375,8 @@ int bsq_mg_build(struct bsq_state *s, const struct bsq_params *p);
 void bsq_mg_free(struct bsq_state *s);
 void bsq_mg_zero(struct bsq_level *l, int vec);
 double bsq_mg_mean(const struct bsq_level *l, int vec);
+/* ps[k - 1] = the sum of vec over plane k of l (k = 1..nz), in order. */
+void bsq_mg_plane_sums(const struct bsq_level *l, int vec, double *ps);
 void bsq_mg_shift(struct bsq_level *l, int vec, double by);
 double bsq_mg_norm_max(const struct bsq_level *l, int vec);
 /* max |a| over the interior values of any field of grid g. */
@@ -365,8 +388,10 @@ void bsq_mg_interp_rows(struct bsq_level *fine, int fvec, double a, struct bsq_l
 void bsq_mg_ghosts(struct bsq_level *l, int vec);
 /* bsq_mg_residual.c: res = rhs - lap(phi); returns max |res|. */
 double bsq_mg_residual(struct bsq_level *l, int res, int phi, int rhs);
-/* bsq_mg_gsrb.c: `sweeps` red-black Gauss-Seidel sweeps on phi. */
+/* bsq_mg_gsrb.c: `sweeps` red-black Gauss-Seidel sweeps on phi; one colour
+ * (red 0: the cells with i + j + k0 + k even). */
 void bsq_mg_smooth(struct bsq_level *l, int phi, int rhs, int sweeps);
+void bsq_mg_colour(struct bsq_level *l, int phi, int rhs, int red);
 /* bsq_mg_restrict.c: coarse[cvec] = mean of the children of fine[fvec]. */
 void bsq_mg_restrict(struct bsq_level *coarse, int cvec, struct bsq_level *fine, int fvec);
 /* bsq_mg_interp_pl.c / _pc.c: fine[fvec] = a fine[fvec] + P coarse[cvec]
@@ -414,6 +439,12 @@ struct bsq_ops {
 	void (*interp_pc)(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
 		int cvec);
 	void (*jacobi_sweep)(struct bsq_level *l);
+	/* what slabs of whole planes need (bsq_slab.c): one colour of the
+	 * smoother; the sums of vec per plane (ps[k - 1], k = 1..nz); max |div u|
+	 * and the sums of div^2 per plane */
+	void (*colour)(struct bsq_level *l, int phi, int rhs, int red);
+	void (*plane_sums)(const struct bsq_level *l, int vec, double *ps);
+	void (*div_planes)(const struct bsq_state *s, double *max, double *ps);
 };
 extern const struct bsq_ops bsq_ops_cpu;
 /* bsq_step and bsq_poisson on backend o (bsq.h says what they do). */
@@ -421,6 +452,8 @@ int bsq_step_on(const struct bsq_ops *o, struct bsq_state *s, const struct bsq_p
 	struct bsq_stats *st);
 int bsq_poisson_on(const struct bsq_ops *o, struct bsq_state *s, const struct bsq_params *p,
 	double rtol, int fmg, struct bsq_stats *st);
+/* max |div u| and the sums of div^2 per plane (bsq_diag.c). */
+void bsq_diag_div_planes(const struct bsq_state *s, double *max, double *ps);
 /* b = div(u*) / dt on level 0 (bsq_step.c). */
 void bsq_div_rhs(struct bsq_state *s, double dt);
 /* u = AB2(u, F, Fold), u -= dt dphi/dn on component comp (bsq_step.c). */

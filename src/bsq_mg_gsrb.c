@@ -11,13 +11,13 @@ static double colour_row(void *vctx, size_t c0, int n)
 	int i, j, k;
 	size_t c;
 	bsq_row_jk(x->g, c0, &i, &j, &k);
-	/* cells with (i + j + k) % 2 == red: i = 1 or 2 first */
-	for (c = c0 + (size_t)((1 + j + k + x->red) & 1); c < c0 + (size_t)n; c += 2)
+	/* cells with (i + j + k0 + k) % 2 == red: i = 1 or 2 first */
+	for (c = c0 + (size_t)((1 + j + x->l->k0 + k + x->red) & 1); c < c0 + (size_t)n; c += 2)
 		x->out[c] = bsq_relax_at(x->out, x->in2, c, x->sy, x->sz, &x->l->h);
 	return 0;
 }
 
-static void colour(struct bsq_level *l, int phi, int rhs, int red)
+void bsq_mg_colour(struct bsq_level *l, int phi, int rhs, int red)
 {
 	struct bsq_lctx x = bsq_lctx_of(l);
 	x.out = l->v[phi];
@@ -31,7 +31,7 @@ void bsq_mg_smooth(struct bsq_level *l, int phi, int rhs, int sweeps)
 {
 	int s;
 	for (s = 0; s < sweeps; s++) {
-		colour(l, phi, rhs, 0);
-		colour(l, phi, rhs, 1);
+		bsq_mg_colour(l, phi, rhs, 0);
+		bsq_mg_colour(l, phi, rhs, 1);
 	}
 }

@@ -23,12 +23,30 @@ double bsq_rows_max(const struct bsq_grid *g, const int lo[3], bsq_row_fn fn, vo
 	return m;
 }
 
+/* The numbers of the rows of plane k, added in order. */
+static double plane_sum(const struct bsq_grid *g, int k, bsq_row_fn fn, void *ctx)
+{
+	double sum = 0;
+	int j;
+	for (j = 1; j <= g->ny; j++)
+		sum += fn(ctx, bsq_idx(g, 1, j, k), g->nx);
+	return sum;
+}
+
+void bsq_rows_planes(const struct bsq_grid *g, bsq_row_fn fn, void *ctx, double *ps)
+{
+	int k;
+	for (k = 1; k <= g->nz; k++)
+		ps[k - 1] = plane_sum(g, k, fn, ctx);
+}
+
+/* The planes' sums added in order as they come: bsq_sum_ordered of the
+ * array bsq_rows_planes fills, without the array. */
 double bsq_rows_sum(const struct bsq_grid *g, bsq_row_fn fn, void *ctx)
 {
 	double sum = 0;
-	int j, k;
+	int k;
 	for (k = 1; k <= g->nz; k++)
-		for (j = 1; j <= g->ny; j++)
-			sum += fn(ctx, bsq_idx(g, 1, j, k), g->nx);
+		sum += plane_sum(g, k, fn, ctx);
 	return sum;
 }

@@ -16,6 +16,8 @@
 
 #include "spate.h"
 #include "bsq_cuda.h"
+#include "bsq_slab.h"
+#include "decomp.h"
 #include "bsq_run.h"
 #include "bsq_out.h"
 #include "bsq_ckpt.h"
@@ -32,6 +34,8 @@ struct run {
 	struct bsq_params p;
 	struct bsq_state s;         /* the host copy (the state itself on the CPU) */
 	struct bsq_cuda *gpu;       /* the device state, or NULL on the CPU */
+	struct bsq_slabs *slabs;    /* the state in slabs ([parallel], mpirun), or NULL */
+	int slabs_gpu;              /* 1: the slabs are on the GPU */
 	struct bsq_stats st;
 	struct spate_clock clk;
 	struct bsq_out out;
@@ -57,6 +61,35 @@ static int checkpoint(struct run *u)
 	return rc;
 }
 
+/* [parallel] subdomains > 1, or several MPI ranks: the state in slabs of
+ * whole planes (bsq_slab.h), at least one a rank; on the GPU where the
+ * device says so. */
+static int start_slabs(struct run *u)
+{
+	int n = u->c->subdomains, P = decomp_world_size();
+	if (n <= 1 && P <= 1)
+		return 0;
+	n = n < P ? P : n;
+	u->slabs_gpu = u->c->device == BSQ_DEVICE_CUDA ||
+		(u->c->device == BSQ_DEVICE_AUTO && bsq_cuda_available() > 0);
+	if (u->slabs_gpu)
+		return bsq_cuda_slabs_init(&u->slabs, &u->s, &u->p, n, u->c->overlap);
+	return bsq_slabs_init(&u->slabs, &u->s, &u->p, n, u->c->overlap);
+}
+
+/* The slabs' fields into the host state when any rank needs them (due):
+ * collective, every rank calls it. */
+static int gather(struct run *u, int due)
+{
+	double any = due;
+	int rc;
+	if (!u->slabs)
+		return 0;
+	if ((rc = decomp_max(&any, 1, NULL)))
+		return rc;
+	return any > 0 ? bsq_slabs_gather(u->slabs, &u->s, &u->p) : 0;
+}
+
 static int start(struct run *u)
 {
 	int rc;
@@ -66,8 +99,10 @@ static int start(struct run *u)
 	if (u->o->restart && (rc = bsq_ckpt_read(u->o->restart, u->c, &u->s, &u->clk,
 		&u->r->cycles_total)))
 		return rc;
-	if (u->c->device == BSQ_DEVICE_CUDA ||
-		(u->c->device == BSQ_DEVICE_AUTO && bsq_cuda_available() > 0))
+	if ((rc = start_slabs(u)))
+		return rc;
+	if (!u->slabs && (u->c->device == BSQ_DEVICE_CUDA ||
+		(u->c->device == BSQ_DEVICE_AUTO && bsq_cuda_available() > 0)))
 		if ((rc = bsq_cuda_init(&u->gpu, &u->s, &u->p)))
 			return rc;
 	u->writes = !u->o->no_output;
@@ -82,13 +117,15 @@ static int start(struct run *u)
  * the GPU the fields come down once, and only when one of them is. */
 static int after_step(struct run *u)
 {
-	int series, out, ckpt, rc = 0;
+	int series = 0, out = 0, ckpt = 0, rc = 0;
 	u->r->cycles_total += u->st.cycles;
-	if (!u->writes)
-		return 0;
-	series = bsq_out_series_due(&u->out, u->s.t);
-	out = spate_clock_output_due(&u->clk, u->s.t);
-	ckpt = spate_clock_ckpt_due(&u->clk, u->s.t);
+	if (u->writes) {
+		series = bsq_out_series_due(&u->out, u->s.t);
+		out = spate_clock_output_due(&u->clk, u->s.t);
+		ckpt = spate_clock_ckpt_due(&u->clk, u->s.t);
+	}
+	if ((rc = gather(u, series || out || ckpt)) || !u->writes)
+		return rc;
 	if (u->gpu && (series || out || ckpt) && (rc = bsq_cuda_download(u->gpu, &u->s)))
 		return rc;
 	if (series && (rc = bsq_out_series(&u->out, &u->s, &u->st)))
@@ -100,14 +137,17 @@ static int after_step(struct run *u)
 	return rc;
 }
 
-/* One step on the CPU or the GPU; on the GPU the host copy follows only the
- * clock (after_step and finish bring the fields down when they need them). */
+/* One step on the CPU, in slabs or on the GPU; in slabs and on the GPU the
+ * host copy follows only the clock (after_step and finish bring the fields
+ * over when they need them). */
 static int step(struct run *u)
 {
 	int rc;
-	if (!u->gpu)
+	if (!u->gpu && !u->slabs)
 		return bsq_step(&u->s, &u->p, &u->st);
-	if ((rc = bsq_cuda_step(u->gpu, &u->p, &u->st)))
+	rc = u->slabs ? bsq_slabs_step(u->slabs, &u->p, &u->st) :
+		bsq_cuda_step(u->gpu, &u->p, &u->st);
+	if (rc)
 		return rc;
 	u->s.t = u->st.t;
 	u->s.dt_prev = u->st.dt;
@@ -131,6 +171,9 @@ static int loop(struct run *u)
 	}
 	u->r->wall_s = spate_progress_end(&pr, u->s.t, u->s.step, u->st.dt,
 		&u->r->cell_steps_per_s);
+	if (u->s.t < c->end_time && (spate_interrupted() || c->checkpoint_every > 0) &&
+		(rc = gather(u, u->writes)))
+		return rc;
 	if (u->writes && u->s.t < c->end_time && (spate_interrupted() || c->checkpoint_every > 0) &&
 		!(u->gpu && (rc = bsq_cuda_download(u->gpu, &u->s))))
 		rc = checkpoint(u);
@@ -142,9 +185,9 @@ static int finish(struct run *u)
 	struct bsq_result *r = u->r;
 	double l2;
 	int rc = 0;
-	if (u->gpu && (rc = bsq_cuda_download(u->gpu, &u->s)))
+	if ((u->gpu && (rc = bsq_cuda_download(u->gpu, &u->s))) || (rc = gather(u, 1)))
 		return rc;
-	r->cuda = u->gpu != NULL;
+	r->cuda = u->gpu != NULL || u->slabs_gpu;
 	r->steps = u->s.step;
 	r->t = u->s.t;
 	r->energy = bsq_diag_energy(&u->s);
@@ -177,10 +220,15 @@ int bsq_run(const struct bsq_config *c, const struct bsq_run_opts *o, struct bsq
 	spate_signals_catch();
 	rc = start(&u);
 	if (!rc) {
-		spate_log_info("spate: boussinesq %s, %d x %d x %d cells, %s pressure, %s, %s%s\n",
+		char slabs[64] = "";
+		if (u.slabs)
+			snprintf(slabs, sizeof slabs, ", %d slabs on %d rank(s), %d levels cut",
+				c->subdomains < decomp_world_size() ? decomp_world_size() : c->subdomains,
+				decomp_world_size(), bsq_slabs_split(u.slabs));
+		spate_log_info("spate: boussinesq %s, %d x %d x %d cells, %s pressure, %s, %s%s%s\n",
 			c->setup, u.s.g.nx, u.s.g.ny, u.s.g.nz, u.p.solver == BSQ_SOLVER_MG ?
 			"multigrid" : "Jacobi", sizeof(bsq_real) == 8 ? "double" : "single",
-			u.gpu ? "CUDA" : "CPU", o->restart ? ", restarted" : "");
+			u.gpu || u.slabs_gpu ? "CUDA" : "CPU", slabs, o->restart ? ", restarted" : "");
 		rc = loop(&u);
 	}
 	if (!rc)
@@ -189,6 +237,7 @@ int bsq_run(const struct bsq_config *c, const struct bsq_run_opts *o, struct bsq
 	rc = rc ? rc : rc2;
 	rc = spate_signals_end(rc, u.s.t, "", c->end_time, u.s.step, c->out_dir);
 	bsq_cuda_free(u.gpu);
+	bsq_slabs_free(u.slabs);
 	bsq_free(&u.s);
 	return rc;
 }

@@ -26,6 +26,7 @@ static const char *const interps[] = { "trilinear", "constant", NULL };
 static const char *const plates[] = { "no_slip", "free_slip", NULL };
 static const char *const models[] = { "boussinesq", NULL };
 static const char *const devices[] = { "cpu", "cuda", "auto", NULL };
+static const char *const overlaps[] = { "none", "compute", "streams", NULL };
 
 struct key {
 	const char *section, *name;
@@ -89,6 +90,10 @@ static const struct key keys[] = {
 	{ "run", "diff", K_REAL, P(diff), 1e-6, 1, NULL, 0, "diffusive limit D" },
 	{ "run", "threads", K_INT, C(threads), 0, 4096, NULL, 0, "OpenMP threads (0: default)" },
 	{ "run", "device", K_ENUM, C(device), 0, 0, devices, 0, "cpu, cuda or auto" },
+	{ "parallel", "subdomains", K_INT, C(subdomains), 1, 256, NULL, 0,
+		"slabs of whole x-y planes (CPU; under mpirun at least the ranks)" },
+	{ "parallel", "overlap", K_ENUM, C(overlap), 0, 0, overlaps, 0,
+		"none, compute or streams: halo exchange against work" },
 	{ "output", "dir", K_STR, C(out_dir), 0, BSQ_PATH_MAX, NULL, 0, "output folder" },
 	{ "output", "interval", K_REAL, C(out_interval), 0, 1e30, NULL, 0,
 		"time between snapshots (0: only the end)" },
@@ -123,6 +128,8 @@ void bsq_config_defaults(struct bsq_config *c)
 	snprintf(c->out_dir, sizeof c->out_dir, "bsq-out");
 	c->netcdf = 1;
 	c->profiles = 1;
+	c->subdomains = 1;
+	c->overlap = 2;     /* streams, as the flood's default */
 }
 
 /* "origin:line" of a message into buf, or origin alone for line 0 (the
@@ -277,7 +284,7 @@ static int set_cb(void *params, const char *section, const char *key, const char
 int bsq_config_load(struct bsq_config *c, const char *path)
 {
 	static const char *const sections[] = { "domain", "physics", "boundary", "solver", "run",
-		"output", NULL };
+		"parallel", "output", NULL };
 	static const struct spate_section_need needs[] = {
 		{ "physics", "add it with model = boussinesq" },
 		{ "run", "add it with end_time = TIME" },

@@ -1,5 +1,5 @@
 /* bsq_scenario.h: a Boussinesq scenario: the scenario file's keys (sections
- * [domain], [physics], [boundary], [solver], [run], [output]), each checked
+ * [domain], [physics], [boundary], [solver], [run], [parallel], [output]), each checked
  * as it is read, then resolved into the solver's parameters (bsq.h): the
  * built-in set-up first, then every key given explicitly over it. */
 #ifndef SPATE_BSQ_SCENARIO_H
@@ -28,6 +28,9 @@ struct bsq_config {
 	long max_steps;         /* 0: unlimited */
 	int threads;            /* OpenMP threads, 0: default */
 	int device;             /* enum bsq_device */
+	/* [parallel] */
+	int subdomains;         /* slabs of whole x-y planes (bsq_slab.h) */
+	int overlap;            /* enum bsq_overlap */
 	/* [output] */
 	char out_dir[BSQ_PATH_MAX];
 	double out_interval;    /* s between snapshots (0: only the end) */

@@ -195,18 +195,26 @@ int decomp_bbox(int box[4], double *wait)
 	return 0;
 }
 
+#ifdef HAVE_MPI
+/* The planes of each rank's subdomains: count[r] from offset[r]. */
+static void rank_spans(const struct decomp *d, int *count, int *offset)
+{
+	for (int r = 0; r < d->nranks; r++) {
+		int first = (int)((long)d->n * r / d->nranks);
+		int last = (int)((long)d->n * (r + 1) / d->nranks) - 1;
+		offset[r] = d->part[first].row0;
+		count[r] = d->part[last].row0 + d->part[last].rows - offset[r];
+	}
+}
+#endif
+
 int decomp_allgather_planes(double *v, const struct decomp *d, double *wait)
 {
 #ifdef HAVE_MPI
 	if (world_size > 1) {
 		int count[DECOMP_MAX], offset[DECOMP_MAX], rc;
 		double t0 = spate_now();
-		for (int r = 0; r < d->nranks; r++) {
-			int first = (int)((long)d->n * r / d->nranks);
-			int last = (int)((long)d->n * (r + 1) / d->nranks) - 1;
-			offset[r] = d->part[first].row0;
-			count[r] = d->part[last].row0 + d->part[last].rows - offset[r];
-		}
+		rank_spans(d, count, offset);
 		rc = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DOUBLE, v, count, offset, MPI_DOUBLE,
 			world_comm);
 		if (wait)
@@ -215,6 +223,33 @@ int decomp_allgather_planes(double *v, const struct decomp *d, double *wait)
 	}
 #else
 	(void)v;
+	(void)d;
+#endif
+	(void)wait;
+	return 0;
+}
+
+int decomp_allgather_rows(void *v, size_t plane, const struct decomp *d, double *wait)
+{
+#ifdef HAVE_MPI
+	if (world_size > 1) {
+		int count[DECOMP_MAX], offset[DECOMP_MAX], rc;
+		double t0 = spate_now();
+		MPI_Datatype t;
+		if (plane > (size_t)1 << 30)
+			return -SPATE_EINVAL;
+		rank_spans(d, count, offset);
+		MPI_Type_contiguous((int)plane, MPI_BYTE, &t);
+		MPI_Type_commit(&t);
+		rc = MPI_Allgatherv(MPI_IN_PLACE, 0, t, v, count, offset, t, world_comm);
+		MPI_Type_free(&t);
+		if (wait)
+			*wait += spate_now() - t0;
+		return rc == MPI_SUCCESS ? 0 : -SPATE_EDEVICE;
+	}
+#else
+	(void)v;
+	(void)plane;
 	(void)d;
 #endif
 	(void)wait;

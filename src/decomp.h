@@ -68,6 +68,10 @@ int decomp_bbox(int box[4], double *wait);
 /* v[0..ny) per plane: each rank fills the planes of its subdomains, and
  * afterwards every rank holds every plane's value (MPI_Allgatherv). */
 int decomp_allgather_planes(double *v, const struct decomp *d, double *wait);
+/* The same for planes of `plane` bytes each: v holds plane 0 of the whole
+ * stack; every rank fills its subdomains' planes, and afterwards holds all
+ * of them (one MPI_Allgatherv; a plane at most 1 GiB). */
+int decomp_allgather_rows(void *v, size_t plane, const struct decomp *d, double *wait);
 /* Rank 0's values of v[0..n-1] on every rank. */
 int decomp_bcast(double *v, int n);
 /* Gather planes to rank 0: this rank's `count` planes of `plane` bytes at

@@ -45,7 +45,8 @@ src_libspate_a_SOURCES = \
 	src/bsq_mg_restrict.c src/bsq_mg_interp_pl.c src/bsq_mg_interp_pc.c \
 	src/bsq_jacobi.c \
 	src/bsq_scenario.c src/bsq_out.c src/bsq_ckpt.c src/bsq_run.c src/bsq_cli.c \
-	src/bsq_bench.c src/bsq_device.c src/bsq_cpu.c
+	src/bsq_bench.c src/bsq_device.c src/bsq_cpu.c \
+	src/bsq_slab.c src/bsq_slab_ops.c src/bsq_slab_halo.c
 noinst_HEADERS += \
 	src/hostdevice.h \
 	src/spate.h \
@@ -78,7 +79,8 @@ noinst_HEADERS += \
 	src/gauge_kern.h \
 	src/ncutil.h \
 	src/bsq.h src/bsq_kern.h src/bsq_impl.h src/bsq_cuda.h src/bsq_cuda_dev.h src/cuda_check.h \
-	src/bsq_scenario.h src/bsq_out.h src/bsq_ckpt.h src/bsq_run.h src/bsq_bench.h
+	src/bsq_scenario.h src/bsq_out.h src/bsq_ckpt.h src/bsq_run.h src/bsq_bench.h \
+	src/bsq_slab.h src/bsq_slab_impl.h
 # CUDA objects (cuda/local.mk) join the library through LIBADD.
 src_libspate_a_LIBADD =
 

@@ -6,7 +6,9 @@
 # results.nc (3D u v w p T along time, with ncdump); a run stopped with
 # checkpoints and continued equals the uninterrupted one byte for byte
 # (series, profiles, results.nc values, summary), in both checkpoint
-# formats; a checkpoint of the other module is refused; bad keys and values
+# formats; in 3 slabs ([parallel] subdomains) the run is the same byte for
+# byte, and one stopped in 2 slabs and continued in 3 too; a checkpoint of
+# the other module is refused; bad keys and values
 # give a message naming the key (with "did you mean" for a misspelt one)
 # and exit status 1.
 set -u
@@ -55,17 +57,10 @@ else
 	echo "skip results.nc checks (no NetCDF or ncdump)"
 fi
 
-# stopped at step 40 with checkpoints, continued (NetCDF or binary format)
-for fmt in default bin; do
-	env=()
-	[ $fmt = bin ] && env=(SPATE_CHECKPOINT=bin)
-	d="$tmp/B$fmt"
-	env "${env[@]}" "$SPATE" "${cav[@]}" --output.dir="$d" --run.max_steps=40 --checkpoint-every=0.2
-	ck=$(ls "$d"/checkpoint.* 2>/dev/null | head -n 1)
-	result $([ -n "$ck" ]; echo $?) "$fmt: stopped at step 40 with a checkpoint (${ck##*/})"
-	env "${env[@]}" "$SPATE" "${cav[@]}" --output.dir="$d" --restart "$ck" --summary "$d.json"
-	result $? "$fmt: continued from the checkpoint"
-	same=0
+# same_as_A DIR: series, profiles, the summary DIR.json and results.nc
+# values equal run A's (status 1 naming what differs)
+same_as_A() {
+	local d=$1 same=0 k v
 	cmp -s "$tmp/A/series.csv" "$d/series.csv" || { same=1; echo "     series.csv differs"; }
 	cmp -s "$tmp/A/profiles.csv" "$d/profiles.csv" || { same=1; echo "     profiles.csv differs"; }
 	for k in steps sim_time kinetic_energy div_max pressure_cycles_total outputs; do
@@ -78,8 +73,38 @@ for fmt in default bin; do
 				{ same=1; echo "     results.nc $v differs"; }
 		done
 	fi
-	result $same "$fmt: restart = uninterrupted run, byte for byte"
+	return $same
+}
+
+# stopped at step 40 with checkpoints, continued (NetCDF or binary format)
+for fmt in default bin; do
+	env=()
+	[ $fmt = bin ] && env=(SPATE_CHECKPOINT=bin)
+	d="$tmp/B$fmt"
+	env "${env[@]}" "$SPATE" "${cav[@]}" --output.dir="$d" --run.max_steps=40 --checkpoint-every=0.2
+	ck=$(ls "$d"/checkpoint.* 2>/dev/null | head -n 1)
+	result $([ -n "$ck" ]; echo $?) "$fmt: stopped at step 40 with a checkpoint (${ck##*/})"
+	env "${env[@]}" "$SPATE" "${cav[@]}" --output.dir="$d" --restart "$ck" --summary "$d.json"
+	result $? "$fmt: continued from the checkpoint"
+	same_as_A "$d"
+	result $? "$fmt: restart = uninterrupted run, byte for byte"
 done
+
+# in slabs ([parallel] subdomains): the same bits as one domain; a run in
+# 2 slabs stopped with a checkpoint and continued in 3 equals run A
+sd="$tmp/S"
+"$SPATE" "${cav[@]}" --output.dir="$sd" --parallel.subdomains=3 --parallel.overlap=compute \
+	--summary "$sd.json" && same_as_A "$sd"
+result $? "3 slabs, overlap compute: series, profiles, summary, results.nc = one domain"
+sd="$tmp/S2"
+"$SPATE" "${cav[@]}" --output.dir="$sd" --run.max_steps=40 --checkpoint-every=0.2 \
+	--parallel.subdomains=2
+ck=$(ls "$sd"/checkpoint.* 2>/dev/null | head -n 1)
+"$SPATE" "${cav[@]}" --output.dir="$sd" --restart "$ck" --parallel.subdomains=3 \
+	--parallel.overlap=none
+result $([ -n "$ck" ] && cmp -s "$tmp/A/series.csv" "$sd/series.csv" &&
+	cmp -s "$tmp/A/profiles.csv" "$sd/profiles.csv"; echo $?) \
+	"2 slabs stopped with a checkpoint, continued in 3: series and profiles = one domain"
 
 # refusals
 refused() { # refused NAME FRAGMENT ARGS...
@@ -100,6 +125,11 @@ refused "an odd periodic pair" "periodic" "${cav[@]}" --boundary.xm=periodic
 printf '[physics]\nmodel = boussinesq\n[domain]\nsetup = cavity\n' >"$tmp/norun.conf"
 refused "no [run] section" "missing section [run]" run "$tmp/norun.conf"
 refused "another model's key" "unknown key of the boussinesq model" "${cav[@]}" --physics.manning=0.03
+refused "no slabs" "[parallel] subdomains = 0" "${cav[@]}" --parallel.subdomains=0
+refused "more slabs than planes" "[parallel] subdomains = 30" "${cav[@]}" --parallel.subdomains=30
+refused "an unknown overlap" "[parallel] overlap = fast" "${cav[@]}" --parallel.overlap=fast
+refused "slabs across periodic z" "periodic z runs on one subdomain" run \
+	"$scen/bsq_taylor_green.conf" --parallel.subdomains=2 --output.dir="$tmp/tg"
 # --device=cuda: the same series and profiles as the CPU run A where a GPU
 # is there (CPU vs CUDA round-off is t_bsq_cuda's; here the same bits),
 # else refused with a message.
@@ -109,6 +139,12 @@ if "$SPATE" "${cav[@]}" --output.dir="$tmp/G" --summary "$tmp/G.json" --device=c
 	result $(cmp -s "$tmp/A/series.csv" "$tmp/G/series.csv" &&
 		cmp -s "$tmp/A/profiles.csv" "$tmp/G/profiles.csv"; echo $?) \
 		"--device=cuda: series.csv and profiles.csv equal the CPU run's"
+	# 3 slabs on the GPU, each slab's kernels on its own stream
+	"$SPATE" "${cav[@]}" --output.dir="$tmp/GS" --device=cuda --parallel.subdomains=3 \
+		--parallel.overlap=streams
+	result $(cmp -s "$tmp/G/series.csv" "$tmp/GS/series.csv" &&
+		cmp -s "$tmp/G/profiles.csv" "$tmp/GS/profiles.csv"; echo $?) \
+		"--device=cuda, 3 slabs, overlap streams: series.csv and profiles.csv = one GPU domain"
 else
 	result $(grep -qF "no usable CUDA GPU" "$tmp/err"; echo $?) \
 		"--device=cuda without a GPU: refused ($(head -n 1 "$tmp/err"))"

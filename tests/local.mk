@@ -111,6 +111,10 @@ EXTRA_DIST += examples/slurm-1node-4gpu.sh examples/slurm-2nodes.sh examples/mpi
 dist_check_SCRIPTS += tests/man_keys.sh
 TESTS += tests/man_keys.sh
 
+# The Boussinesq slabs over 1, 2 and 3 MPI ranks (bsq_mpi.sh, running
+# t_bsq_slabs under mpiexec).
+dist_check_SCRIPTS += tests/bsq_mpi.sh
+TESTS += tests/bsq_mpi.sh
 # The Boussinesq module through the run layer (bsq_run.sh).
 dist_check_SCRIPTS += tests/bsq_run.sh
 TESTS += tests/bsq_run.sh
@@ -214,7 +218,8 @@ TESTS += tests/restart.sh tests/writer.sh
 # and bsqtest.h, the helpers they share.
 if HAVE_CMOCKA
 BSQ_TESTS = tests/t_bsq_kern tests/t_bsq_tg tests/t_bsq_mg tests/t_bsq_div tests/t_bsq_bad tests/t_bsq_rb \
-	tests/t_bsq_onset tests/t_bsq_cavity tests/t_bsq_dhc tests/t_bsq_cuda
+	tests/t_bsq_onset tests/t_bsq_cavity tests/t_bsq_dhc tests/t_bsq_cuda tests/t_bsq_slabs \
+	tests/t_bsq_slabs_cuda
 check_PROGRAMS += $(BSQ_TESTS)
 noinst_HEADERS += tests/bsqtest.h
 tests_t_bsq_kern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -235,6 +240,14 @@ tests_t_bsq_cavity_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bsq_cavity_LDADD = $(LDADD) $(CMOCKA_LIBS)
 tests_t_bsq_dhc_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bsq_dhc_LDADD = $(LDADD) $(CMOCKA_LIBS)
+# 1 vs N slabs, each overlap strategy, bitwise (t_bsq_slabs; under mpiexec
+# from tests/bsq_mpi.sh: 1 vs N ranks).
+tests_t_bsq_slabs_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bsq_slabs_LDADD = $(LDADD) $(CMOCKA_LIBS)
+# 1 vs N slabs on one GPU, each overlap strategy, bitwise (skips without a
+# GPU).
+tests_t_bsq_slabs_cuda_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bsq_slabs_cuda_LDADD = $(LDADD) $(CMOCKA_LIBS)
 # CPU vs CUDA (t_bsq_cuda: skips without a GPU).
 tests_t_bsq_cuda_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bsq_cuda_LDADD = $(LDADD) $(CMOCKA_LIBS)

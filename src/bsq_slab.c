@@ -1,0 +1,322 @@
+/* bsq_slab.c: a Boussinesq state cut into slabs (bsq_slab.h): the cut, the
+ * slabs' and the whole levels' memory, the halo plans (built once), the
+ * step (bsq_step_on on the stand-in, bsq_slab_ops.c) and the gather back.
+ *
+ * The cut: whole planes, in units of A planes, A the largest plane count of
+ * one multigrid level's plane (nz / nz_l) that leaves at least two units a
+ * slab, so that the first levels stay cut; a level is cut while every slab's
+ * first plane and plane count divide by its A (its planes pair up with the
+ * coarse planes); the coarser ones are whole. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bsq_slab_impl.h"
+#include "spate.h"
+
+/* Planes of level 0 in one plane of level l. */
+static int zc(const struct bsq_state *w, int l)
+{
+	return w->g.nz / w->lev[l].g.nz;
+}
+
+static int cut(struct bsq_slabs *S, const struct bsq_state *w, int n)
+{
+	int A = 1, l, k, err;
+	for (l = 0; l < w->nlev; l++)
+		if (S->nz / zc(w, l) >= 2 * n)
+			A = zc(w, l);
+	if ((err = decomp_plan(&S->d[0], S->nz / A, n, NULL, 1, "bsq: [parallel] subdomains")))
+		return err;
+	S->d[0].ny = S->nz;
+	for (k = 0; k < n; k++) {
+		S->d[0].part[k].row0 *= A;
+		S->d[0].part[k].rows *= A;
+	}
+	for (S->nsplit = 0; S->nsplit < w->nlev; S->nsplit++) {
+		int z = zc(w, S->nsplit), ok = 1;
+		for (k = 0; k < n; k++)
+			ok &= S->d[0].part[k].row0 % z == 0 && S->d[0].part[k].rows % z == 0;
+		if (!ok)
+			break;
+		S->d[S->nsplit] = S->d[0];
+		S->d[S->nsplit].ny = S->nz / z;
+		for (k = 0; k < n; k++) {
+			S->d[S->nsplit].part[k].row0 /= z;
+			S->d[S->nsplit].part[k].rows /= z;
+		}
+	}
+	return 0;
+}
+
+/* The host's memory. */
+static int host_copy(void *dst, const void *src, size_t bytes)
+{
+	memcpy(dst, src, bytes);
+	return 0;
+}
+
+static const struct bsq_slab_mem host = { 0, spate_alloc, free, host_copy, NULL, NULL, NULL };
+
+/* A copy of planes [k0, k0 + n) of the host array a (grid g) in a new
+ * array of n planes of the slabs' memory. */
+static bsq_real *planes(struct bsq_slabs *S, const bsq_real *a, const struct bsq_grid *g, int k0,
+	int n)
+{
+	size_t bytes = (size_t)n * bsq_sz(g) * sizeof(bsq_real);
+	bsq_real *b = S->mem->alloc(bytes);
+	if (b && S->mem->copy(b, a + (size_t)k0 * bsq_sz(g), bytes)) {
+		S->mem->release(b);
+		b = NULL;
+	}
+	return b;
+}
+
+/* The whole state's array of buffer id. */
+static const bsq_real *whole_buf(const struct bsq_state *w, int id)
+{
+	const bsq_real *const f[4] = { w->u, w->v, w->w, w->T };
+	if (id < BSQ_BUF_F)
+		return f[id];
+	if (id < BSQ_BUF_FOLD)
+		return w->F[id - BSQ_BUF_F];
+	if (id < BSQ_BUF_LEV)
+		return w->Fold[id - BSQ_BUF_FOLD];
+	id -= BSQ_BUF_LEV;
+	return w->lev[id / BSQ_NVEC].v[id % BSQ_NVEC];
+}
+
+/* Slab k of this rank: its state, levels 0..nsplit-1 and their planes
+ * (ghost planes included) copied from w. */
+static int slab_init(struct bsq_slabs *S, const struct bsq_state *w, int k)
+{
+	struct bsq_slab *b = &S->sub[k];
+	int l, v, id;
+	b->row0 = S->d[0].part[k].row0;
+	b->rows = S->d[0].part[k].rows;
+	b->s.g = w->g;
+	b->s.g.nz = b->rows;
+	b->s.n = bsq_count(&b->s.g);
+	for (id = 0; id < BSQ_BUF_LEV; id++)
+		if (!(b->buf[id] = planes(S, whole_buf(w, id), &w->g, b->row0, b->rows + 2)))
+			return -SPATE_ENOMEM;
+	b->s.nlev = S->nsplit;
+	for (l = 0; l < S->nsplit; l++) {
+		struct bsq_level *L = &b->s.lev[l];
+		int z = zc(w, l);
+		*L = w->lev[l];
+		L->g.nz = b->rows / z;
+		L->k0 = b->row0 / z;
+		L->slabs = NULL;
+		bsq_slab_kinds(S, b, w->lev[l].ghost, L->ghost);
+		for (v = 0; v < BSQ_NVEC; v++) {
+			id = BSQ_BUF_LEV + l * BSQ_NVEC + v;
+			if (!(b->buf[id] = planes(S, whole_buf(w, id), &w->lev[l].g, L->k0,
+				L->g.nz + 2)))
+				return -SPATE_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* The stand-in: w's grid, levels and time, every array a token. */
+static void proxy_init(struct bsq_slabs *S, const struct bsq_state *w)
+{
+	struct bsq_state *P = &S->proxy;
+	int c, l, v;
+	*P = *w;
+	P->u = &S->tok[BSQ_BUF_U];
+	P->v = &S->tok[BSQ_BUF_V];
+	P->w = &S->tok[BSQ_BUF_W];
+	P->T = &S->tok[BSQ_BUF_T];
+	for (c = 0; c < 4; c++) {
+		P->F[c] = &S->tok[BSQ_BUF_F + c];
+		P->Fold[c] = &S->tok[BSQ_BUF_FOLD + c];
+	}
+	for (l = 0; l < w->nlev; l++) {
+		P->lev[l].slabs = S;
+		P->lev[l].k0 = 0;
+		for (v = 0; v < BSQ_NVEC; v++)
+			P->lev[l].v[v] = &S->tok[BSQ_BUF_LEV + l * BSQ_NVEC + v];
+	}
+	P->p = P->lev[0].v[BSQ_PHI];
+}
+
+/* The whole levels nsplit-1.. (the first for the gathers), copied from w. */
+static int whole_init(struct bsq_slabs *S, const struct bsq_state *w)
+{
+	int l, v;
+	if (S->nsplit >= w->nlev)
+		return 0;
+	S->whole.g = w->g;
+	S->whole.nlev = w->nlev;
+	for (l = S->nsplit - 1; l < w->nlev; l++) {
+		S->whole.lev[l] = w->lev[l];
+		S->whole.lev[l].slabs = NULL;
+		for (v = 0; v < BSQ_NVEC; v++) {
+			int id = BSQ_BUF_LEV + l * BSQ_NVEC + v;
+			if (!(S->wbuf[id] = planes(S, whole_buf(w, id), &w->lev[l].g, 0,
+				w->lev[l].g.nz + 2)))
+				return -SPATE_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int check(const struct bsq_params *p, int n)
+{
+	int P = decomp_world_size();
+	if (n < 1 || n > p->nz || n > DECOMP_MAX) {
+		spate_log_error("bsq", "[parallel] subdomains = %d: must be 1 to nz = %d (at most %d)", n,
+			p->nz, DECOMP_MAX);
+		return -SPATE_EINVAL;
+	}
+	if ((n > 1 || P > 1) && p->vel_bc[BSQ_ZM] == BSQ_PERIODIC) {
+		spate_log_error("bsq", "[parallel] subdomains = %d on %d rank(s): slabs are cut along z, "
+			"which is periodic here; periodic z runs on one subdomain only (use "
+			"subdomains = 1 and one rank, or walls at z)", n, P);
+		return -SPATE_EINVAL;
+	}
+	return 0;
+}
+
+int bsq_slabs_init(struct bsq_slabs **out, const struct bsq_state *w, const struct bsq_params *p,
+	int n, int overlap)
+{
+	return bsq_slabs_init_on(out, w, p, n, overlap, &bsq_ops_cpu, &host);
+}
+
+int bsq_slabs_init_on(struct bsq_slabs **out, const struct bsq_state *w,
+	const struct bsq_params *p, int n, int overlap, const struct bsq_ops *inner,
+	const struct bsq_slab_mem *mem)
+{
+	struct bsq_slabs *S;
+	int err, l, k;
+	*out = NULL;
+	if ((err = check(p, n)) || !(S = calloc(1, sizeof *S))) {
+		if (mem->close)
+			mem->close();
+		return err ? err : -SPATE_ENOMEM;
+	}
+	S->inner = inner;
+	S->mem = mem;
+	S->overlap = overlap;
+	S->nz = w->g.nz;
+	if ((err = cut(S, w, n))) {
+		bsq_slabs_free(S);
+		return err;
+	}
+	err = -SPATE_ENOMEM;
+	if (!(S->sub = calloc((size_t)n, sizeof *S->sub)) ||
+		!(S->ps = malloc((size_t)S->nz * sizeof *S->ps)))
+		goto fail;
+	for (l = 0; l < S->nsplit; l++)
+		if ((err = halo_plan_build(&S->hp[l], &S->d[l],
+			bsq_sz(&w->lev[l].g) * sizeof(bsq_real))))
+			goto fail;
+	for (k = S->d[0].first; k < S->d[0].last; k++)
+		if ((err = slab_init(S, w, k)))
+			goto fail;
+	if ((err = whole_init(S, w)))
+		goto fail;
+	proxy_init(S, w);
+	bsq_slab_sync(S);
+	*out = S;
+	return 0;
+fail:
+	spate_log_error("bsq", "%d slabs of %d x %d x %d cells: %s", n, p->nx, p->ny, p->nz,
+		spate_strerror(err));
+	bsq_slabs_free(S);
+	return err;
+}
+
+int bsq_slabs_step(struct bsq_slabs *S, const struct bsq_params *p, struct bsq_stats *st)
+{
+	int err;
+	S->err = 0;
+	err = bsq_step_on(&bsq_ops_slab, &S->proxy, p, st);
+	if (S->mem->finish && !S->err)
+		S->err = S->mem->finish();
+	if (!err && S->err) {
+		spate_log_error("bsq", "step %ld: halo exchange or reduction between slabs: %s",
+			S->proxy.step, spate_strerror(S->err));
+		err = S->err;
+	}
+	return err;
+}
+
+/* Every rank's planes of buffer id into the whole array a (grid g). */
+static int gather_buf(struct bsq_slabs *S, int id, bsq_real *a, const struct bsq_grid *g)
+{
+	const size_t sz = bsq_sz(g);
+	int k;
+	for (k = S->d[0].first; k < S->d[0].last; k++)
+		bsq_slab_copy(S, a + ((size_t)S->sub[k].row0 + 1) * sz, S->sub[k].buf[id] + sz,
+			(size_t)S->sub[k].rows * sz * sizeof(bsq_real));
+	if (S->err)
+		return S->err;
+	return decomp_allgather_rows(a + sz, sz * sizeof(bsq_real), &S->d[0], NULL);
+}
+
+int bsq_slabs_gather(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_params *p)
+{
+	const struct bsq_state *P = &S->proxy;
+	bsq_real *const dst[4] = { w->u, w->v, w->w, w->T };
+	const bsq_real *const src[4] = { P->u, P->v, P->w, P->T };
+	int c, err = 0, Tkind[BSQ_NFACE];
+	bsq_slab_sync(S);
+	S->err = 0;
+	for (c = 0; c < 4 && !err; c++)
+		err = gather_buf(S, bsq_slab_id(S, src[c]), dst[c], &w->g);
+	for (c = 0; c < 4 && !err; c++)
+		if (!(err = gather_buf(S, bsq_slab_id(S, P->F[c]), w->F[c], &w->g)))
+			err = gather_buf(S, bsq_slab_id(S, P->Fold[c]), w->Fold[c], &w->g);
+	w->p = w->lev[0].v[BSQ_PHI];
+	if (!err)
+		err = gather_buf(S, bsq_slab_id(S, P->p), w->p, &w->g);
+	if (err) {
+		spate_log_error("bsq", "gathering the slabs: %s", spate_strerror(err));
+		return err;
+	}
+	bsq_bc_kinds_T(p, Tkind);
+	bsq_bc_velocity(&w->g, w->u, w->v, w->w, p);
+	bsq_bc_scalar(&w->g, w->T, Tkind, p->wall_T);
+	bsq_mg_ghosts(&w->lev[0], BSQ_PHI);
+	w->t = P->t;
+	w->dt_prev = P->dt_prev;
+	w->step = P->step;
+	return 0;
+}
+
+int bsq_slabs_split(const struct bsq_slabs *S)
+{
+	return S->nsplit;
+}
+
+void bsq_slabs_part(const struct bsq_slabs *S, int k, int *row0, int *rows)
+{
+	*row0 = S->d[0].part[k].row0;
+	*rows = S->d[0].part[k].rows;
+}
+
+void bsq_slabs_free(struct bsq_slabs *S)
+{
+	int l, id, k;
+	if (!S)
+		return;
+	for (l = 0; l < BSQ_MG_MAXLEV; l++)
+		if (S->hp[l].link)
+			halo_plan_free(&S->hp[l]);
+	if (S->sub)
+		for (k = S->d[0].first; k < S->d[0].last; k++)
+			for (id = 0; id < BSQ_NBUF; id++)
+				if (S->sub[k].buf[id])
+					S->mem->release(S->sub[k].buf[id]);
+	for (id = 0; id < BSQ_NBUF; id++)
+		if (S->wbuf[id])
+			S->mem->release(S->wbuf[id]);
+	if (S->mem && S->mem->close)
+		S->mem->close();
+	free(S->sub);
+	free(S->ps);
+	free(S);
+}

@@ -1,0 +1,73 @@
+/* bsq_slab.h: the Boussinesq state cut into slabs of whole x-y planes along
+ * z, over subdomains of this process and over MPI ranks, through the
+ * decomposition layer (decomp.h, halo plans built once; Jacobsen, Thibault
+ * & Senocak 2010, 1D slab decomposition).
+ *
+ * A step is bsq_step_on, the control flow of one domain, on a stand-in
+ * state whose verbs run on every slab of this rank and exchange the ghost
+ * planes that the next verb reads: the fields after their boundary
+ * conditions, the pressure before the correction, the multigrid vectors
+ * before each smoother colour, residual and prolongation, Jacobi's iterate
+ * before each sweep.  Multigrid levels are cut while every slab's planes pair
+ * up with whole coarse planes; the coarser levels are gathered and solved
+ * whole on every rank (the same work everywhere, no message but the gather).
+ * Sums are made of plane sums added in the order of the planes, so any
+ * number of slabs and ranks gives the bits of one domain (bsq_step).
+ *
+ * Overlap (Jacobsen et al.'s three strategies, [run] overlap): none
+ * (exchange, then compute), compute (the interior planes computed while the
+ * messages travel, then the edge planes), streams (CUDA streams; on the CPU
+ * it runs as compute).  Every strategy gives the same bits. */
+#ifndef SPATE_BSQ_SLAB_H
+#define SPATE_BSQ_SLAB_H
+
+#include <stddef.h>
+
+#include "bsq.h"
+
+enum bsq_overlap { BSQ_OVERLAP_NONE = 0, BSQ_OVERLAP_COMPUTE, BSQ_OVERLAP_STREAMS };
+
+struct bsq_slabs;
+
+/* Cuts the whole state w (after bsq_init with p; every rank holds it) into n
+ * slabs over the ranks of this run (n >= ranks; at most one slab per plane).
+ * w is only read: the caller may free it.  Returns 0, or -SPATE_EINVAL
+ * (periodic z, too many slabs: a message naming `subdomains`) or
+ * -SPATE_ENOMEM. */
+int bsq_slabs_init(struct bsq_slabs **out, const struct bsq_state *w, const struct bsq_params *p,
+	int n, int overlap);
+/* One step (bsq_step's contract; p as bsq_step allows). */
+int bsq_slabs_step(struct bsq_slabs *S, const struct bsq_params *p, struct bsq_stats *st);
+/* The whole fields (u, v, w, T, p and the explicit terms), ghosts filled,
+ * time and step count, into w (a state of the same grid) on every rank.
+ * Returns 0 or -SPATE_EDEVICE. */
+int bsq_slabs_gather(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_params *p);
+/* Where the slabs' arrays live, for bsq_slabs_init_on: allocate and release
+ * an array, copy bytes (either side host or the slabs' memory; 0 or
+ * -SPATE_E*), run slab k's work on its own stream from now (k = -1: the
+ * default; NULL: none), finish a step (wait; 0 or -SPATE_E*; NULL: none),
+ * close (when the set is freed; NULL: none).  bsq_slabs_init: host memory
+ * and the CPU's verbs; bsq_cuda_slabs_init (bsq_cuda.h): one GPU. */
+struct bsq_slab_mem {
+	int device;             /* 1: not host memory (MPI messages go through the host) */
+	void *(*alloc)(size_t bytes);
+	void (*release)(void *a);
+	int (*copy)(void *dst, const void *src, size_t bytes);
+	void (*stream)(int k);
+	int (*finish)(void);
+	void (*close)(void);
+};
+struct bsq_ops;
+/* bsq_slabs_init with the verbs `inner` on the arrays of mem (both must
+ * outlive the set); mem->close is called once, by bsq_slabs_free or here on
+ * a failure. */
+int bsq_slabs_init_on(struct bsq_slabs **out, const struct bsq_state *w,
+	const struct bsq_params *p, int n, int overlap, const struct bsq_ops *inner,
+	const struct bsq_slab_mem *mem);
+/* Multigrid levels cut into slabs (the rest are whole). */
+int bsq_slabs_split(const struct bsq_slabs *S);
+/* The first plane (0-based) and the planes of slab k. */
+void bsq_slabs_part(const struct bsq_slabs *S, int k, int *row0, int *rows);
+void bsq_slabs_free(struct bsq_slabs *S);
+
+#endif
