@@ -6,7 +6,7 @@
 
 noinst_LIBRARIES += src/libspate.a
 src_libspate_a_SOURCES = \
-	src/util.c src/forcing.c \
+	src/util.c src/cftime.c src/forcing.c \
 	src/params.c src/params_check.c src/params_setup.c src/params_file.c src/scenario.c \
 	src/setup.c src/swe_state.c \
 	src/diag.c \
@@ -35,7 +35,7 @@ src_libspate_a_SOURCES = \
 	src/swe_out.c src/swe_results.c \
 	src/swe_gauges.c \
 	src/mapdraw.c \
-	src/map.c \
+	src/map.c src/export.c \
 	src/bsq_params.c src/bsq_setup.c src/bsq_state.c src/bsq_bc.c \
 	src/bsq_rows.c src/bsq_rhs.c src/bsq_step.c src/bsq_diag.c \
 	src/bsq_mg.c src/bsq_mg_level.c src/bsq_mg_gsrb.c src/bsq_mg_residual.c \
@@ -44,7 +44,7 @@ src_libspate_a_SOURCES = \
 	src/bsq_scenario.c src/bsq_out.c src/bsq_ckpt.c src/bsq_run.c src/bsq_cli.c \
 	src/bsq_bench.c src/bsq_device.c src/bsq_cpu.c
 noinst_HEADERS += \
-	src/hostdevice.h \
+	src/hostdevice.h src/cftime.h src/hazard_kern.h src/export_cli.h \
 	src/spate.h \
 	src/swe.h src/swe_backend.h src/backend.h src/params.h src/setup.h src/forcing.h src/diag.h src/swe_state.h src/swe_bc.h \
 	src/swe_kern.h src/swe_cell.h \

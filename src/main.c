@@ -17,6 +17,7 @@
 #include "scenario.h"
 #include "bsq_run.h"
 #include "bsq_bench.h"
+#include "export_cli.h"
 
 #ifndef SPATE_SCENARIODIR
 #define SPATE_SCENARIODIR "/usr/local/share/spate/scenarios"
@@ -43,6 +44,8 @@ static void usage(FILE *f)
 "                           (--physics=boussinesq: steps of the Boussinesq\n"
 "                           module, multigrid and Jacobi)\n"
 "  map RESULT.nc [OPTIONS]  draw a variable of a results file as a map\n"
+"  export RESULT.nc [OPTS]  GIS layers: GeoPackage and Cloud Optimized GeoTIFFs\n"
+"                           (spate export --help)\n"
 "  --help, -h               this text\n"
 "  --version, -V            version and build configuration\n"
 "\n"
@@ -392,11 +395,15 @@ static int command(int argc, char **argv)
 		return cmd_devices();
 	if (!strcmp(argv[1], "bench"))
 		return cmd_bench(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "export")) {
+		int rc = spate_export(argc - 2, argv + 2);
+		return rc == -SPATE_EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;
+	}
 	if (!strcmp(argv[1], "map")) {
 		int rc = spate_map(argc - 2, argv + 2);
 		return rc == -SPATE_EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;
 	}
-	spate_log_error("usage", "unknown command '%s' (commands: run, devices, bench, map; "
+	spate_log_error("usage", "unknown command '%s' (commands: run, devices, bench, map, export; "
 		"see spate --help)", argv[1]);
 	return EXIT_USAGE;
 }

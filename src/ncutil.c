@@ -4,6 +4,7 @@
 #include "config.h"
 #endif
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "spate.h"
@@ -24,11 +25,31 @@ int spate_nc_att_text(int id, int v, const char *name, const char *text)
 	return nc_put_att_text(id, v, name, strlen(text), text);
 }
 
+/* CF flag_values "0 1 2 ..." (at most 16) of a byte variable v, as bytes:
+ * CF asks for the variable's type. */
+static int put_flags(int id, int v, const char *text)
+{
+	signed char f[16];
+	size_t n = 0;
+	for (char *end; *text && n < sizeof f; text = end) {
+		long x = strtol(text, &end, 10);
+		if (end == text || x < -128 || x > 127)
+			return NC_EINVAL;
+		f[n++] = (signed char)x;
+	}
+	return nc_put_att_schar(id, v, "flag_values", NC_BYTE, n, f);
+}
+
 int spate_nc_put_attrs(int id, int v, const struct spate_attr *a, int n)
 {
 	int e = 0;
+	nc_type t = NC_NAT;
+	if (v != NC_GLOBAL)
+		e = nc_inq_vartype(id, v, &t);
 	for (int k = 0; k < n && !e; k++)
-		e = a[k].text ? spate_nc_att_text(id, v, a[k].name, a[k].text) :
+		e = a[k].text && t == NC_BYTE && !strcmp(a[k].name, "flag_values") ?
+			put_flags(id, v, a[k].text) : a[k].text ?
+			spate_nc_att_text(id, v, a[k].name, a[k].text) :
 			nc_put_att_double(id, v, a[k].name, NC_DOUBLE, 1, &a[k].value);
 	return e;
 }
@@ -47,6 +68,9 @@ int spate_nc_def_var(int id, const char *name, nc_type type, int nd, const int *
 	if (!e && fill && type == NC_FLOAT) {
 		float fv = (float)*fill;
 		e = nc_def_var_fill(id, *v, 0, &fv);
+	} else if (!e && fill && type == NC_BYTE) {
+		signed char fv = (signed char)*fill;
+		e = nc_def_var_fill(id, *v, 0, &fv);
 	} else if (!e && fill) {
 		e = nc_def_var_fill(id, *v, 0, fill);
 	}
@@ -55,6 +79,16 @@ int spate_nc_def_var(int id, const char *name, nc_type type, int nd, const int *
 	if (!e && nd >= 2 && type != NC_STRING)
 		e = nc_def_var_deflate(id, *v, 1, 1, 1);
 	return e;
+}
+
+int spate_nc_def_time(int id, const char *name, int dim, const char *units,
+	const char *long_name, int *v)
+{
+	int e = spate_nc_def_var(id, name, NC_DOUBLE, 1, &dim, units, long_name, "time", NULL, 0,
+		v);
+	if (!e)
+		e = spate_nc_att_text(id, *v, "calendar", "standard");
+	return e ? e : spate_nc_att_text(id, *v, "axis", "T");
 }
 
 int spate_nc_has_var(int id, const char *name, int nd, int *v)
