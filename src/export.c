@@ -293,7 +293,12 @@ int spate_export(int argc, char **argv)
 			fputs(usage_text, stdout);
 		return rc > 0 ? 0 : rc;
 	}
-	if ((rc = read_field(a.in, "max_depth", NULL, &depth, &g)) || (rc = spate_mkdir_p(a.out))) {
+	/* a file that cannot be read is bad input */
+	if ((rc = read_field(a.in, "max_depth", NULL, &depth, &g))) {
+		free(depth);
+		return rc == -SPATE_EIO ? -SPATE_EINVAL : rc;
+	}
+	if ((rc = spate_mkdir_p(a.out))) {
 		free(depth);
 		terrain_free(&g);
 		return rc;

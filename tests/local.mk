@@ -177,6 +177,13 @@ tests_t_hazard_SOURCES = tests/t_hazard.c
 tests_t_hazard_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_hazard_LDADD = $(LDADD) $(CMOCKA_LIBS)
 endif
+# flood_maps.sh: results.nc decoded by xarray (CF time), hazard classes,
+# spate export's GeoPackage and COGs checked with GDAL/OGR by
+# export_check.py (issue 25); malpasset40.sh runs the same check on its
+# 4000 s run.
+dist_check_SCRIPTS += tests/flood_maps.sh
+TESTS += tests/flood_maps.sh
+EXTRA_DIST += tests/export_check.py
 # t_cog: a field written as a Cloud Optimized GeoTIFF (terrain/cog.h), read
 # back with GDAL (cmocka; skips without GDAL).
 if HAVE_CMOCKA
