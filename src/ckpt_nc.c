@@ -74,7 +74,8 @@ static int define(int id, const struct spate_ckpt *c, int *v)
 			return e;
 	}
 	if ((e = put_text(id, "title", "spate checkpoint: continue with spate run SCENARIO "
-		"--restart FILE")) ||
+		"--restart FILE")) || (c->time_units[0] && (e = put_text(id, "Conventions",
+		"CF-1.8"))) ||
 		(e = nc_put_att_int(id, NC_GLOBAL, "spate_checkpoint", NC_INT, 1, &ver)) ||
 		(e = put_text(id, "spate_module", c->module)) ||
 		(e = nc_put_att_int(id, NC_GLOBAL, "spate_module_version", NC_INT, 1, &c->version)) ||

@@ -59,8 +59,10 @@ static int def_crs(int id, const struct spate_grid *g)
 	if ((e = nc_def_var(id, "crs", NC_INT, 0, NULL, &vc)) ||
 		(e = spate_nc_att_text(id, vc, "crs_wkt", g->crs_wkt)) ||
 		(e = spate_nc_att_text(id, vc, "spatial_ref", g->crs_wkt)) ||
-		(e = spate_nc_att_text(id, vc, "GeoTransform", gt)) || !geographic(g->crs_wkt))
+		(e = spate_nc_att_text(id, vc, "GeoTransform", gt)))
 		return e;
+	if (!geographic(g->crs_wkt))
+		return spate_nc_cf_mapping(id, vc, g->crs_wkt);
 	return spate_nc_att_text(id, vc, "grid_mapping_name", "latitude_longitude");
 }
 

@@ -3,7 +3,9 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +91,46 @@ int spate_nc_def_time(int id, const char *name, int dim, const char *units,
 	if (!e)
 		e = spate_nc_att_text(id, *v, "calendar", "standard");
 	return e ? e : spate_nc_att_text(id, *v, "axis", "T");
+}
+
+/* The number of WKT parameter name (WKT1 PARAMETER["name",v] or WKT2
+ * PARAMETER["name",v,...]); NAN when absent. */
+static double wkt_param(const char *wkt, const char *name)
+{
+	char key[96];
+	const char *p;
+	snprintf(key, sizeof key, "PARAMETER[\"%s\",", name);
+	p = strstr(wkt, key);
+	return p ? strtod(p + strlen(key), NULL) : NAN;
+}
+
+/* The first of two spellings (WKT1, WKT2) of a parameter. */
+static double wkt_either(const char *wkt, const char *w1, const char *w2)
+{
+	double v = wkt_param(wkt, w1);
+	return isnan(v) ? wkt_param(wkt, w2) : v;
+}
+
+int spate_nc_cf_mapping(int id, int v, const char *wkt)
+{
+	static const char *const names[5][3] = {
+		{ "latitude_of_projection_origin", "latitude_of_origin", "Latitude of natural origin" },
+		{ "longitude_of_central_meridian", "central_meridian", "Longitude of natural origin" },
+		{ "scale_factor_at_central_meridian", "scale_factor",
+			"Scale factor at natural origin" },
+		{ "false_easting", "false_easting", "False easting" },
+		{ "false_northing", "false_northing", "False northing" } };
+	int e = 0;
+	if (!strstr(wkt, "PROJECTION[\"Transverse_Mercator\"]") &&
+		!strstr(wkt, "METHOD[\"Transverse Mercator\""))
+		return 0;
+	for (int k = 0; k < 5 && !e; k++) {
+		double x = wkt_either(wkt, names[k][1], names[k][2]);
+		if (isnan(x))
+			return 0;   /* not all there: crs_wkt alone */
+		e = nc_put_att_double(id, v, names[k][0], NC_DOUBLE, 1, &x);
+	}
+	return e ? e : spate_nc_att_text(id, v, "grid_mapping_name", "transverse_mercator");
 }
 
 int spate_nc_has_var(int id, const char *name, int nd, int *v)

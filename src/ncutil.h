@@ -41,6 +41,13 @@ int spate_nc_def_var(int id, const char *name, nc_type type, int nd, const int *
 int spate_nc_def_time(int id, const char *name, int dim, const char *units,
 	const char *long_name, int *v);
 
+/* CF grid mapping attributes (CF-1.8 section 5.6, appendix F) of the
+ * grid mapping variable v from the WKT of a projected CRS, for Transverse
+ * Mercator (UTM and national grids): grid_mapping_name and its five
+ * parameters.  Other projections get none (their crs_wkt stays, which GDAL
+ * and QGIS read).  Returns a NetCDF status. */
+int spate_nc_cf_mapping(int id, int v, const char *wkt);
+
 /* A restart's checks: file id has variable name with nd dimensions (its id
  * in *v); dimension name of length n. */
 int spate_nc_has_var(int id, const char *name, int nd, int *v);

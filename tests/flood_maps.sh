@@ -12,8 +12,12 @@
 #    gauge with the file's peak level and time; isochrones at multiples of
 #    the interval; every COG is LAYOUT=COG (GDAL's COG driver's own marker),
 #    DEFLATE, tiled, with overviews, and NODATA exactly where not wet.
-# 3. A DEM with a CRS (.prj, UTM 32N): gdalinfo finds the CRS on
-#    results.nc's max_depth, on the COGs, and the GeoPackage's layers.
+#    tools/cf-check (the CF-1.8 rules spate relies on) passes it, and fails
+#    a copy with a time in plain seconds and a nameless grid mapping.
+# 3. A DEM with a CRS (.prj, UTM 32N): results.nc has a CF
+#    transverse_mercator grid mapping and passes tools/cf-check; gdalinfo
+#    finds the CRS on results.nc's max_depth, on the COGs, and the
+#    GeoPackage's layers.
 # 4. Refusals: a bad start_time, a restart with another start_time, export
 #    of a missing file or with a bad option: a message and a non-zero exit.
 # Skips (77) without GDAL or NetCDF in spate, or without gdalinfo, ogrinfo
@@ -101,6 +105,24 @@ grep -q 'max_hazard_class:flag_meanings = "dry low moderate significant extreme"
 	grep -q 'time:units = "seconds since 2000-01-01 00:00:00"' "$tmp/fd.h"
 result "fd2320 flags; the default start time 2000-01-01T00:00:00Z" $?
 
+# tools/cf-check: the CF-1.8 rules spate relies on (its list), on the demo's
+# results.nc; and it fails on a copy with a time in plain "s" and a grid
+# mapping without grid_mapping_name, so the check itself can fail.
+"$py" "$top_srcdir/tools/cf-check" "$tmp/demo/results.nc"
+result "tools/cf-check passes the demo's results.nc" $?
+cp "$tmp/demo/results.nc" "$tmp/broken.nc"
+"$py" - "$tmp/broken.nc" <<'PY'
+import sys, netCDF4
+nc = netCDF4.Dataset(sys.argv[1], "a")
+nc.variables["time"].units = "s"
+nc.createVariable("crs", "i4")
+nc.variables["max_depth"].grid_mapping = "crs"
+nc.close()
+PY
+out=$("$py" "$top_srcdir/tools/cf-check" "$tmp/broken.nc")
+[ $? -eq 1 ] && grep -q "time: 4.4" <<<"$out" && grep -q "max_depth: 5.6" <<<"$out"
+result "tools/cf-check fails a time in plain s and a grid mapping without its name" $? "$out"
+
 # ---- 2. export of the demo
 # check_export RESULTS DIR THRESHOLD NGAUGES: the GeoPackage and COGs in DIR
 check_export() {
@@ -143,6 +165,9 @@ dir = $tmp/valley
 EOF
 "$SPATE" run "$tmp/valley.conf" -q && "$SPATE" export "$tmp/valley/results.nc" -q
 result "a DEM with a CRS runs and exports" $?
+ncdump -h "$tmp/valley/results.nc" | grep -q 'crs:grid_mapping_name = "transverse_mercator"' &&
+	"$py" "$top_srcdir/tools/cf-check" "$tmp/valley/results.nc"
+result "UTM 32N as a CF transverse_mercator grid mapping; tools/cf-check passes" $?
 for f in "NETCDF:$tmp/valley/results.nc:max_depth" "$tmp/valley/max_depth.tif" \
 	"$tmp/valley/arrival_time.tif"; do
 	gdalinfo "$f" 2>/dev/null | grep -q 'UTM zone 32N'
@@ -173,6 +198,8 @@ result "a restart with another start_time refused" $? "$out"
 ncdump -h "$(ls "$tmp"/ck/checkpoint.nc 2>/dev/null || echo none)" 2>/dev/null |
 	grep -q 'time:units = "seconds since 2000-01-01 00:00:00"'
 result "checkpoint.nc holds its time in CF units" $?
+"$py" "$top_srcdir/tools/cf-check" "$tmp"/ck/checkpoint.nc >/dev/null
+result "tools/cf-check passes checkpoint.nc" $?
 out=$("$SPATE" export "$tmp/none.nc" 2>&1)
 [ $? -eq 1 ] && grep -q "none.nc" <<<"$out"
 result "export of a missing file: exit 1, names it" $? "$out"
