@@ -55,6 +55,7 @@ static int define_time(int id, const struct spate_ckpt *c, int *vt)
 		(e = nc_put_att_text(id, v, "units", strlen(c->time_units), c->time_units)) ||
 		(e = nc_put_att_text(id, v, "calendar", 8, "standard")) ||
 		(e = nc_put_att_text(id, v, "standard_name", 4, "time")) ||
+		(e = nc_put_att_text(id, v, "axis", 1, "T")) ||
 		(e = nc_put_att_text(id, v, "long_name", 25, "simulated time of the run")))
 		return e;
 	*vt = v;

@@ -50,19 +50,6 @@ struct export_args {
 	double threshold, interval;  /* m; s (0: automatic) */
 };
 
-/* The value of option name at argv[*i] ("--name V" or "--name=V"), or NULL. */
-static const char *value(int argc, char **argv, int *i, const char *name)
-{
-	size_t n = strlen(name);
-	if (strncmp(argv[*i], name, n))
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] || *i + 1 >= argc)
-		return NULL;
-	return argv[++*i];
-}
-
 /* A number of option opt at least lo (or above it when strict). */
 static int number(const char *opt, const char *v, double lo, int strict, double *out)
 {
@@ -89,19 +76,19 @@ static int parse(int argc, char **argv, struct export_args *a)
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			return 1;
-		if ((v = value(argc, argv, &i, "--format"))) {
+		if ((v = spate_option(argc, argv, &i, "--format"))) {
 			a->gpkg = !strcmp(v, "gpkg") || !strcmp(v, "all");
 			a->cog = !strcmp(v, "cog") || !strcmp(v, "all");
 			if (!a->gpkg && !a->cog) {
 				spate_log_error("export", "--format=%s: use gpkg, cog or all", v);
 				return -SPATE_EINVAL;
 			}
-		} else if ((v = value(argc, argv, &i, "--out"))) {
+		} else if ((v = spate_option(argc, argv, &i, "--out"))) {
 			snprintf(a->out, sizeof a->out, "%s", v);
-		} else if ((v = value(argc, argv, &i, "--depth-threshold"))) {
+		} else if ((v = spate_option(argc, argv, &i, "--depth-threshold"))) {
 			if (number("--depth-threshold", v, 0, 0, &a->threshold))
 				return -SPATE_EINVAL;
-		} else if ((v = value(argc, argv, &i, "--interval"))) {
+		} else if ((v = spate_option(argc, argv, &i, "--interval"))) {
 			if (number("--interval", v, 0, 1, &a->interval))
 				return -SPATE_EINVAL;
 		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {

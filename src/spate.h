@@ -39,6 +39,11 @@ double spate_median(double *v, long n);
 /* malloc that returns NULL-safe aligned memory (64-byte); free with free(). */
 void *spate_alloc(size_t bytes);
 
+/* The value of option name at argv[*i] of a command line: "--name=V", or
+ * "--name V" (then *i moves on to V); NULL when argv[*i] is another option
+ * or V is missing. */
+const char *spate_option(int argc, char **argv, int *i, const char *name);
+
 /* Make a directory and its parents; returns 0 or -SPATE_EIO. */
 int spate_mkdir_p(const char *dir);
 

@@ -120,3 +120,15 @@ fail:
 	spate_log_error("output", "cannot create directory %s: %s", buf, strerror(errno));
 	return -SPATE_EIO;
 }
+
+const char *spate_option(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] == 0 && *i + 1 < argc)
+		return argv[++*i];
+	return NULL;
+}

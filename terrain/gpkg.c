@@ -21,6 +21,7 @@
 #include <ogr_srs_api.h>
 #include <cpl_conv.h>
 #include <cpl_string.h>
+#include "gdalmem.h"
 
 #define NODATA (-9999.0)
 
@@ -32,36 +33,17 @@ static int failed(const char *path, const char *what)
 	return -SPATE_EIO;
 }
 
-/* One band of an in-memory raster on g: byte classes (with val: value of
- * cell k, 0 = none) or, with f, the float field (NaN as NODATA). */
-static GDALDatasetH mem_raster(const struct spate_grid *g, const float *f,
-	int (*val)(const struct spate_gpkg_in *, size_t), const struct spate_gpkg_in *in)
+/* The values val(in, k) of every cell as a byte raster on in's grid. */
+static GDALDatasetH mem_classes(const struct spate_gpkg_in *in,
+	int (*val)(const struct spate_gpkg_in *, size_t))
 {
-	GDALDriverH drv = GDALGetDriverByName("MEM");
-	GDALDatasetH ds = drv ? GDALCreate(drv, "", g->nx, g->ny, 1, f ? GDT_Float32 : GDT_Byte,
-		NULL) : NULL;
-	double gt[6] = { g->x0, g->dx, 0, g->y0 + g->ny * g->dy, 0, -g->dy };
-	float *row = malloc((size_t)g->nx * sizeof *row);
-	GDALRasterBandH b = ds ? GDALGetRasterBand(ds, 1) : NULL;
-	int bad = !ds || !row;
-	/* GDAL's row 0 is the northern row */
-	for (int r = 0; !bad && r < g->ny; r++) {
-		size_t k0 = (size_t)(g->ny - 1 - r) * g->nx;
-		for (int i = 0; i < g->nx; i++)
-			row[i] = f ? (isnan(f[k0 + i]) ? (float)NODATA : f[k0 + i]) :
-				(float)val(in, k0 + i);
-		bad = GDALRasterIO(b, GF_Write, 0, r, g->nx, 1, row, g->nx, 1, GDT_Float32, 0, 0) !=
-			CE_None;
-	}
-	free(row);
-	if (bad) {
-		if (ds)
-			GDALClose(ds);
-		return NULL;
-	}
-	GDALSetGeoTransform(ds, gt);
-	if (f)
-		GDALSetRasterNoDataValue(b, NODATA);
+	size_t n = (size_t)in->grid.nx * in->grid.ny;
+	float *v = malloc(n * sizeof *v);
+	GDALDatasetH ds;
+	for (size_t k = 0; v && k < n; k++)
+		v[k] = (float)val(in, k);
+	ds = v ? terrain_mem_raster(&in->grid, v, 0, GDT_Byte) : NULL;
+	free(v);
 	return ds;
 }
 
@@ -99,7 +81,7 @@ static int polygons(GDALDatasetH ds, const char *path, const char *name,
 	const OGRFieldType *types, int nf, int (*val)(const struct spate_gpkg_in *, size_t),
 	void (*label)(OGRFeatureH, const struct spate_gpkg_in *))
 {
-	GDALDatasetH mem = mem_raster(&in->grid, NULL, val, in);
+	GDALDatasetH mem = mem_classes(in, val);
 	OGRLayerH l = mem ? new_layer(ds, name, srs, wkbPolygon, names, types, nf) : NULL;
 	GDALRasterBandH b = mem ? GDALGetRasterBand(mem, 1) : NULL;
 	OGRFeatureH f;
@@ -154,7 +136,7 @@ static int isochrones(GDALDatasetH ds, const char *path, const struct spate_gpkg
 {
 	static const char *const names[] = { "id", "arrival_s", "arrival_utc" };
 	static const OGRFieldType types[] = { OFTInteger, OFTReal, OFTDateTime };
-	GDALDatasetH mem = mem_raster(&in->grid, in->arrival, NULL, in);
+	GDALDatasetH mem = terrain_mem_raster(&in->grid, in->arrival, NODATA, GDT_Float32);
 	OGRLayerH l = mem ? new_layer(ds, "arrival_isochrones", srs, wkbLineString, names, types,
 		3) : NULL;
 	char **opt = NULL, text[64];

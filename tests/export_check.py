@@ -10,7 +10,11 @@
 #  - NGAUGES gauge points with the file's peak level, time and x;
 #  - each COG: LAYOUT=COG (the COG driver's marker), DEFLATE, tiles of 128 or
 #    more, overviews when the grid spans more than one 128 tile, NODATA
-#    -9999 exactly where not wet.
+#    -9999 exactly where not wet, the file's values elsewhere; and, where
+#    python3-gdal ships them, GDAL's own validators pass: osgeo_utils'
+#    validate_cloud_optimized_geotiff (full check: IFDs, tile order and
+#    offsets) on each COG, validate_gpkg (with extra checks, warnings as
+#    errors) on the GeoPackage.
 # Exit 1 on any failure; prints ok/FAIL lines.
 import sys, numpy as np, xarray as xr
 from osgeo import gdal, ogr
@@ -25,6 +29,18 @@ def check(ok, what):
     global bad
     print(("ok   " if ok else "FAIL ") + what)
     bad += not ok
+try:
+    from osgeo_utils.samples import validate_cloud_optimized_geotiff as vcog
+    from osgeo_utils.samples import validate_gpkg as vgpkg
+except ImportError:
+    vcog = vgpkg = None
+    print("# osgeo_utils validators not installed: LAYOUT=COG and ogr only")
+if vgpkg:
+    try:
+        vgpkg.check(out + "/flood.gpkg", extra_checks=True, warning_as_error=True)
+        check(True, "validate_gpkg: flood.gpkg follows the GeoPackage specification")
+    except Exception as e:          # noqa: BLE001 (GPKGCheckException and its kin)
+        check(False, "validate_gpkg: %s" % e)
 ds = ogr.Open(out + "/flood.gpkg")
 names = [ds.GetLayer(k).GetName() for k in range(ds.GetLayerCount())]
 check({"flood_extent", "hazard_classes", "arrival_isochrones"} <= set(names),
@@ -76,9 +92,14 @@ for v in ("max_depth", "max_speed", "arrival_time", "duration_wet", "max_hazard_
     want = wet & ~np.isnan(f) & (f > 0 if v == "max_hazard_class" else True)
     same = np.allclose(x[want], f[want], rtol=0, atol=0)
     big = max(x.shape) > 128   # a grid in one 128-cell tile needs no overview
+    if vcog:
+        w, e, _ = vcog.validate(t, full_check=True)
+        print("# %s.tif: validate_cloud_optimized_geotiff: %d errors %s, %d warnings %s" %
+              (v, len(e), e, len(w), w))
     check(md.get("LAYOUT") == "COG" and md.get("COMPRESSION") == "DEFLATE" and
           b.GetBlockSize()[0] >= 128 and (b.GetOverviewCount() >= 1 or not big) and
-          nd == -9999 and np.array_equal(x != nd, want) and same,
+          nd == -9999 and np.array_equal(x != nd, want) and same and
+          (vcog is None or not vcog.validate(t, full_check=True)[1]),
           "%s.tif: LAYOUT=COG, DEFLATE, tiles %s, %d overviews, the file's values where "
           "wet, NODATA elsewhere" %
           (v, b.GetBlockSize(), b.GetOverviewCount()))
