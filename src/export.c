@@ -280,6 +280,11 @@ int spate_export(int argc, char **argv)
 			fputs(usage_text, stdout);
 		return rc > 0 ? 0 : rc;
 	}
+#ifndef HAVE_GDAL
+	spate_log_error("export", "%s: spate export needs GDAL (GeoPackage and COG drivers): this "
+		"spate was built without it (install libgdal-dev and run ./configure again)", a.in);
+	return -SPATE_EUNSUPPORTED;
+#endif
 	/* a file that cannot be read is bad input */
 	if ((rc = read_field(a.in, "max_depth", NULL, &depth, &g))) {
 		free(depth);
