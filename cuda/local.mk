@@ -26,6 +26,8 @@ CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/swe_multi.h \
 	$(top_srcdir)/src/swe_cuda_sub.h \
 	$(top_srcdir)/src/products_kern.h \
+	$(top_srcdir)/src/hazard_kern.h \
+	$(top_srcdir)/src/cftime.h \
 	$(top_srcdir)/src/gauge_kern.h \
 	$(top_srcdir)/src/bsq.h \
 	$(top_srcdir)/src/bsq_kern.h \

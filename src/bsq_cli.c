@@ -22,20 +22,6 @@ struct args {
 	struct bsq_run_opts o;
 };
 
-/* The value of option name (--name=V or --name V) at argv[*i], or NULL when
- * argv[*i] is another option. */
-static const char *option(int argc, char **argv, int *i, const char *name)
-{
-	size_t n = strlen(name);
-	if (strncmp(argv[*i], name, n))
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] == 0 && *i + 1 < argc)
-		return argv[++*i];
-	return NULL;
-}
-
 /* --section.key=value over the scenario. */
 static int override(struct bsq_config *c, const char *arg)
 {
@@ -55,14 +41,14 @@ static int parse(int argc, char **argv, struct args *a, struct bsq_config *c)
 {
 	const char *v;
 	for (int i = 1; i < argc; i++) {
-		if ((v = option(argc, argv, &i, "--summary")))
+		if ((v = spate_option(argc, argv, &i, "--summary")))
 			a->summary = v;
-		else if ((v = option(argc, argv, &i, "--restart")))
+		else if ((v = spate_option(argc, argv, &i, "--restart")))
 			a->o.restart = v;
-		else if ((v = option(argc, argv, &i, "--checkpoint-every"))) {
+		else if ((v = spate_option(argc, argv, &i, "--checkpoint-every"))) {
 			if (bsq_config_set(c, "output", "checkpoint_every", v, "--checkpoint-every", 0))
 				return -SPATE_EINVAL;
-		} else if ((v = option(argc, argv, &i, "--device"))) {
+		} else if ((v = spate_option(argc, argv, &i, "--device"))) {
 			if (bsq_config_set(c, "run", "device", v, "--device", 0))
 				return -SPATE_EINVAL;
 		} else if (!strcmp(argv[i], "--no-output"))

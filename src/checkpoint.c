@@ -8,7 +8,7 @@
  *   text     the resolved parameters (INI)
  *   arrays   h, hu, hv: real [ny + 2 ghost][pitch], as the state holds them
  *            (h the depth; layout 2 held levels as "w" and is refused);
- *            prod: float [ny][nx][6] (struct swe_prod), with products;
+ *            prod: float [ny][nx][SWE_PROD_FLOATS] (struct swe_prod), with products;
  *            gauge: double [ngauge][5], with gauges */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -25,6 +25,9 @@
 #include "checkpoint.h"
 #include "ckpt_file.h"
 #include "products_kern.h"
+
+_Static_assert(sizeof(struct swe_prod) == SWE_PROD_FLOATS * sizeof(float),
+	"a checkpoint stores struct swe_prod as SWE_PROD_FLOATS floats");
 
 static uint64_t fnv(uint64_t h, const void *data, size_t n)
 {
@@ -118,7 +121,7 @@ static int pack(struct swe_ckpt *c, struct spate_ckpt *k)
 {
 	double v[NNUM];
 	size_t cells[2] = { (size_t)(c->ny + 2 * c->ghost), (size_t)c->pitch };
-	size_t pd[3] = { (size_t)c->ny, (size_t)c->nx, 6 }, gd[2] = { (size_t)c->ngauge, 5 };
+	size_t pd[3] = { (size_t)c->ny, (size_t)c->nx, SWE_PROD_FLOATS }, gd[2] = { (size_t)c->ngauge, 5 };
 	int rc = 0;
 	snprintf(k->module, sizeof k->module, "swe");
 	k->version = SWE_CKPT_VERSION;
@@ -128,6 +131,7 @@ static int pack(struct swe_ckpt *c, struct spate_ckpt *k)
 	if (rc || (rc = spate_ckpt_set(k, "bed_hash_hi", (double)(c->bed_hash >> 32))) ||
 		(rc = spate_ckpt_set(k, "bed_hash_lo", (double)(c->bed_hash & 0xffffffffULL))))
 		return rc;
+	snprintf(k->time_units, sizeof k->time_units, "%s", c->time_units);
 	if (c->params && !(k->text = strdup(c->params)))
 		return -SPATE_ENOMEM;
 	if ((rc = adopt(k, "h", REAL_TYPE, 2, cells, (void **)&c->w)) ||
@@ -198,7 +202,7 @@ static int unpack(struct spate_ckpt *k, struct swe_ckpt *c)
 	cells[1] = (size_t)c->pitch;
 	pd[0] = (size_t)c->ny;
 	pd[1] = (size_t)c->nx;
-	pd[2] = 6;
+	pd[2] = SWE_PROD_FLOATS;
 	c->ngauge = g && g->ndims == 2 ? (int)g->dims[0] : 0;
 	gd[0] = (size_t)c->ngauge;
 	if (!take(k, "h", REAL_TYPE, 2, cells, (void **)&c->w) ||
@@ -220,9 +224,9 @@ int swe_ckpt_read(const char *path, struct swe_ckpt *c)
 		return rc;
 	if (k.version < SWE_CKPT_VERSION) {
 		spate_log_error("checkpoint", "%s: an older spate's checkpoint (layout %d, which "
-			"stored water levels; this spate stores depths, layout %d): it cannot continue "
-			"it; run from the start, or finish that run with the spate that wrote it", path,
-			k.version, SWE_CKPT_VERSION);
+			"%s; this spate reads layout %d): it cannot continue it; run from the start, or "
+			"finish that run with the spate that wrote it", path, k.version, k.version < 3 ?
+			"stored water levels" : "kept no hazard classes", SWE_CKPT_VERSION);
 		rc = -SPATE_EFORMAT;
 	} else if ((rc = unpack(&k, c))) {
 		spate_log_error("checkpoint", "%s: a damaged checkpoint, or one of another version "
@@ -247,7 +251,7 @@ static size_t next_line(const char **s, char *sec, const char **line)
 			snprintf(sec, 64, "%.*s", (int)(len < 63 ? len : 63), l);
 			continue;
 		}
-		if (len == 0 || !strcmp(sec, "[run]") || !strcmp(sec, "[output]") ||
+		if (len == 0 || (!strcmp(sec, "[run]") && strncmp(l, "start_time =", 12)) || !strcmp(sec, "[output]") ||
 			!strcmp(sec, "[parallel]") || (!strcmp(sec, "[domain]") &&
 			!strncmp(l, "data_dir =", 10)))
 			continue;
@@ -283,8 +287,8 @@ int swe_ckpt_check(const struct swe_ckpt *c, const char *path, const struct swe_
 		nb = next_line(&b, sb, &lb);
 		if (na != nb || strcmp(sa, sb) || strncmp(la, lb, na)) {
 			spate_log_error("checkpoint", "%s: made with %s %.*s, this run has %s %.*s: a "
-				"restart continues the same scenario (only [run], [output] and [parallel] "
-				"keys may change)", path, sa, (int)na, na ? la : "(nothing)", sb, (int)nb,
+				"restart continues the same scenario (only [run] keys but start_time, [output] "
+				"and [parallel] keys may change)", path, sa, (int)na, na ? la : "(nothing)", sb, (int)nb,
 				nb ? lb : "(nothing)");
 			free(now);
 			return -SPATE_EINVAL;

@@ -28,6 +28,7 @@ struct swe_ckpt {
 	double max_depth_run, volume_initial; /* the run summary so far */
 	unsigned long long bed_hash;  /* swe_bed_hash of the state */
 	char *params;       /* resolved parameters (INI text, swe_params_print) */
+	char time_units[SPATE_TIME_TEXT]; /* CF units of t (cftime.h); "" when read */
 	real *w, *hu, *hv;  /* (ny + 2 ghost) * pitch cells each, as the state holds them */
 	struct swe_prod *prod; /* nx * ny, or NULL */
 	int ngauge;
@@ -52,15 +53,16 @@ void swe_ckpt_path(const char *dir, char *path, size_t n);
 int swe_ckpt_read(const char *path, struct swe_ckpt *c);
 
 /* Whether c continues the run of p on the state s (set up from p): same grid,
- * precision, terrain and parameters, [run], [output], [parallel] and
- * [domain] data_dir aside.  Returns 0 or -SPATE_EINVAL after a message. */
+ * precision, terrain and parameters, [run] (start_time kept), [output],
+ * [parallel] and [domain] data_dir aside.  Returns 0 or -SPATE_EINVAL after a message. */
 int swe_ckpt_check(const struct swe_ckpt *c, const char *path, const struct swe_params *p,
 	const struct swe_state *s);
 
 void swe_ckpt_free(struct swe_ckpt *c);
 
-/* The layout of the flood module's checkpoint (checkpoint.c): 3, the state's
- * depth h (2 and the binary format 1 stored levels and are refused). */
-#define SWE_CKPT_VERSION 3
+/* The layout of the flood module's checkpoint (checkpoint.c): 4, the state's
+ * depth h and eight products a cell (3 kept six, no hazard classes; 2 and
+ * the binary format 1 stored levels; all are refused). */
+#define SWE_CKPT_VERSION 4
 
 #endif

@@ -31,6 +31,8 @@ struct spate_ckpt {
 	char num_name[SPATE_CKPT_NUMS][SPATE_CKPT_NAME];
 	double num[SPATE_CKPT_NUMS];
 	char *text;                     /* free text (resolved parameters), owned, or NULL */
+	char time_units[64];            /* CF units of number "t" ("seconds since <start>",
+	                                   cftime.h), or "": NetCDF has it as variable time */
 	int narr;
 	struct spate_ckpt_array arr[SPATE_CKPT_ARRAYS];
 };

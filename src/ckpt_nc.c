@@ -43,7 +43,27 @@ static int define_array(int id, const struct spate_ckpt_array *a, int *v)
 	return nc_def_var_deflate(id, *v, 1, 1, 1);
 }
 
-/* Definitions and attributes of checkpoint c; v[k]: array k's variable. */
+/* The time reached, number t, as a scalar CF time variable (CF-1.8 4.4). */
+static int define_time(int id, const struct spate_ckpt *c, int *vt)
+{
+	double t;
+	int v, e;
+	if (spate_ckpt_get(c, "t", &t))
+		return 0;
+	*vt = -1;
+	if ((e = nc_def_var(id, "time", NC_DOUBLE, 0, NULL, &v)) ||
+		(e = nc_put_att_text(id, v, "units", strlen(c->time_units), c->time_units)) ||
+		(e = nc_put_att_text(id, v, "calendar", 8, "standard")) ||
+		(e = nc_put_att_text(id, v, "standard_name", 4, "time")) ||
+		(e = nc_put_att_text(id, v, "axis", 1, "T")) ||
+		(e = nc_put_att_text(id, v, "long_name", 25, "simulated time of the run")))
+		return e;
+	*vt = v;
+	return 0;
+}
+
+/* Definitions and attributes of checkpoint c; v[k]: array k's variable,
+ * v[narr]: the time's (or -1). */
 static int define(int id, const struct spate_ckpt *c, int *v)
 {
 	char names[SPATE_CKPT_NUMS * SPATE_CKPT_NAME] = "";
@@ -55,7 +75,8 @@ static int define(int id, const struct spate_ckpt *c, int *v)
 			return e;
 	}
 	if ((e = put_text(id, "title", "spate checkpoint: continue with spate run SCENARIO "
-		"--restart FILE")) ||
+		"--restart FILE")) || (c->time_units[0] && (e = put_text(id, "Conventions",
+		"CF-1.8"))) ||
 		(e = nc_put_att_int(id, NC_GLOBAL, "spate_checkpoint", NC_INT, 1, &ver)) ||
 		(e = put_text(id, "spate_module", c->module)) ||
 		(e = nc_put_att_int(id, NC_GLOBAL, "spate_module_version", NC_INT, 1, &c->version)) ||
@@ -65,12 +86,14 @@ static int define(int id, const struct spate_ckpt *c, int *v)
 	for (int k = 0; k < c->narr; k++)
 		if ((e = define_array(id, &c->arr[k], &v[k])))
 			return e;
-	return 0;
+	v[c->narr] = -1;
+	return c->time_units[0] ? define_time(id, c, &v[c->narr]) : 0;
 }
 
 int spate_ckpt_nc_write(const char *path, const struct spate_ckpt *c)
 {
-	int id, rc = 0, open = 0, v[SPATE_CKPT_ARRAYS];
+	int id, rc = 0, open = 0, v[SPATE_CKPT_ARRAYS + 1];
+	double t;
 	NC("creating it", nc_create(path, NC_NETCDF4 | NC_CLOBBER, &id));
 	open = 1;
 	NC("defining it", define(id, c, v));
@@ -79,6 +102,8 @@ int spate_ckpt_nc_write(const char *path, const struct spate_ckpt *c)
 		NC(c->arr[k].name, c->arr[k].type == SPATE_CKPT_F64 ?
 			nc_put_var_double(id, v[k], c->arr[k].data) :
 			nc_put_var_float(id, v[k], c->arr[k].data));
+	if (v[c->narr] >= 0 && !spate_ckpt_get(c, "t", &t))
+		NC("time", nc_put_var_double(id, v[c->narr], &t));
 	open = 0;
 	NC("closing it", nc_close(id));
 out:
@@ -134,6 +159,8 @@ static int read_array(int id, int v, struct spate_ckpt *c)
 	void *data;
 	if ((e = nc_inq_var(id, v, name, &t, &nd, d, NULL)))
 		return e;
+	if (nd == 0 && !strcmp(name, "time"))
+		return 0;   /* number t again, as a CF time */
 	if (nd < 1 || nd > SPATE_CKPT_DIMS || (t != NC_FLOAT && t != NC_DOUBLE))
 		return NC_EBADTYPE;
 	for (int k = 0; k < nd; k++)

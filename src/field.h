@@ -9,7 +9,8 @@
 #include <stddef.h>
 
 /* The type of values in memory, or of a variable in the file. */
-enum spate_ftype { SPATE_F32 = 0, SPATE_F64 = 1 };
+enum spate_ftype { SPATE_F32 = 0, SPATE_F64 = 1,
+	SPATE_I8 = 2 /* a variable of classes in the file (NetCDF byte): store only */ };
 
 /* A regular grid of nx x ny cells (x east, y north; row 0 the southern
  * row), with (x0, y0) its lower-left corner, and nz layers for 3D fields
@@ -39,6 +40,8 @@ struct spate_field {
 	ptrdiff_t sx, sy, sz;
 	const struct spate_attr *attrs; /* more attributes of the variable, or NULL */
 	int nattrs;
+	int is_time;            /* a time in s since the run's start: units become the
+	                           file's CF time units (ncout.h), calendar standard */
 };
 
 /* An attribute: text, or (text NULL) a number. */
@@ -51,6 +54,7 @@ struct spate_attr {
 /* A value of the points below: its name, units and long name. */
 struct spate_series {
 	const char *name, *units, *long_name;
+	int is_time;    /* as in struct spate_field */
 };
 
 /* Named points (gauges, probes) at (x, y) on the grid, each with nseries

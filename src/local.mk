@@ -6,7 +6,7 @@
 
 noinst_LIBRARIES += src/libspate.a
 src_libspate_a_SOURCES = \
-	src/util.c src/forcing.c \
+	src/util.c src/cftime.c src/forcing.c \
 	src/params.c src/params_check.c src/params_setup.c src/params_file.c src/params_print.c \
 	src/scenario.c \
 	src/setup.c src/swe_state.c \
@@ -36,7 +36,7 @@ src_libspate_a_SOURCES = \
 	src/swe_out.c src/swe_results.c \
 	src/swe_gauges.c \
 	src/mapdraw.c \
-	src/map.c \
+	src/map.c src/export.c \
 	src/ens_cli.c src/ens_run.c src/ens_sample.c src/ens_stats.c src/ens_out.c \
 	src/nctable.c \
 	src/bsq_params.c src/bsq_setup.c src/bsq_state.c src/bsq_bc.c \
@@ -48,7 +48,7 @@ src_libspate_a_SOURCES = \
 	src/bsq_bench.c src/bsq_device.c src/bsq_cpu.c \
 	src/bsq_slab.c src/bsq_slab_ops.c src/bsq_slab_halo.c
 noinst_HEADERS += \
-	src/hostdevice.h \
+	src/hostdevice.h src/cftime.h src/hazard_kern.h src/export_cli.h \
 	src/spate.h \
 	src/swe.h src/swe_backend.h src/backend.h src/params.h src/params_keys.h src/setup.h src/forcing.h src/diag.h src/swe_state.h src/swe_bc.h \
 	src/swe_kern.h src/swe_cell.h \

@@ -18,6 +18,7 @@
 #include "bsq_run.h"
 #include "bsq_bench.h"
 #include "ens.h"
+#include "export_cli.h"
 
 #ifndef SPATE_SCENARIODIR
 #define SPATE_SCENARIODIR "/usr/local/share/spate/scenarios"
@@ -48,6 +49,8 @@ static void usage(FILE *f)
 "                           run N members with varied keys: the probability of\n"
 "                           flooding, depth percentiles, arrival (see spate\n"
 "                           ensemble --help)\n"
+"  export RESULT.nc [OPTS]  GIS layers: GeoPackage and Cloud Optimized GeoTIFFs\n"
+"                           (spate export --help)\n"
 "  --help, -h               this text\n"
 "  --version, -V            version and build configuration\n"
 "\n"
@@ -402,12 +405,16 @@ static int command(int argc, char **argv)
 		return rc == -SPATE_EINVAL || rc == -SPATE_ENODEV ? EXIT_USAGE :
 			rc == -SPATE_EINTR ? EXIT_INTERRUPTED : rc ? EXIT_RUNTIME : 0;
 	}
+	if (!strcmp(argv[1], "export")) {
+		int rc = spate_export(argc - 2, argv + 2);
+		return rc == -SPATE_EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;
+	}
 	if (!strcmp(argv[1], "map")) {
 		int rc = spate_map(argc - 2, argv + 2);
 		return rc == -SPATE_EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;
 	}
 	spate_log_error("usage", "unknown command '%s' (commands: run, devices, bench, map, "
-		"ensemble; "
+		"ensemble, export; "
 		"see spate --help)", argv[1]);
 	return EXIT_USAGE;
 }

@@ -19,6 +19,7 @@
 #include "ncout.h"
 #include "ncpoints.h"
 #include "nctable.h"
+#include "cftime.h"
 
 #ifdef HAVE_NETCDF
 #include <netcdf.h>
@@ -29,6 +30,7 @@ struct spate_nc {
 	char *path;
 	int nx, ny, nz;
 	int v_time;         /* time of the records, or -1 */
+	char time_units[SPATE_TIME_TEXT]; /* CF "seconds since <start>" */
 	struct spate_ncp *pts; /* the named points, or NULL */
 	double *buf;        /* one layer, or one value per point */
 };
@@ -37,7 +39,7 @@ struct spate_nc {
 
 static nc_type nctype(enum spate_ftype t)
 {
-	return t == SPATE_F32 ? NC_FLOAT : NC_DOUBLE;
+	return t == SPATE_F32 ? NC_FLOAT : t == SPATE_I8 ? NC_BYTE : NC_DOUBLE;
 }
 
 /* A geographic CRS (degrees) rather than a projected one (metres)? */
@@ -58,8 +60,10 @@ static int def_crs(int id, const struct spate_grid *g)
 	if ((e = nc_def_var(id, "crs", NC_INT, 0, NULL, &vc)) ||
 		(e = spate_nc_att_text(id, vc, "crs_wkt", g->crs_wkt)) ||
 		(e = spate_nc_att_text(id, vc, "spatial_ref", g->crs_wkt)) ||
-		(e = spate_nc_att_text(id, vc, "GeoTransform", gt)) || !geographic(g->crs_wkt))
+		(e = spate_nc_att_text(id, vc, "GeoTransform", gt)))
 		return e;
+	if (!geographic(g->crs_wkt))
+		return spate_nc_cf_mapping(id, vc, g->crs_wkt);
 	return spate_nc_att_text(id, vc, "grid_mapping_name", "latitude_longitude");
 }
 
@@ -115,8 +119,9 @@ static int def_field(struct spate_nc *f, const struct spate_field *fl, const int
 	chunk[nd++] = (size_t)(f->ny < 1024 ? f->ny : 1024);
 	d[nd] = dims[2];
 	chunk[nd++] = (size_t)(f->nx < 1024 ? f->nx : 1024);
-	if ((e = spate_nc_def_var(f->id, fl->name, nctype(fl->store), nd, d, fl->units,
-		fl->long_name, fl->standard_name, &fl->fill, crs, &v)) ||
+	if ((e = spate_nc_def_var(f->id, fl->name, nctype(fl->store), nd, d, fl->is_time ?
+		f->time_units : fl->units, fl->long_name, fl->standard_name, &fl->fill, crs, &v)) ||
+		(fl->is_time && (e = spate_nc_att_text(f->id, v, "calendar", "standard"))) ||
 		(td >= 0 && (e = nc_def_var_chunking(f->id, v, NC_CHUNKED, chunk))))
 		return e;
 	return spate_nc_put_attrs(f->id, v, fl->attrs, fl->nattrs);
@@ -129,9 +134,8 @@ static int def_fields(struct spate_nc *f, const struct spate_nc_spec *spec, cons
 	for (int k = 0; k < spec->nfixed && !e; k++)
 		e = def_field(f, &spec->fixed[k], dims, -1, crs);
 	if (!e && spec->nrecords && ((e = nc_def_dim(f->id, "time", NC_UNLIMITED, &td)) ||
-		(e = spate_nc_def_var(f->id, "time", NC_DOUBLE, 1, &td, "s", "simulated time since "
-			"the start of the run", "time", NULL, 0, &f->v_time)) ||
-		(e = spate_nc_att_text(f->id, f->v_time, "axis", "T"))))
+		(e = spate_nc_def_time(f->id, "time", td, f->time_units, "time of the record",
+			&f->v_time))))
 		return e;
 	for (int k = 0; k < spec->nrecords && !e; k++)
 		e = def_field(f, &spec->records[k], dims, td, crs);
@@ -190,13 +194,27 @@ static int put_field(struct spate_nc *f, const struct spate_field *fl, long rec)
 	return e;
 }
 
-/* Restart: the file holds the grid and every variable of spec. */
+/* Restart: variable v has units text units. */
+static int has_units(int id, int v, const char *units)
+{
+	char u[SPATE_TIME_TEXT];
+	size_t n;
+	if (nc_inq_attlen(id, v, "units", &n) || n >= sizeof u || nc_get_att_text(id, v, "units",
+		u))
+		return 0;
+	u[n] = 0;
+	return !strcmp(u, units);
+}
+
+/* Restart: the file holds the grid and every variable of spec, its times
+ * counted from the same start. */
 static int fits(struct spate_nc *f, const struct spate_nc_spec *spec)
 {
 	int id = f->id, v, ok = spate_nc_has_dim(id, "x", (size_t)f->nx) &&
 		spate_nc_has_dim(id, "y", (size_t)f->ny) &&
 		(!f->nz || spate_nc_has_dim(id, "z", (size_t)f->nz)) &&
-		(!spec->nrecords || spate_nc_has_var(id, "time", 1, &f->v_time));
+		(!spec->nrecords || (spate_nc_has_var(id, "time", 1, &f->v_time) &&
+		has_units(id, f->v_time, f->time_units)));
 	for (int k = 0; k < spec->nrecords && ok; k++)
 		ok = spate_nc_has_var(id, spec->records[k].name, spec->records[k].ndims + 1, &v);
 	for (int k = 0; k < spec->nfinals && ok; k++)
@@ -240,7 +258,8 @@ static int create(struct spate_nc *f, const struct spate_nc_spec *spec)
 	NC("defining the grid", def_grid(f->id, g, dims));
 	NC("defining the fields", def_fields(f, spec, dims));
 	if (spec->points)
-		NC("defining the points", spate_ncp_define(&f->pts, f->id, spec->points));
+		NC("defining the points", spate_ncp_define(&f->pts, f->id, spec->points,
+			f->time_units));
 	if (spec->table)
 		NC("defining the table", spate_nct_define(f->id, spec->table));
 	NC("writing global attributes", spate_nc_att_text(f->id, NC_GLOBAL, "Conventions",
@@ -291,6 +310,10 @@ int spate_nc_create(struct spate_nc **out, const char *path, const struct spate_
 	f->ny = g->ny;
 	f->nz = g->nz;
 	f->v_time = -1;
+	snprintf(f->time_units, sizeof f->time_units, "%s", spec->time_units ? spec->time_units :
+		"");
+	if (!f->time_units[0])
+		spate_time_units(NULL, f->time_units);
 	if (!(spec->append && reopen(f, path, spec) == 0) && (rc = create(f, spec))) {
 		nc_free(f);
 		return rc;

@@ -34,6 +34,8 @@ struct spate_nc_spec {
 	const struct spate_points *points; /* or NULL */
 	const struct spate_table *table;   /* or NULL (not with append) */
 	int append;     /* restart: continue the file at path if it fits */
+	const char *time_units; /* CF units of every time in the file, "seconds since
+	                           <start>" (cftime.h); NULL: from SPATE_START_DEFAULT */
 };
 
 /* Create the results file at path (NetCDF-4, CF-1.8): dimensions y, x (z
@@ -73,6 +75,28 @@ int spate_nc_close(struct spate_nc *f);
  * (n bytes each) its attributes. */
 int spate_nc_read_grid(const char *path, const char *var, double t, struct terrain_grid *g,
 	double *t_out, char *units, char *long_name, size_t n);
+
+/* Named points of a results file read back (spate_nc_read_points). */
+struct spate_nc_pts {
+	int n;
+	char (*name)[64];   /* n names */
+	double *x, *y;      /* n positions */
+	double *v;          /* nv values a point: v[nv * p + k], NAN for fill */
+};
+
+/* Read the points <prefix> of the results file at path (prefix_name,
+ * prefix_x, prefix_y) and, for each, the final values vars[0 .. nv).  No
+ * points: 0 with pt->n = 0.  Returns 0 or -SPATE_E* after a message;
+ * spate_nc_pts_free pt after either. */
+int spate_nc_read_points(const char *path, const char *prefix, const char *const *vars, int nv,
+	struct spate_nc_pts *pt);
+void spate_nc_pts_free(struct spate_nc_pts *pt);
+
+/* Text attribute att of variable var (NULL: a global attribute) of the
+ * file at path into buf (n bytes); "" when the file, the variable or the
+ * attribute is not there (no message). */
+void spate_nc_var_text(const char *path, const char *var, const char *att, char *buf,
+	size_t n);
 
 /* The number of dimensions of variable var of the file at path; 0 when the
  * file or the variable is not there (no message). */

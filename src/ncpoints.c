@@ -50,7 +50,8 @@ static const char *named(char *buf, size_t n, const char *prefix, const char *wh
 }
 
 /* The dimensions, the time, the names and the positions. */
-static int def_places(struct spate_ncp *q, const struct spate_points *p, int d[2])
+static int def_places(struct spate_ncp *q, const struct spate_points *p, int d[2],
+	const char *time_units)
 {
 	char name[128], text[160];
 	int id = q->id, v, e;
@@ -58,8 +59,7 @@ static int def_places(struct spate_ncp *q, const struct spate_points *p, int d[2
 		&d[0])) || (e = nc_def_dim(id, p->prefix, (size_t)p->n, &d[1])))
 		return e;
 	snprintf(text, sizeof text, "simulated time of the %s rows", p->prefix);
-	if ((e = spate_nc_def_var(id, name, NC_DOUBLE, 1, d, "s", text, "time", NULL, 0,
-		&q->v_time)))
+	if ((e = spate_nc_def_time(id, name, d[0], time_units, text, &q->v_time)))
 		return e;
 	snprintf(text, sizeof text, "%s name", p->prefix);
 	if ((e = spate_nc_def_var(id, named(name, sizeof name, p->prefix, "name"), NC_STRING, 1,
@@ -75,13 +75,14 @@ static int def_places(struct spate_ncp *q, const struct spate_points *p, int d[2
 	return e;
 }
 
-int spate_ncp_define(struct spate_ncp **out, int id, const struct spate_points *p)
+int spate_ncp_define(struct spate_ncp **out, int id, const struct spate_points *p,
+	const char *time_units)
 {
 	char coord[400];
 	size_t chunk[2] = { 256, (size_t)p->n };
 	int d[2], e = alloc(out, id, p);
 	struct spate_ncp *q = *out;
-	if (e || (e = def_places(q, p, d)))
+	if (e || (e = def_places(q, p, d, time_units)))
 		return e;
 	snprintf(coord, sizeof coord, "%s_x %s_y %s_name", p->prefix, p->prefix, p->prefix);
 	for (int k = 0; k < p->nseries && !e; k++)
@@ -89,9 +90,13 @@ int spate_ncp_define(struct spate_ncp **out, int id, const struct spate_points *
 			p->series[k].long_name, NULL, NULL, 0, &q->v[k])) &&
 			!(e = spate_nc_att_text(id, q->v[k], "coordinates", coord)))
 			e = nc_def_var_chunking(id, q->v[k], NC_CHUNKED, chunk);
-	for (int k = 0; k < p->nfinal && !e; k++)
-		e = spate_nc_def_var(id, p->finals[k].name, NC_DOUBLE, 1, &d[1], p->finals[k].units,
-			p->finals[k].long_name, NULL, &p->fill, 0, &q->v[p->nseries + k]);
+	for (int k = 0; k < p->nfinal && !e; k++) {
+		const struct spate_series *s = &p->finals[k];
+		e = spate_nc_def_var(id, s->name, NC_DOUBLE, 1, &d[1], s->is_time ? time_units :
+			s->units, s->long_name, NULL, &p->fill, 0, &q->v[p->nseries + k]);
+		if (!e && s->is_time)
+			e = spate_nc_att_text(id, q->v[p->nseries + k], "calendar", "standard");
+	}
 	return e;
 }
 

@@ -10,7 +10,8 @@
 struct spate_ncp;
 
 /* Define the points p in file id (in define mode). */
-int spate_ncp_define(struct spate_ncp **q, int id, const struct spate_points *p);
+int spate_ncp_define(struct spate_ncp **q, int id, const struct spate_points *p,
+	const char *time_units);
 
 /* A restart: the points p as file id holds them (NC_EINVAL: it does not). */
 int spate_ncp_reopen(struct spate_ncp **q, int id, const struct spate_points *p);

@@ -156,6 +156,91 @@ out:
 	return rc;
 }
 
+/* The names of the n points of variable v (NC_STRING). */
+static int read_names(int id, int v, struct spate_nc_pts *pt)
+{
+	char **s = calloc((size_t)pt->n, sizeof *s);
+	int e = s ? nc_get_var_string(id, v, s) : NC_ENOMEM;
+	for (int k = 0; !e && k < pt->n; k++)
+		snprintf(pt->name[k], sizeof pt->name[k], "%s", s[k] ? s[k] : "");
+	if (!e)
+		nc_free_string((size_t)pt->n, s);
+	free(s);
+	return e;
+}
+
+/* Values of variable name (one a point) into v[nv * p] (NAN for fill). */
+static int read_column(int id, const char *name, struct spate_nc_pts *pt, double *v, int nv)
+{
+	double *c = malloc((size_t)pt->n * sizeof *c), fill = FILL;
+	int vid, nofill = 1, e = c ? nc_inq_varid(id, name, &vid) : NC_ENOMEM;
+	if (!e)
+		e = nc_get_var_double(id, vid, c);
+	if (!e && !nc_inq_var_fill(id, vid, &nofill, NULL) && !nofill)
+		nc_get_att_double(id, vid, "_FillValue", &fill);
+	for (int k = 0; !e && k < pt->n; k++)
+		v[(size_t)nv * k] = (!nofill && c[k] == fill) || !isfinite(c[k]) ? NAN : c[k];
+	free(c);
+	return e;
+}
+
+int spate_nc_read_points(const char *path, const char *prefix, const char *const *vars, int nv,
+	struct spate_nc_pts *pt)
+{
+	char name[NC_MAX_NAME + 1];
+	int id, d, v, rc = 0, open = 0;
+	size_t n;
+	memset(pt, 0, sizeof *pt);
+	NC("opening it", nc_open(path, NC_NOWRITE, &id));
+	open = 1;
+	if (nc_inq_dimid(id, prefix, &d))
+		goto out;   /* no points */
+	NC("reading the points", nc_inq_dimlen(id, d, &n));
+	pt->n = (int)n;
+	pt->name = calloc(n + 1, sizeof *pt->name);
+	pt->x = malloc((n + 1) * sizeof *pt->x);
+	pt->y = malloc((n + 1) * sizeof *pt->y);
+	pt->v = malloc((n * (size_t)nv + 1) * sizeof *pt->v);
+	if (!pt->name || !pt->x || !pt->y || !pt->v) {
+		rc = -SPATE_ENOMEM;
+		goto out;
+	}
+	snprintf(name, sizeof name, "%s_name", prefix);
+	NC(name, nc_inq_varid(id, name, &v));
+	NC(name, read_names(id, v, pt));
+	snprintf(name, sizeof name, "%s_x", prefix);
+	NC(name, read_column(id, name, pt, pt->x, 1));
+	snprintf(name, sizeof name, "%s_y", prefix);
+	NC(name, read_column(id, name, pt, pt->y, 1));
+	for (int k = 0; k < nv; k++)
+		NC(vars[k], read_column(id, vars[k], pt, pt->v + k, nv));
+out:
+	if (open)
+		nc_close(id);
+	return rc;
+}
+
+void spate_nc_var_text(const char *path, const char *var, const char *att, char *buf,
+	size_t n)
+{
+	int id, v = NC_GLOBAL;
+	buf[0] = 0;
+	if (nc_open(path, NC_NOWRITE, &id))
+		return;
+	if (!var || !nc_inq_varid(id, var, &v))
+		get_text(id, v, att, buf, n);
+	nc_close(id);
+}
+
+void spate_nc_pts_free(struct spate_nc_pts *pt)
+{
+	free(pt->name);
+	free(pt->x);
+	free(pt->y);
+	free(pt->v);
+	memset(pt, 0, sizeof *pt);
+}
+
 int spate_nc_var_ndims(const char *path, const char *var)
 {
 	int id, v, nd = 0;
@@ -175,6 +260,28 @@ int spate_nc_read_grid(const char *path, const char *var, double t, struct terra
 	spate_log_error("map", "%s: this spate was built without NetCDF: it cannot read results "
 		"files (rebuild with libnetcdf-dev)", path);
 	return -SPATE_EUNSUPPORTED;
+}
+
+int spate_nc_read_points(const char *path, const char *prefix, const char *const *vars, int nv,
+	struct spate_nc_pts *pt)
+{
+	(void)prefix; (void)vars; (void)nv;
+	memset(pt, 0, sizeof *pt);
+	spate_log_error("export", "%s: this spate was built without NetCDF: it cannot read "
+		"results files (rebuild with libnetcdf-dev)", path);
+	return -SPATE_EUNSUPPORTED;
+}
+
+void spate_nc_pts_free(struct spate_nc_pts *pt)
+{
+	(void)pt;
+}
+
+void spate_nc_var_text(const char *path, const char *var, const char *att, char *buf,
+	size_t n)
+{
+	(void)path; (void)var; (void)att; (void)n;
+	buf[0] = 0;
 }
 
 int spate_nc_var_ndims(const char *path, const char *var)

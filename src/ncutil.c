@@ -3,7 +3,10 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "spate.h"
@@ -24,11 +27,31 @@ int spate_nc_att_text(int id, int v, const char *name, const char *text)
 	return nc_put_att_text(id, v, name, strlen(text), text);
 }
 
+/* CF flag_values "0 1 2 ..." (at most 16) of a byte variable v, as bytes:
+ * CF asks for the variable's type. */
+static int put_flags(int id, int v, const char *text)
+{
+	signed char f[16];
+	size_t n = 0;
+	for (char *end; *text && n < sizeof f; text = end) {
+		long x = strtol(text, &end, 10);
+		if (end == text || x < -128 || x > 127)
+			return NC_EINVAL;
+		f[n++] = (signed char)x;
+	}
+	return nc_put_att_schar(id, v, "flag_values", NC_BYTE, n, f);
+}
+
 int spate_nc_put_attrs(int id, int v, const struct spate_attr *a, int n)
 {
 	int e = 0;
+	nc_type t = NC_NAT;
+	if (v != NC_GLOBAL)
+		e = nc_inq_vartype(id, v, &t);
 	for (int k = 0; k < n && !e; k++)
-		e = a[k].text ? spate_nc_att_text(id, v, a[k].name, a[k].text) :
+		e = a[k].text && t == NC_BYTE && !strcmp(a[k].name, "flag_values") ?
+			put_flags(id, v, a[k].text) : a[k].text ?
+			spate_nc_att_text(id, v, a[k].name, a[k].text) :
 			nc_put_att_double(id, v, a[k].name, NC_DOUBLE, 1, &a[k].value);
 	return e;
 }
@@ -47,6 +70,9 @@ int spate_nc_def_var(int id, const char *name, nc_type type, int nd, const int *
 	if (!e && fill && type == NC_FLOAT) {
 		float fv = (float)*fill;
 		e = nc_def_var_fill(id, *v, 0, &fv);
+	} else if (!e && fill && type == NC_BYTE) {
+		signed char fv = (signed char)*fill;
+		e = nc_def_var_fill(id, *v, 0, &fv);
 	} else if (!e && fill) {
 		e = nc_def_var_fill(id, *v, 0, fill);
 	}
@@ -55,6 +81,56 @@ int spate_nc_def_var(int id, const char *name, nc_type type, int nd, const int *
 	if (!e && nd >= 2 && type != NC_STRING)
 		e = nc_def_var_deflate(id, *v, 1, 1, 1);
 	return e;
+}
+
+int spate_nc_def_time(int id, const char *name, int dim, const char *units,
+	const char *long_name, int *v)
+{
+	int e = spate_nc_def_var(id, name, NC_DOUBLE, 1, &dim, units, long_name, "time", NULL, 0,
+		v);
+	if (!e)
+		e = spate_nc_att_text(id, *v, "calendar", "standard");
+	return e ? e : spate_nc_att_text(id, *v, "axis", "T");
+}
+
+/* The number of WKT parameter name (WKT1 PARAMETER["name",v] or WKT2
+ * PARAMETER["name",v,...]); NAN when absent. */
+static double wkt_param(const char *wkt, const char *name)
+{
+	char key[96];
+	const char *p;
+	snprintf(key, sizeof key, "PARAMETER[\"%s\",", name);
+	p = strstr(wkt, key);
+	return p ? strtod(p + strlen(key), NULL) : NAN;
+}
+
+/* The first of two spellings (WKT1, WKT2) of a parameter. */
+static double wkt_either(const char *wkt, const char *w1, const char *w2)
+{
+	double v = wkt_param(wkt, w1);
+	return isnan(v) ? wkt_param(wkt, w2) : v;
+}
+
+int spate_nc_cf_mapping(int id, int v, const char *wkt)
+{
+	static const char *const names[5][3] = {
+		{ "latitude_of_projection_origin", "latitude_of_origin", "Latitude of natural origin" },
+		{ "longitude_of_central_meridian", "central_meridian", "Longitude of natural origin" },
+		{ "scale_factor_at_central_meridian", "scale_factor",
+			"Scale factor at natural origin" },
+		{ "false_easting", "false_easting", "False easting" },
+		{ "false_northing", "false_northing", "False northing" } };
+	int e = 0;
+	if (!strstr(wkt, "PROJECTION[\"Transverse_Mercator\"]") &&
+		!strstr(wkt, "METHOD[\"Transverse Mercator\""))
+		return 0;
+	for (int k = 0; k < 5 && !e; k++) {
+		double x = wkt_either(wkt, names[k][1], names[k][2]);
+		if (isnan(x))
+			return 0;   /* not all there: crs_wkt alone */
+		e = nc_put_att_double(id, v, names[k][0], NC_DOUBLE, 1, &x);
+	}
+	return e ? e : spate_nc_att_text(id, v, "grid_mapping_name", "transverse_mercator");
 }
 
 int spate_nc_has_var(int id, const char *name, int nd, int *v)

@@ -24,7 +24,8 @@ int spate_nc_fail(const char *who, const char *path, const char *what, int e);
 /* Text attribute name of variable v (NC_GLOBAL: of the file). */
 int spate_nc_att_text(int id, int v, const char *name, const char *text);
 
-/* Attributes a[0 .. n) of variable v: text, or a double. */
+/* Attributes a[0 .. n) of variable v: text, or a double; on a byte
+ * variable, text flag_values ("0 1 2") as bytes. */
 int spate_nc_put_attrs(int id, int v, const struct spate_attr *a, int n);
 
 /* Define variable name with its units, long_name, standard_name (each or
@@ -34,6 +35,18 @@ int spate_nc_put_attrs(int id, int v, const struct spate_attr *a, int n);
 int spate_nc_def_var(int id, const char *name, nc_type type, int nd, const int *dims,
 	const char *units, const char *long_name, const char *std, const double *fill, int crs,
 	int *v);
+
+/* Define the time coordinate name(dim) in seconds: units (CF "seconds since
+ * <start>", cftime.h), calendar standard, standard_name time, axis T. */
+int spate_nc_def_time(int id, const char *name, int dim, const char *units,
+	const char *long_name, int *v);
+
+/* CF grid mapping attributes (CF-1.8 section 5.6, appendix F) of the
+ * grid mapping variable v from the WKT of a projected CRS, for Transverse
+ * Mercator (UTM and national grids): grid_mapping_name and its five
+ * parameters.  Other projections get none (their crs_wkt stays, which GDAL
+ * and QGIS read).  Returns a NetCDF status. */
+int spate_nc_cf_mapping(int id, int v, const char *wkt);
 
 /* A restart's checks: file id has variable name with nd dimensions (its id
  * in *v); dimension name of length n. */

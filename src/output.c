@@ -121,6 +121,12 @@ double swe_prod_value(const struct swe_prod *p, int k)
 	}
 }
 
+double swe_prod_class(const struct swe_prod *p, int scheme)
+{
+	return scheme == SPATE_HAZARD_FD2320 ? p->class_fd2320 :
+		scheme == SPATE_HAZARD_ARR2019 ? p->class_arr2019 : 0;
+}
+
 int swe_write_products(const struct swe_state *s, const struct swe_prod *pr, const char *dir)
 {
 	size_t n = (size_t)s->nx * s->ny;

@@ -49,6 +49,9 @@ extern const char *const swe_prod_names[SWE_NPROD];
 extern const char *const swe_prod_units[SWE_NPROD];
 extern const char *const swe_prod_long_names[SWE_NPROD];
 double swe_prod_value(const struct swe_prod *p, int k);
+/* The greatest hazard class of scheme (enum spate_hazard_scheme) a cell
+ * reached; 0: dry, or no scheme. */
+double swe_prod_class(const struct swe_prod *p, int scheme);
 
 /* Write the flood products as <dir>/<name>.asc: max_depth, max_speed,
  * max_hazard, arrival_time, time_of_max_depth, duration_wet (NODATA -9999

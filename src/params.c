@@ -17,6 +17,7 @@
 #include "spate.h"
 #include "swe.h"
 #include "params.h"
+#include "cftime.h"
 #include "params_keys.h"
 
 #define F(f) offsetof(struct swe_params, f)
@@ -65,11 +66,13 @@ static const struct key keys[] = {
 	{ "run", "max_dt", K_DBL, F(max_dt), 0, 0, 1e9, NULL },
 	{ "run", "device", K_STR, F(device), S(device), 0, 0, "auto|cpu|cuda" },
 	{ "run", "threads", K_INT, F(threads), 0, 0, 4096, NULL },
+	{ "run", "start_time", K_STR, F(start_time), S(start_time), 0, 0, NULL },
 	{ "output", "dir", K_STR, F(out_dir), S(out_dir), 0, 0, NULL },
 	{ "output", "interval", K_DBL, F(out_interval), 0, 0, 1e9, NULL },
 	{ "output", "grids", K_CHOICE, F(write_grids), 0, 0, 0, "no|yes" },
 	{ "output", "products", K_CHOICE, F(products), 0, 0, 0, "no|yes" },
 	{ "output", "threshold", K_DBL, F(threshold), 0, 0, 100, NULL },
+	{ "output", "hazard_scheme", K_CHOICE, F(hazard_scheme), 0, 0, 0, "none|arr2019|fd2320" },
 	{ "output", "format", K_CHOICE, F(out_format), 0, 0, 0, "ascii|netcdf|both" },
 	{ "output", "checkpoint_every", K_DBL, F(checkpoint_every), 0, 0, 1e9, NULL },
 	{ "gauges", "file", K_STR, F(gauge_file), S(gauge_file), 0, 0, NULL },
@@ -352,6 +355,12 @@ static int set_table(struct swe_params *p, const struct key *k, const char *sect
 	double d;
 	switch (k->type) {
 	case K_STR:
+		if (!strcmp(key, "start_time")) {   /* ISO 8601 in UTC, kept canonical */
+			const char *why;
+			if (spate_time_parse(value, field, &why))
+				BAD("%s", why);
+			return 0;
+		}
 		if (k->choices && choice_index(k->choices, value) < 0)
 			BAD("must be one of %s", k->choices);
 		if (strlen(value) >= k->size || !*value)

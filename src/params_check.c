@@ -12,6 +12,7 @@
 #include "spate.h"
 #include "swe.h"
 #include "params.h"
+#include "hazard_kern.h"
 
 void swe_params_defaults(struct swe_params *p)
 {
@@ -47,6 +48,8 @@ void swe_params_defaults(struct swe_params *p)
 	p->inflow_scale = 1;
 	p->end_time = 10;
 	snprintf(p->device, sizeof p->device, "auto");
+	snprintf(p->start_time, sizeof p->start_time, "%s", SPATE_START_DEFAULT);
+	p->hazard_scheme = SPATE_HAZARD_ARR2019;
 	snprintf(p->out_dir, sizeof p->out_dir, "spate-out");
 	p->write_grids = 1;
 	p->products = 1;

@@ -4,6 +4,7 @@
 #define SPATE_PRODUCTS_KERN_H
 
 #include "swe_kern.h"
+#include "hazard_kern.h"
 
 /* Products of one cell.  arrival < 0: never wetter than the threshold. */
 struct swe_prod {
@@ -13,7 +14,12 @@ struct swe_prod {
 	float arrival;      /* first time the depth exceeds the threshold, s */
 	float t_max_depth;  /* time of the maximum depth, s */
 	float wet_duration; /* time deeper than the threshold, s */
+	float class_arr2019; /* greatest ARR2019 hazard class of any step (0: dry) */
+	float class_fd2320;  /* greatest FD2320 hazard class of any step (0: dry) */
 };
+
+/* Values of struct swe_prod (all float): a checkpoint stores them so. */
+#define SWE_PROD_FLOATS 8
 
 /* Update a cell's products with its state (h, hu, hv) at time t, reached by
  * a step of length dt.  thr: the wet threshold (default 0.05 m). */
@@ -32,6 +38,13 @@ HOSTDEVICE static inline void swe_prod_update(struct swe_prod *p, real h, real h
 		p->wet_duration += (float)dt;
 		if (s > p->max_speed)
 			p->max_speed = (float)s;
+		/* the class of this step's depth and speed, kept at its greatest:
+		 * not the class of the separate maxima of d and v, which may come
+		 * at different times and would overstate the hazard */
+		if ((float)hazard_arr2019(h, s) > p->class_arr2019)
+			p->class_arr2019 = (float)hazard_arr2019(h, s);
+		if ((float)hazard_fd2320(h, s) > p->class_fd2320)
+			p->class_fd2320 = (float)hazard_fd2320(h, s);
 	}
 	if (h * s > p->max_hazard)
 		p->max_hazard = (float)(h * s);
@@ -46,6 +59,8 @@ HOSTDEVICE static inline void swe_prod_reset(struct swe_prod *p)
 	p->arrival = -1;
 	p->t_max_depth = 0;
 	p->wet_duration = 0;
+	p->class_arr2019 = 0;
+	p->class_fd2320 = 0;
 }
 
 #endif

@@ -43,6 +43,10 @@ void *spate_alloc(size_t bytes);
  * two short names, for "did you mean"; 99 for names of 40 characters or
  * more. */
 int spate_edit_distance(const char *a, const char *b);
+/* The value of option name at argv[*i] of a command line: "--name=V", or
+ * "--name V" (then *i moves on to V); NULL when argv[*i] is another option
+ * or V is missing. */
+const char *spate_option(int argc, char **argv, int *i, const char *name);
 
 /* Make a directory and its parents; returns 0 or -SPATE_EIO. */
 int spate_mkdir_p(const char *dir);

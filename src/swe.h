@@ -9,6 +9,7 @@
 
 #include "hostdevice.h"
 #include "swe_kern.h"
+#include "cftime.h"
 
 #define SWE_NAME_MAX 256
 #define SWE_PATH_MAX 1024
@@ -88,12 +89,16 @@ struct swe_params {
 	double max_dt;      /* longest step, s (0: no bound but the CFL step) */
 	char device[16];    /* auto, cpu, cuda */
 	int threads;        /* OpenMP threads, 0 = default */
+	char start_time[SPATE_TIME_TEXT]; /* the time t = 0 of the run, canonical
+	                        ISO 8601 UTC (cftime.h); the files' CF time reference */
 	/* [output] */
 	char out_dir[SWE_NAME_MAX];
 	double out_interval; /* s, 0 = only the final state */
 	int write_grids;     /* write ESRI ASCII grids of h, u, v, w */
 	int products;        /* track and write the flood products */
 	double threshold;    /* wet threshold of the products (arrival etc.), m */
+	int hazard_scheme;   /* enum spate_hazard_scheme (hazard_kern.h): the classes
+	                        written as max_hazard_class */
 	int out_format;      /* enum swe_out_format */
 	double checkpoint_every; /* s of simulated time between checkpoints, 0 = none */
 	/* [gauges] */

@@ -201,7 +201,8 @@ int swe_out_final(struct swe_out *o, const struct swe_prod *pr, const struct gau
 	if (!rc && pr && o->ascii)
 		rc = swe_write_products(o->s, pr, o->p->out_dir);
 	if (!rc && o->nc)
-		rc = swe_results_final(o->nc, o->s, pr, gs && gs->n ? gs : NULL, t);
+		rc = swe_results_final(o->nc, o->s, pr, gs && gs->n ? gs : NULL, t,
+			o->p->hazard_scheme);
 	if (!rc && gs && gs->n)
 		rc = gauge_write_summary(gs, o->p->out_dir);
 	return rc;

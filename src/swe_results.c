@@ -26,17 +26,29 @@
 
 /* A gauge row: depth, level, u, v (gauge_values); at the end, maxima. */
 static const struct spate_series gauge_series[4] = {
-	{ "gauge_depth", "m", "depth at the gauge" },
-	{ "gauge_level", "m", "water level at the gauge" },
-	{ "gauge_u", "m s-1", "eastward velocity at the gauge" },
-	{ "gauge_v", "m s-1", "northward velocity at the gauge" } };
+	{ "gauge_depth", "m", "depth at the gauge", 0 },
+	{ "gauge_level", "m", "water level at the gauge", 0 },
+	{ "gauge_u", "m s-1", "eastward velocity at the gauge", 0 },
+	{ "gauge_v", "m s-1", "northward velocity at the gauge", 0 } };
 enum { NMAX = 5 };
 static const struct spate_series gauge_max[NMAX] = {
-	{ "gauge_max_level", "m", "max_level" },
-	{ "gauge_max_level_neighbourhood", "m", "max_level_neighbourhood" },
-	{ "gauge_max_depth", "m", "max_depth" },
-	{ "gauge_arrival_time", "s", "arrival_time" },
-	{ "gauge_time_of_max_level", "s", "time_of_max_level" } };
+	{ "gauge_max_level", "m", "max_level", 0 },
+	{ "gauge_max_level_neighbourhood", "m", "max_level_neighbourhood", 0 },
+	{ "gauge_max_depth", "m", "max_depth", 0 },
+	{ "gauge_arrival_time", "s", "arrival_time", 1 },
+	{ "gauge_time_of_max_level", "s", "time_of_max_level", 1 } };
+
+/* max_hazard_class: each scheme's values, meanings and source (the
+ * thresholds are in hazard_kern.h and spate-scenario(5)). */
+static const struct hazard_text {
+	const char *name, *values, *meanings, *source;
+} hazard_texts[3] = {
+	{ "none", "", "", "" },
+	{ "arr2019", "0 1 2 3 4 5 6", "dry H1 H2 H3 H4 H5 H6", "Australian Rainfall and Runoff "
+		"2019, Book 6 Chapter 7, combined hazard curves (Table 6.7.4)" },
+	{ "fd2320", "0 1 2 3 4", "dry low moderate significant extreme", "Defra/Environment "
+		"Agency FD2320/TR2 (2006): HR = d (v + 0.5) + DF, DF = 0.5 where d <= 0.25 m, else "
+		"1 (precautionary rule of the 2008 supplementary note)" } };
 
 /* A 2D field of the grid: values data of type type, row pitch sy. */
 static struct spate_field field(const char *name, const char *units, const char *long_name,
@@ -82,6 +94,7 @@ static int global_attrs(struct spate_attr *a, char (*text)[2 * SWE_PATH_MAX + 12
 	a[n++] = (struct spate_attr){ "spate_cfl", NULL, p->cfl };
 	a[n++] = (struct spate_attr){ "spate_manning", NULL, p->manning };
 	a[n++] = (struct spate_attr){ "spate_wet_threshold", NULL, p->threshold };
+	a[n++] = (struct spate_attr){ "time_coverage_start", p->start_time, 0 };
 	return n;
 }
 
@@ -107,9 +120,30 @@ static void gauge_points(struct spate_points *pt, const struct gauge_set *gs,
 	pt->fill = FILL;
 }
 
-/* The variables of the file: snapshots in rec[4], products in fin (SWE_NPROD). */
+/* max_hazard_class of scheme z: classes as bytes (fill -1 on masked
+ * cells), with CF flag values and meanings; a[4] its attributes. */
+static struct spate_field class_field(int z, struct spate_attr *a, const void *data,
+	ptrdiff_t sy)
+{
+	struct spate_field f = field("max_hazard_class", NULL, "greatest flood hazard class "
+		"of any step while wet (0: never wetter than the wet threshold)", SPATE_I8, data,
+		SPATE_F64, sy);
+	const struct hazard_text *h = &hazard_texts[z];
+	f.fill = -1;
+	a[0] = (struct spate_attr){ "flag_values", h->values, 0 };
+	a[1] = (struct spate_attr){ "flag_meanings", h->meanings, 0 };
+	a[2] = (struct spate_attr){ "hazard_scheme", h->name, 0 };
+	a[3] = (struct spate_attr){ "references", h->source, 0 };
+	f.attrs = a;
+	f.nattrs = 4;
+	return f;
+}
+
+/* The variables of the file: snapshots in rec[4], products in fin
+ * (SWE_NPROD, and max_hazard_class with a scheme; ca its attributes). */
 static void variables(struct spate_nc_spec *spec, struct spate_field *rec,
-	struct spate_field *fin, struct spate_attr *thr, const struct swe_params *p)
+	struct spate_field *fin, struct spate_attr *thr, struct spate_attr *ca,
+	const struct swe_params *p)
 {
 	*thr = (struct spate_attr){ "wet_threshold", NULL, p->threshold };
 	for (int k = 0; k < 4; k++)
@@ -120,19 +154,23 @@ static void variables(struct spate_nc_spec *spec, struct spate_field *rec,
 			SPATE_F32, NULL, SPATE_F64, 0);
 		fin[k].attrs = thr;
 		fin[k].nattrs = 1;
+		fin[k].is_time = !strcmp(swe_prod_units[k], "s") && strcmp(swe_prod_names[k],
+			"duration_wet");
 	}
+	fin[SWE_NPROD] = class_field(p->hazard_scheme, ca, NULL, 0);
 	spec->records = rec;
 	spec->nrecords = p->write_grids ? 4 : 0;
 	spec->finals = fin;
-	spec->nfinals = p->products ? SWE_NPROD : 0;
+	spec->nfinals = p->products ? SWE_NPROD + (p->hazard_scheme != SPATE_HAZARD_NONE) : 0;
 }
 
 int swe_results_open(struct spate_nc **nc, const char *path, const struct swe_params *p,
 	const struct swe_state *s, const struct gauge_set *gs, int append)
 {
 	struct spate_nc_spec spec;
-	struct spate_field bed, rec[4], fin[SWE_NPROD];
-	struct spate_attr attrs[20], thr;
+	struct spate_field bed, rec[4], fin[SWE_NPROD + 1];
+	struct spate_attr attrs[20], thr, ca[4];
+	char units[SPATE_TIME_TEXT];
 	struct spate_points pt;
 	char text[3][2 * SWE_PATH_MAX + 128], *params = swe_params_text(p);
 	int ng = gs ? gs->n : 0, rc = -SPATE_ENOMEM;
@@ -146,7 +184,9 @@ int swe_results_open(struct spate_nc **nc, const char *path, const struct swe_pa
 	bed.standard_name = "surface_altitude";
 	spec.fixed = &bed;
 	spec.nfixed = 1;
-	variables(&spec, rec, fin, &thr, p);
+	variables(&spec, rec, fin, &thr, ca, p);
+	spate_time_units(p->start_time, units);
+	spec.time_units = units;
 	spec.attrs = attrs;
 	spec.nattrs = global_attrs(attrs, text, p, s, params);
 	if (ng && names && xy) {
@@ -205,7 +245,7 @@ static int gauge_final(struct spate_nc *nc, const struct gauge_set *gs)
 }
 
 int swe_results_final(struct spate_nc *nc, const struct swe_state *s, const struct swe_prod *pr,
-	const struct gauge_set *gs, double t_end)
+	const struct gauge_set *gs, double t_end, int scheme)
 {
 	size_t n = (size_t)s->nx * s->ny;
 	double *b = pr ? malloc(n * sizeof *b) : NULL;
@@ -216,6 +256,13 @@ int swe_results_final(struct spate_nc *nc, const struct swe_state *s, const stru
 			SPATE_F64, s->nx);
 		for (size_t k = 0; k < n; k++)
 			b[k] = s->mask && s->mask[k] ? NAN : swe_prod_value(&pr[k], var);
+		rc = spate_nc_fields(nc, &f, 1);
+	}
+	if (b && !rc && scheme != SPATE_HAZARD_NONE) {
+		struct spate_attr ca[4];
+		struct spate_field f = class_field(scheme, ca, b, s->nx);
+		for (size_t k = 0; k < n; k++)
+			b[k] = s->mask && s->mask[k] ? NAN : swe_prod_class(&pr[k], scheme);
 		rc = spate_nc_fields(nc, &f, 1);
 	}
 	free(b);

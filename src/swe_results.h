@@ -26,6 +26,6 @@ int swe_results_snapshot(struct spate_nc *nc, long rec, double t, struct swe_sta
 /* At the end (time t_end): the products pr (or NULL), the maxima of the
  * gauges gs (or NULL) and the global attribute spate_t_end. */
 int swe_results_final(struct spate_nc *nc, const struct swe_state *s, const struct swe_prod *pr,
-	const struct gauge_set *gs, double t_end);
+	const struct gauge_set *gs, double t_end, int scheme);
 
 #endif

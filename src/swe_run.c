@@ -74,6 +74,7 @@ static int checkpoint(const struct spate_backend *be, struct swe_backend_ctx *ct
 	c.volume_initial = r->volume_initial;
 	c.bed_hash = swe_bed_hash(s);
 	c.params = swe_params_text(p);
+	spate_time_units(p->start_time, c.time_units);
 	d.w = c.w = malloc(n);
 	d.hu = c.hu = malloc(n);
 	d.hv = c.hv = malloc(n);

@@ -121,6 +121,8 @@ fail:
 	return -SPATE_EIO;
 }
 
+/* The edit distance (Levenshtein) of two short names, for "did you mean"
+ * (spate.h). */
 int spate_edit_distance(const char *a, const char *b)
 {
 	int la = (int)strlen(a), lb = (int)strlen(b), d[40][40];
@@ -137,4 +139,17 @@ int spate_edit_distance(const char *a, const char *b)
 			d[i][j] = s < x ? s : x;
 		}
 	return d[la][lb];
+}
+
+/* The value of option name at argv[*i] (spate.h). */
+const char *spate_option(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] == 0 && *i + 1 < argc)
+		return argv[++*i];
+	return NULL;
 }

@@ -16,6 +16,7 @@
 #include <gdal.h>
 #include <cpl_conv.h>
 #include <cpl_string.h>
+#include "gdalmem.h"
 
 /* The tile size: 512 (the COG driver's default), halved down to 128 (its
  * least) while the grid fits in one tile, so a grid larger than 128 cells
@@ -29,20 +30,15 @@ static int tile_size(int nx, int ny)
 	return b;
 }
 
-/* The field in an in-memory dataset, georeferenced; NULL after a message. */
-static GDALDatasetH mem_dataset(const char *path, const struct spate_grid *g, const float *v,
-	double nodata, const char *name, const char *units)
+GDALDatasetH terrain_mem_raster(const struct spate_grid *g, const float *v, double nodata,
+	GDALDataType t)
 {
 	GDALDriverH drv = GDALGetDriverByName("MEM");
-	GDALDatasetH ds = drv ? GDALCreate(drv, "", g->nx, g->ny, 1, GDT_Float32, NULL) : NULL;
-	GDALRasterBandH band;
+	GDALDatasetH ds = drv ? GDALCreate(drv, "", g->nx, g->ny, 1, t, NULL) : NULL;
+	GDALRasterBandH band = ds ? GDALGetRasterBand(ds, 1) : NULL;
 	double gt[6] = { g->x0, g->dx, 0, g->y0 + g->ny * g->dy, 0, -g->dy };
 	float *row = malloc((size_t)g->nx * sizeof *row);
 	int bad = !ds || !row;
-	if (bad)
-		spate_log_error("cog", "%s: cannot make the in-memory raster: %s", path,
-			!row ? "out of memory" : drv ? CPLGetLastErrorMsg() : "GDAL has no MEM driver");
-	band = ds ? GDALGetRasterBand(ds, 1) : NULL;
 	/* GDAL's row 0 is the northern row */
 	for (int r = 0; !bad && r < g->ny; r++) {
 		const float *s = v + (size_t)(g->ny - 1 - r) * g->nx;
@@ -60,7 +56,24 @@ static GDALDatasetH mem_dataset(const char *path, const struct spate_grid *g, co
 	GDALSetGeoTransform(ds, gt);
 	if (g->crs_wkt && g->crs_wkt[0])
 		GDALSetProjection(ds, g->crs_wkt);
-	GDALSetRasterNoDataValue(band, nodata);
+	if (t == GDT_Float32)
+		GDALSetRasterNoDataValue(band, nodata);
+	return ds;
+}
+
+/* The field in an in-memory dataset with its name and units; NULL after a
+ * message. */
+static GDALDatasetH mem_dataset(const char *path, const struct spate_grid *g, const float *v,
+	double nodata, const char *name, const char *units)
+{
+	GDALDatasetH ds = terrain_mem_raster(g, v, nodata, GDT_Float32);
+	GDALRasterBandH band;
+	if (!ds) {
+		spate_log_error("cog", "%s: cannot make the in-memory raster: %s", path,
+			CPLGetLastErrorMsg()[0] ? CPLGetLastErrorMsg() : "out of memory");
+		return NULL;
+	}
+	band = GDALGetRasterBand(ds, 1);
 	if (name)
 		GDALSetDescription(band, name);
 	if (units)

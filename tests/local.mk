@@ -191,6 +191,21 @@ tests_t_ncfield_SOURCES = tests/t_ncfield.c
 tests_t_ncfield_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_ncfield_LDADD = $(LDADD) $(CMOCKA_LIBS)
 endif
+# t_hazard: the hazard classes of both schemes at every threshold +-1e-6,
+# the greatest class of any step, the CF start time (cmocka).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/t_hazard
+tests_t_hazard_SOURCES = tests/t_hazard.c
+tests_t_hazard_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_hazard_LDADD = $(LDADD) $(CMOCKA_LIBS)
+endif
+# flood_maps.sh: results.nc decoded by xarray (CF time), hazard classes,
+# spate export's GeoPackage and COGs checked with GDAL/OGR by
+# export_check.py (issue 25); malpasset40.sh runs the same check on its
+# 4000 s run.
+dist_check_SCRIPTS += tests/flood_maps.sh
+TESTS += tests/flood_maps.sh
+EXTRA_DIST += tests/export_check.py
 # t_cog: a field written as a Cloud Optimized GeoTIFF (terrain/cog.h), read
 # back with GDAL (cmocka; skips without GDAL).
 if HAVE_CMOCKA

@@ -31,9 +31,9 @@ enum { NX = 5, NY = 4, NZ = 3, PAD = 2 };
 
 static char path[256];
 
-static const struct spate_series series[2] = { { "probe_a", "m", "a at the probe" },
-	{ "probe_b", "s", "b at the probe" } };
-static const struct spate_series finals[1] = { { "probe_max", "m", "greatest a" } };
+static const struct spate_series series[2] = { { "probe_a", "m", "a at the probe", 0 },
+	{ "probe_b", "s", "b at the probe", 0 } };
+static const struct spate_series finals[1] = { { "probe_max", "m", "greatest a", 0 } };
 static const char *const names[2] = { "P1", "P2" };
 static const double px[2] = { 1.5, 3.5 }, py[2] = { 0.5, 2.5 };
 

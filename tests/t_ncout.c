@@ -153,9 +153,22 @@ static void check_data(void)
 		check(bh + bw + bu == 0, "snapshots h[3], u[1] equal h_0003.asc, u_0001.asc; w[2] "
 			"w_0002.asc to float precision (%ld, %ld, %ld cells differ)", bh, bw, bu);
 	}
-	thr = text(var("arrival_time"), "units");
-	check(!strcmp(thr, "s"), "arrival_time units \"%s\"", thr);
-	free(thr);
+	/* CF time: every time counted from the default start (cftime.h) */
+	{
+		static const char *const times[4] = { "time", "arrival_time", "time_of_max_depth",
+			"gauge_time" };
+		for (int k = 0; k < 4; k++) {
+			char *u = text(var(times[k]), "units"), *cal = text(var(times[k]), "calendar");
+			check(!strcmp(u, "seconds since 2000-01-01 00:00:00") &&
+				!strcmp(cal, "standard"), "%s units \"%s\", calendar \"%s\"", times[k], u,
+				cal);
+			free(u);
+			free(cal);
+		}
+		thr = text(var("duration_wet"), "units");
+		check(!strcmp(thr, "s"), "duration_wet units \"%s\" (a duration, not a time)", thr);
+		free(thr);
+	}
 	nc(nc_inq_dimid(id, "gauge", &d), "gauge");
 	nc(nc_inq_dimlen(id, d, &ng), "gauge");
 	nc(nc_inq_dimid(id, "gauge_time", &d), "gauge_time");
