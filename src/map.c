@@ -61,7 +61,7 @@ static int extent_depth(const struct spate_map_args *a, struct terrain_grid *d)
 	const char *name = spate_nc_var_ndims(a->in, a->var) == 3 ? "h" : "max_depth";
 	char u[64], l[64];
 	double t;
-	if (!(a->extent > 0) || spate_nc_var_ndims(a->in, name) == 0)
+	if (spate_nc_var_ndims(a->in, name) == 0)
 		return -1;
 	return spate_nc_read_grid(a->in, name, a->t, d, &t, u, l, sizeof u) ? -1 : 0;
 }

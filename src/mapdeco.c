@@ -127,18 +127,19 @@ double map_legend(cairo_t *cr, const struct map_layout *L, const struct spate_ma
 	cairo_set_line_width(cr, 1.2);
 	if (s->depth) {
 		cairo_set_source_rgb(cr, 0.05, 0.1, 0.4);
-		cairo_move_to(cr, L->px, y - 3);
-		cairo_line_to(cr, L->px + SWATCH * 1.5, y - 3);
+		cairo_move_to(cr, L->px, y + SWATCH / 2);
+		cairo_line_to(cr, L->px + SWATCH * 1.5, y + SWATCH / 2);
 		cairo_stroke(cr);
 		cairo_set_source_rgb(cr, INK, INK, INK);
-		snprintf(text, sizeof text, "flood extent (depth %g m)", s->extent);
-		fitted(cr, L->px + SWATCH * 1.5 + 6, y, MAP_PT_TEXT, 0, text, L->pw - SWATCH * 2);
+		snprintf(text, sizeof text, "flood extent: depth \u2265 %g m", s->extent);
+		fitted(cr, L->px + SWATCH * 1.5 + 6, y + SWATCH - 2, MAP_PT_TEXT, 0, text,
+			L->pw - SWATCH * 1.5 - 6);
 		y += ROW;
 	}
 	if (s->ngauges > 0) {
-		cairo_arc(cr, L->px + SWATCH * 0.75, y - 3, 3, 0, 2 * M_PI);
+		cairo_arc(cr, L->px + SWATCH * 0.75, y + SWATCH / 2, 3, 0, 2 * M_PI);
 		cairo_fill(cr);
-		map_text(cr, L->px + SWATCH * 1.5 + 6, y, MAP_PT_TEXT, 0, "gauge");
+		map_text(cr, L->px + SWATCH * 1.5 + 6, y + SWATCH - 2, MAP_PT_TEXT, 0, "gauge");
 		y += ROW;
 	}
 	return y;
@@ -151,11 +152,25 @@ static double round_length(double max)
 	return (f >= 5 ? 5 : f >= 2 ? 2 : 1) * mag;
 }
 
+/* x rounded to an integer, with thin spaces between groups of three digits
+ * ("12 500"). */
+static void grouped(double x, char *out, size_t n)
+{
+	char d[32];
+	int len = snprintf(d, sizeof d, "%.0f", fabs(x)), o = 0;
+	for (int k = 0; k < len && o + 5 < (int)n; k++) {
+		if (k && (len - k) % 3 == 0)
+			o += snprintf(out + o, n - (size_t)o, "\u2009");
+		out[o++] = d[k];
+	}
+	out[o] = 0;
+}
+
 static void scale_bar(cairo_t *cr, const struct map_layout *L, double y)
 {
 	double len = round_length((L->pw - 24) * L->metres_per_pt), w = len / L->metres_per_pt;
 	int km = len >= 1000;
-	char lab[48], sc[48];
+	char lab[48], sc[80];
 	for (int k = 0; k < 4; k++) {
 		cairo_rectangle(cr, L->px + k * w / 4, y, w / 4, 5);
 		cairo_set_source_rgb(cr, k % 2 ? 1 : INK, k % 2 ? 1 : INK, k % 2 ? 1 : INK);
@@ -174,7 +189,8 @@ static void scale_bar(cairo_t *cr, const struct map_layout *L, double y)
 		map_text(cr, L->px + k * w / 2 - (k == 2 ? 0 : e.x_advance / 2), y + 15, MAP_PT_SMALL + 1,
 			0, lab);
 	}
-	snprintf(sc, sizeof sc, "scale 1:%.0f as printed", L->metres_per_pt * 72 / 0.0254);
+	grouped(L->metres_per_pt * 72 / 0.0254, lab, sizeof lab);
+	snprintf(sc, sizeof sc, "scale 1:%s as printed", lab);
 	map_text(cr, L->px, y + 28, MAP_PT_SMALL + 1, 0, sc);
 }
 
