@@ -2,6 +2,7 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +53,9 @@ static void usage(FILE *f)
 	fprintf(f, "\nCommands (spate COMMAND --help: its usage and options):\n");
 	for (int k = 0; k < n; k++)
 		fprintf(f, "  %-8s %-20s %s\n", c[k].name, c[k].args, c[k].summary);
-	fprintf(f, "  --help, -h               this text (also: spate help COMMAND)\n"
-		"  --version, -V            version and build configuration\n");
+	fprintf(f, "  %-29s this text\n  %-29s the usage and options of COMMAND alone\n"
+		"  %-29s version and build configuration\n", "--help, -h", "COMMAND --help, help COMMAND",
+		"--version, -V");
 	for (int k = 0; k < n; k++)
 		if (c[k].options)
 			fprintf(f, "\nOptions of %s:\n%s", c[k].name, c[k].options);
@@ -74,7 +76,8 @@ static void usage(FILE *f)
 /* spate COMMAND --help. */
 static void command_usage(const struct command *c)
 {
-	printf("Usage: spate %s %s\n\n%s.\n", c->name, c->args, c->summary);
+	printf("Usage: spate %s%s%s\n\n%c%s.\n", c->name, c->args[0] ? " " : "", c->args,
+		toupper((unsigned char)c->summary[0]), c->summary + 1);
 	if (c->options)
 		printf("\nOptions:\n%s", c->options);
 	printf("\nSee spate(1) for more, and spate --help for the other commands.\n");
@@ -86,7 +89,7 @@ static void version(void)
 #ifdef HAVE_CUDA
 	printf(", cuda");
 #endif
-	printf("\nMPI: %s\nNCCL: %s\nGDAL: %s\nNetCDF: %s\n",
+	printf("\nMPI: %s\nNCCL: %s\nGDAL: %s\nNetCDF: %s\nCairo: %s\n",
 #ifdef HAVE_MPI
 		"yes",
 #else
@@ -103,9 +106,14 @@ static void version(void)
 		"no",
 #endif
 #ifdef HAVE_NETCDF
-		"yes (results.nc and checkpoint.nc; maps with spate map)"
+		"yes (results.nc and checkpoint.nc; maps with spate map)",
 #else
-		"no (grids are ESRI ASCII, checkpoints checkpoint.bin)"
+		"no (grids are ESRI ASCII, checkpoints checkpoint.bin)",
+#endif
+#ifdef HAVE_CAIRO
+		"yes (printed maps: spate map -o FILE.png or FILE.pdf)"
+#else
+		"no (spate map writes GeoTIFFs only)"
 #endif
 	);
 }
@@ -374,10 +382,10 @@ static const struct command commands[] = {
 		spate_opts_run, cmd_run },
 	{ "devices", "", "list the CPU and each CUDA GPU with name and memory", NULL,
 		cmd_devices_args },
-	{ "bench", "[OPTIONS]", "time full RK2 steps of the circular dam break "
-		"(--physics=boussinesq: steps of the Boussinesq module)", spate_opts_bench, cmd_bench },
-	{ "map", "RESULT.nc [OPTIONS]", "draw a variable of a results file as a GeoTIFF or a "
-		"printed map (PNG, PDF)", spate_opts_map, cmd_map },
+	{ "bench", "[OPTIONS]", "time steps of the dam break (or the Boussinesq module)",
+		spate_opts_bench, cmd_bench },
+	{ "map", "RESULT.nc [OPTIONS]", "draw a result as a GeoTIFF or a printed map (PNG, PDF)",
+		spate_opts_map, cmd_map },
 };
 
 static const struct command *command_list(int *n)

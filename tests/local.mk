@@ -89,9 +89,10 @@ TESTS += tests/mpi_cuda.sh
 dist_check_SCRIPTS += tests/gauges_gpu.sh
 TESTS += tests/gauges_gpu.sh
 
-# The man pages document every scenario key and every option of --help.
-dist_check_SCRIPTS += tests/man_keys.sh
-TESTS += tests/man_keys.sh
+# The man pages document every scenario key, every command and every option
+# of --help (man_keys.sh); every command answers --help (help.sh).
+dist_check_SCRIPTS += tests/man_keys.sh tests/help.sh
+TESTS += tests/man_keys.sh tests/help.sh
 
 # The Boussinesq module through the run layer (bsq_run.sh).
 dist_check_SCRIPTS += tests/bsq_run.sh
