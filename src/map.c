@@ -142,8 +142,9 @@ static int picture(const struct spate_map_args *a, struct terrain_grid *g, doubl
 	rc = spate_map_draw(a->out, &s, &fr);
 	if (!rc)
 		spate_log_info("spate: map: %s: %s; page %.0f x %.0f mm, %d x %d %s; map frame "
-			"%.0f x %.0f %s at (%.0f, %.0f); scale 1:%.0f\n", a->out, a->var, a->page_w,
-			a->page_h, fr.width, fr.height, kind == 2 ? "pt" : "pixels", fr.w, fr.h,
+			"%.0f x %.0f %s at (%.0f, %.0f); scale 1:%.0f\n", a->out, a->var,
+			fr.width > fr.height ? a->page_h : a->page_w,
+			fr.width > fr.height ? a->page_w : a->page_h, fr.width, fr.height, kind == 2 ? "pt" : "pixels", fr.w, fr.h,
 			kind == 2 ? "pt" : "pixels", fr.x, fr.y, fr.scale);
 	free(gs);
 	spate_nc_mapinfo_free(&m);

@@ -33,6 +33,39 @@ static double fitted(cairo_t *cr, double x, double y, double size, int bold, con
 	return map_text(cr, x, y, size, bold, s);
 }
 
+/* Text wrapped at blanks into lines of width w (a word longer than w is
+ * shrunk to fit), baselines from y down by 1.25 size; returns the baseline
+ * after the last line. */
+static double wrapped(cairo_t *cr, double x, double y, double size, int bold, const char *s,
+	double w)
+{
+	char line[256] = "", try[256];
+	const char *p = s;
+	while (*p) {
+		cairo_text_extents_t e;
+		size_t n = strcspn(p, " ");
+		snprintf(try, sizeof try, "%s%s%.*s", line, line[0] ? " " : "", (int)n, p);
+		cairo_select_font_face(cr, MAP_FONT, CAIRO_FONT_SLANT_NORMAL,
+			bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+		cairo_set_font_size(cr, size);
+		cairo_text_extents(cr, try, &e);
+		if (e.x_advance > w && line[0]) {
+			fitted(cr, x, y, size, bold, line, w);
+			y += 1.25 * size;
+			line[0] = 0;
+			continue;       /* the word again, on a new line */
+		}
+		snprintf(line, sizeof line, "%s", try);
+		p += n;
+		p += strspn(p, " ");
+	}
+	if (line[0]) {
+		fitted(cr, x, y, size, bold, line, w);
+		y += 1.25 * size;
+	}
+	return y;
+}
+
 void map_title(cairo_t *cr, const struct map_layout *L, const struct spate_map_spec *s)
 {
 	double w = L->W - 2 * L->mx;
@@ -116,8 +149,7 @@ double map_legend(cairo_t *cr, const struct map_layout *L, const struct spate_ma
 	double y = L->py + 10;
 	char text[160];
 	cairo_set_source_rgb(cr, INK, INK, INK);
-	fitted(cr, L->px, y, MAP_PT_TEXT + 1, 1, s->label ? s->label : s->var, L->pw);
-	y += 13;
+	y = wrapped(cr, L->px, y, MAP_PT_TEXT + 1, 1, s->label ? s->label : s->var, L->pw);
 	if (s->units && s->units[0] && !s->classes) {
 		snprintf(text, sizeof text, "in %s", s->units);
 		fitted(cr, L->px, y, MAP_PT_TEXT, 0, text, L->pw);

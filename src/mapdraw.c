@@ -82,6 +82,12 @@ static void value_range(const struct spate_map_spec *s, double *lo, double *hi)
 		*hi = fmax(-*lo, *hi);
 		*lo = -*hi;
 	}
+	if (!(*lo <= *hi)) {            /* no value at all */
+		*lo = 0;
+		*hi = 1;
+	} else if (*hi == *lo) {        /* one value: at the scale's start */
+		*hi = *lo + (*lo ? fabs(*lo) : 1);
+	}
 }
 
 /* The colour of one cell as 0x00RRGGBB: its class or scale colour (shaded
