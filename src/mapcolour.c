@@ -1,10 +1,12 @@
-/* mapcolour.c: the colours and numbers of a flood map (mapdraw.h): colour
- * scales, class colours, round ticks and the hillshade. */
+/* mapcolour.c: what every drawing file of a flood map uses (mapdraw.h,
+ * mapdraw_impl.h): colour scales, class colours, round ticks, the
+ * hillshade, ground to page coordinates and text. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 #include <math.h>
 #include <string.h>
+#include <cairo.h>
 
 #include "mapdraw_impl.h"
 #include "terrain.h"
@@ -108,4 +110,23 @@ int map_class_rank(const struct spate_map_classes *c, int k, int *nshown)
 	if (nshown)
 		*nshown = n;
 	return r;
+}
+
+void map_to_page(const struct map_layout *L, const struct terrain_grid *g, double x, double y,
+	double *px, double *py)
+{
+	*px = L->mx + (x - g->x0) / (g->nx * g->dx) * L->mw;
+	*py = L->my + (g->y0 + g->ny * g->dy - y) / (g->ny * g->dy) * L->mh;
+}
+
+double map_text(cairo_t *cr, double x, double y, double size, int bold, const char *s)
+{
+	cairo_text_extents_t e;
+	cairo_select_font_face(cr, MAP_FONT, CAIRO_FONT_SLANT_NORMAL,
+		bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, size);
+	cairo_move_to(cr, x, y);
+	cairo_show_text(cr, s);
+	cairo_text_extents(cr, s, &e);
+	return e.x_advance;
 }

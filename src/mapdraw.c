@@ -26,25 +26,6 @@
 #define GAP 12.0            /* pt between map and panel */
 #define IMAGE_MAX 4000000.0 /* cells drawn at most; more: blocks of cells */
 
-void map_to_page(const struct map_layout *L, const struct terrain_grid *g, double x, double y,
-	double *px, double *py)
-{
-	*px = L->mx + (x - g->x0) / (g->nx * g->dx) * L->mw;
-	*py = L->my + (g->y0 + g->ny * g->dy - y) / (g->ny * g->dy) * L->mh;
-}
-
-double map_text(cairo_t *cr, double x, double y, double size, int bold, const char *s)
-{
-	cairo_text_extents_t e;
-	cairo_select_font_face(cr, MAP_FONT, CAIRO_FONT_SLANT_NORMAL,
-		bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, size);
-	cairo_move_to(cr, x, y);
-	cairo_show_text(cr, s);
-	cairo_text_extents(cr, s, &e);
-	return e.x_advance;
-}
-
 /* The map frame of a W x H page: the ground's shape fitted in the room left
  * by the margins, the title band and the panel.  Returns its area. */
 static double fit(struct map_layout *L, const struct terrain_grid *g, double W, double H)

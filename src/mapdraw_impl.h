@@ -1,6 +1,7 @@
 /* mapdraw_impl.h: what the drawing files of a flood map (mapdraw.c,
- * mapdeco.c, mapline.c) share: the page layout, in points (1/72 inch) from
- * the page's top left. */
+ * mapdeco.c, mapline.c, mapcolour.c) share: the page layout, in points
+ * (1/72 inch) from the page's top left.  Calls go one way: mapdraw.c ->
+ * mapdeco.c, mapline.c -> mapcolour.c. */
 #ifndef SPATE_MAPDRAW_IMPL_H
 #define SPATE_MAPDRAW_IMPL_H
 
@@ -22,11 +23,12 @@ struct map_layout {
 	double lo, hi;          /* range of the colour scale */
 };
 
-/* Page coordinates of the ground point (x, y) of the grid g. */
+/* mapcolour.c: page coordinates of the ground point (x, y) of grid g. */
 void map_to_page(const struct map_layout *L, const struct terrain_grid *g, double x, double y,
 	double *px, double *py);
 
-/* Text at (x, y) (baseline left), size pt, bold or not; returns its width. */
+/* mapcolour.c: text at (x, y) (baseline left), size pt, bold or not;
+ * returns its width. */
 double map_text(cairo_t *cr, double x, double y, double size, int bold, const char *s);
 
 /* mapcolour.c: the rank of class k among the classes that are drawn (those
