@@ -66,20 +66,36 @@ static int extent_depth(const struct spate_map_args *a, struct terrain_grid *d)
 	return spate_nc_read_grid(a->in, name, a->t, d, &t, u, l, sizeof u) ? -1 : 0;
 }
 
+/* t seconds as people read a duration: "90 s", "45 min", "2 h 30 min",
+ * "3 d 4 h". */
+static void duration(double t, char *out, size_t n)
+{
+	double m = round(t / 60);
+	if (fabs(t) < 120)
+		snprintf(out, n, "%g s", t);
+	else if (fabs(m) < 120)
+		snprintf(out, n, "%.0f min", m);
+	else if (fabs(m) < 2880)
+		snprintf(out, n, "%.0f h %02.0f min", trunc(m / 60), fmod(fabs(m), 60));
+	else
+		snprintf(out, n, "%.0f d %.0f h", trunc(m / 1440), fmod(fabs(round(m / 60)), 24));
+}
+
 /* The title, subtitle and footer of the map of g at time t. */
 static void titles(const struct spate_map_args *a, const struct spate_nc_mapinfo *m,
 	const char *long_name, const char *units, double t, char (*text)[256])
 {
 	const char *dem = strrchr(m->dem, '/') ? strrchr(m->dem, '/') + 1 : m->dem;
-	char when[128] = "";
+	char when[128] = "", d[48];
 	if (a->title)
 		snprintf(text[0], 256, "%s", a->title);
 	else
 		snprintf(text[0], 256, "%.60s%s%.80s: %.100s", m->setup[0] ? m->setup : "spate run",
 			dem[0] ? " on " : "", dem, long_name[0] ? long_name : a->var);
+	duration(t, d, sizeof d);
 	if (!isnan(t) && strcmp(a->var, "bed"))
 		snprintf(when, sizeof when, spate_nc_var_ndims(a->in, a->var) == 3 ?
-			"at t = %g s" : "over the run, 0 to %g s", t);
+			"at t = %s" : "over the run, 0 to %s", d);
 	snprintf(text[1], 256, "%s%s%s%s %s%s%s", a->var, units[0] ? " in " : "", units,
 		when[0] ? "," : "", when, strncmp(m->time_units, "seconds since ", 14) ? "" :
 		" after ", strncmp(m->time_units, "seconds since ", 14) ? "" : m->time_units + 14);
@@ -178,6 +194,10 @@ int spate_map(int argc, char **argv)
 			"give --format=tif|png|pdf", a.out);
 		return -SPATE_EINVAL;
 	}
+#ifndef HAVE_CAIRO
+	if (k > 0)
+		return picture(&a, NULL, NAN, "", "", k);
+#endif
 	if ((rc = spate_nc_read_grid(a.in, a.var, a.t, &g, &t, units, long_name, sizeof units)))
 		return rc;
 	if (k == 0) {
