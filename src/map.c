@@ -98,7 +98,7 @@ static void titles(const struct spate_map_args *a, const struct spate_nc_mapinfo
 			"at t = %s" : "over the run, 0 to %s", d);
 	snprintf(text[1], 256, "%s%s%s%s %s%s%s", a->var, units[0] ? " in " : "", units,
 		when[0] ? "," : "", when, strncmp(m->time_units, "seconds since ", 14) ? "" :
-		" after ", strncmp(m->time_units, "seconds since ", 14) ? "" : m->time_units + 14);
+		" from ", strncmp(m->time_units, "seconds since ", 14) ? "" : m->time_units + 14);
 	snprintf(text[2], 256, "spate %s  |  %s%s%s", PACKAGE_VERSION, a->in,
 		m->crs_name[0] ? "  |  CRS: " : "", m->crs_name);
 }
@@ -108,8 +108,6 @@ static int picture(const struct spate_map_args *a, struct terrain_grid *g, doubl
 {
 	struct terrain_grid bed, depth;
 	struct spate_nc_mapinfo m;
-	struct spate_map_classes cl;
-	struct spate_map_gauge *gs = NULL;
 	struct spate_map_spec s;
 	struct spate_map_frame fr;
 	char text[3][256], bu[64], bl[64];
@@ -128,21 +126,13 @@ static int picture(const struct spate_map_args *a, struct terrain_grid *g, doubl
 		a->extent;
 	if (s.extent > 0 && !extent_depth(a, &depth) && depth.nx == g->nx && depth.ny == g->ny)
 		s.depth = &depth;
-	if (m.nclasses > 0) {
-		cl.n = m.nclasses;
-		memcpy(cl.value, m.class_value, sizeof cl.value);
-		memcpy(cl.meaning, m.class_meaning, sizeof cl.meaning);
-		s.classes = &cl;
-	}
-	if (m.ngauges > 0 && (gs = calloc((size_t)m.ngauges, sizeof *gs))) {
-		for (int k = 0; k < m.ngauges; k++) {
-			gs[k].x = m.gauge_x[k];
-			gs[k].y = m.gauge_y[k];
-			snprintf(gs[k].name, sizeof gs[k].name, "%s", m.gauge_name[k]);
-		}
-		s.gauges = gs;
-		s.ngauges = m.ngauges;
-	}
+	s.nclasses = m.nclasses;
+	s.class_value = m.class_value;
+	s.class_meaning = (const char (*)[48])m.class_meaning;
+	s.ngauges = m.ngauges;
+	s.gauge_x = m.gauge_x;
+	s.gauge_y = m.gauge_y;
+	s.gauge_name = (const char (*)[64])m.gauge_name;
 	dry_out(a, g);
 	titles(a, &m, long_name, units, t, text);
 	s.var = a->var;
@@ -156,13 +146,14 @@ static int picture(const struct spate_map_args *a, struct terrain_grid *g, doubl
 	s.page_h = a->page_h;
 	s.dpi = a->dpi;
 	rc = spate_map_draw(a->out, &s, &fr);
-	if (!rc)
+	if (!rc) {
+		const char *u = kind == 2 ? "pt" : "pixels";
+		int land = fr.width > fr.height;
 		spate_log_info("spate: map: %s: %s; page %.0f x %.0f mm, %d x %d %s; map frame "
 			"%.0f x %.0f %s at (%.0f, %.0f); scale 1:%.0f\n", a->out, a->var,
-			fr.width > fr.height ? a->page_h : a->page_w,
-			fr.width > fr.height ? a->page_w : a->page_h, fr.width, fr.height, kind == 2 ? "pt" : "pixels", fr.w, fr.h,
-			kind == 2 ? "pt" : "pixels", fr.x, fr.y, fr.scale);
-	free(gs);
+			land ? a->page_h : a->page_w, land ? a->page_w : a->page_h, fr.width, fr.height,
+			u, fr.w, fr.h, u, fr.x, fr.y, fr.scale);
+	}
 	spate_nc_mapinfo_free(&m);
 	terrain_free(&bed);
 	terrain_free(&depth);

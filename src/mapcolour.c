@@ -98,11 +98,11 @@ static int no_flood(const char *m)
 		strstr(m, "dry") || strstr(m, "none");
 }
 
-int map_class_rank(const struct spate_map_classes *c, int k, int *nshown)
+int map_class_rank(const struct spate_map_spec *s, int k, int *nshown)
 {
 	int r = -1, n = 0;
-	for (int q = 0; q < c->n; q++)
-		if (!no_flood(c->meaning[q])) {
+	for (int q = 0; q < s->nclasses; q++)
+		if (!no_flood(s->class_meaning[q])) {
 			if (q == k)
 				r = n;
 			n++;

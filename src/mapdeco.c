@@ -87,12 +87,12 @@ static void readable(const char *m, char *out, size_t n)
 }
 
 static double class_legend(cairo_t *cr, const struct map_layout *L,
-	const struct spate_map_classes *c, double y)
+	const struct spate_map_spec *s, double y)
 {
 	char text[64];
-	for (int q = 0; q < c->n; q++) {
+	for (int q = 0; q < s->nclasses; q++) {
 		unsigned char rgb[3];
-		int n, k = map_class_rank(c, q, &n);
+		int n, k = map_class_rank(s, q, &n);
 		if (k < 0)
 			continue;
 		spate_map_class_colour(k, n, rgb);
@@ -102,7 +102,7 @@ static double class_legend(cairo_t *cr, const struct map_layout *L,
 		cairo_set_source_rgb(cr, INK, INK, INK);
 		cairo_set_line_width(cr, 0.5);
 		cairo_stroke(cr);
-		readable(c->meaning[q], text, sizeof text);
+		readable(s->class_meaning[q], text, sizeof text);
 		fitted(cr, L->px + SWATCH * 1.5 + 6, y + SWATCH - 2, MAP_PT_TEXT, 0, text,
 			L->pw - SWATCH * 1.5 - 6);
 		y += ROW;
@@ -150,12 +150,12 @@ double map_legend(cairo_t *cr, const struct map_layout *L, const struct spate_ma
 	char text[160];
 	cairo_set_source_rgb(cr, INK, INK, INK);
 	y = wrapped(cr, L->px, y, MAP_PT_TEXT + 1, 1, s->label ? s->label : s->var, L->pw);
-	if (s->units && s->units[0] && !s->classes) {
+	if (s->units && s->units[0] && !s->nclasses) {
 		snprintf(text, sizeof text, "in %s", s->units);
 		fitted(cr, L->px, y, MAP_PT_TEXT, 0, text, L->pw);
 		y += 13;
 	}
-	y = s->classes ? class_legend(cr, L, s->classes, y) : colour_bar(cr, L, s, y + 2);
+	y = s->nclasses ? class_legend(cr, L, s, y) : colour_bar(cr, L, s, y + 2);
 	cairo_set_line_width(cr, 1.2);
 	if (s->depth) {
 		cairo_set_source_rgb(cr, 0.05, 0.1, 0.4);
@@ -252,7 +252,7 @@ void map_gauges(cairo_t *cr, const struct map_layout *L, const struct spate_map_
 	const struct terrain_grid *g = s->v;
 	for (int k = 0; k < s->ngauges; k++) {
 		double x, y;
-		map_to_page(L, g, s->gauges[k].x, s->gauges[k].y, &x, &y);
+		map_to_page(L, g, s->gauge_x[k], s->gauge_y[k], &x, &y);
 		if (x < L->mx || x > L->mx + L->mw || y < L->my || y > L->my + L->mh)
 			continue;
 		cairo_arc(cr, x, y, 3.2, 0, 2 * M_PI);
@@ -265,7 +265,7 @@ void map_gauges(cairo_t *cr, const struct map_layout *L, const struct spate_map_
 		cairo_select_font_face(cr, MAP_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
 		cairo_set_font_size(cr, MAP_PT_TEXT - 1);
 		cairo_move_to(cr, x + 5, y - 4);
-		cairo_text_path(cr, s->gauges[k].name);
+		cairo_text_path(cr, s->gauge_name[k]);
 		cairo_set_line_width(cr, 2.4);
 		cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
 		cairo_stroke_preserve(cr);

@@ -82,10 +82,10 @@ static uint32_t cell_colour(const struct spate_map_spec *s, const struct map_lay
 	double val = v->v[(size_t)j * v->nx + i], sh = b ? spate_map_shade(b, i, j) : 0.8, f = 1;
 	unsigned char c[3];
 	int k = -1, n = 0;
-	if (!isnan(val) && s->classes) {
-		for (int q = 0; q < s->classes->n && k < 0; q++)
-			if (fabs(val - s->classes->value[q]) < 1e-6)
-				k = map_class_rank(s->classes, q, &n);
+	if (!isnan(val) && s->nclasses) {
+		for (int q = 0; q < s->nclasses && k < 0; q++)
+			if (fabs(val - s->class_value[q]) < 1e-6)
+				k = map_class_rank(s, q, &n);
 		if (k >= 0)
 			spate_map_class_colour(k, n, c);
 	} else if (!isnan(val)) {
@@ -213,7 +213,8 @@ int spate_map_draw(const char *path, const struct spate_map_spec *s, struct spat
 	}
 	cairo_surface_destroy(sf);
 	if (!rc && st != CAIRO_STATUS_SUCCESS) {
-		spate_log_error("map", "%s: cannot write it: %s", path, cairo_status_to_string(st));
+		spate_log_error("map", "%s: cannot write it (%s): check that its folder exists and "
+			"can be written", path, cairo_status_to_string(st));
 		rc = -SPATE_EIO;
 	}
 	return rc;

@@ -11,20 +11,6 @@
 
 struct terrain_grid;
 
-#define SPATE_MAP_CLASSES_MAX 16
-
-/* Discrete classes of a variable (CF flag_values / flag_meanings). */
-struct spate_map_classes {
-	int n;
-	double value[SPATE_MAP_CLASSES_MAX];
-	char meaning[SPATE_MAP_CLASSES_MAX][48];
-};
-
-struct spate_map_gauge {
-	double x, y;        /* m, in the grid's coordinates */
-	char name[64];
-};
-
 enum spate_map_format { SPATE_MAP_PNG, SPATE_MAP_PDF };
 
 /* What to draw.  v, and bed and depth when not NULL, share one grid
@@ -37,9 +23,12 @@ struct spate_map_spec {
 	double extent;                      /* outline at depth = extent, m */
 	const char *var, *units, *label;    /* name, units, legend heading */
 	const char *title, *subtitle, *footer;
-	const struct spate_map_classes *classes;   /* NULL: a colour scale */
-	const struct spate_map_gauge *gauges;
+	int nclasses;                       /* 0: a colour scale; else classes */
+	const double *class_value;          /* (CF flag_values, flag_meanings) */
+	const char (*class_meaning)[48];
 	int ngauges;
+	const double *gauge_x, *gauge_y;    /* m, in the grid's coordinates */
+	const char (*gauge_name)[64];
 	enum spate_map_format format;
 	double page_w, page_h;              /* mm, portrait (A4: 210 x 297) */
 	double dpi;                         /* PNG pixels per inch */

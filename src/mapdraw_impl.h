@@ -34,7 +34,7 @@ double map_text(cairo_t *cr, double x, double y, double size, int bold, const ch
 /* mapcolour.c: the rank of class k among the classes that are drawn (those
  * that do not mean "no flood"), -1 for one that is not; *nshown (if not
  * NULL) their number. */
-int map_class_rank(const struct spate_map_classes *c, int k, int *nshown);
+int map_class_rank(const struct spate_map_spec *s, int k, int *nshown);
 
 /* mapdeco.c: the title band; the legend of the panel from its top, returning
  * the y below it; the north arrow and scale bar from y; the gauges. */

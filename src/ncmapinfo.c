@@ -78,13 +78,16 @@ out:
 	return rc;
 }
 
-/* The name of a CRS: the first quoted word of its WKT. */
+/* The name of the CRS of variable v (its grid mapping, else spate's "crs"):
+ * the first quoted words of the WKT. */
 static void crs_name(int id, int v, struct spate_nc_mapinfo *m)
 {
 	char gm[NC_MAX_NAME + 1], wkt[4096], *a, *b;
 	int vc;
 	spate_nc_get_text(id, v, "grid_mapping", gm, sizeof gm);
-	if (!gm[0] || nc_inq_varid(id, gm, &vc))
+	if (!gm[0])
+		snprintf(gm, sizeof gm, "crs");     /* spate's grid mapping */
+	if (nc_inq_varid(id, gm, &vc))
 		return;
 	spate_nc_get_text(id, vc, "crs_wkt", wkt, sizeof wkt);
 	if ((a = strchr(wkt, '"')) && (b = strchr(a + 1, '"'))) {
