@@ -18,53 +18,7 @@
 #include "scenario.h"
 #include "decomp.h"
 #include "ens.h"
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-"Usage: spate ensemble SCENARIO --vary SECTION.KEY=LO:HI [--vary ...] --members=N\n"
-"                      [OPTIONS]\n"
-"\n"
-"Runs N members of a flood scenario, each with its own values of the varied\n"
-"keys, one after the other in this process on one device, and writes per cell\n"
-"what they say together:\n"
-"  flood_probability   fraction of the members whose depth exceeded the wet\n"
-"                      threshold ([output] threshold, default 0.05 m)\n"
-"  max_depth_pNN       percentile NN of the maximum depth (nearest rank), m\n"
-"  arrival_time_min    earliest arrival over the members, s\n"
-"  arrival_time_mean   mean arrival over the members that flooded there, s\n"
-"into DIR/ensemble.nc (NetCDF: the grid and CRS of results.nc, the members'\n"
-"values as a table) or DIR/NAME.asc ([output] format), DIR/NAME.tif (Cloud\n"
-"Optimized GeoTIFFs, with GDAL) and DIR/members.csv.\n"
-"\n"
-"Options:\n"
-"  --vary SECTION.KEY=LO:HI  vary a key with a real value from LO to HI (LO = HI:\n"
-"                      fixed), e.g. physics.manning=0.02:0.06,\n"
-"                      boundary.inflow_scale=0.8:1.2; at most %d; keys of\n"
-"                      [initial], [physics], [boundary] and [run]\n"
-"  --members=N         members to run (1 to %d; required)\n"
-"  --sampling=lhs|grid|random  Latin hypercube (default), a grid of m levels\n"
-"                      per key (N = m^keys), or uniform random values\n"
-"  --seed=S            seed of lhs and random (default 1)\n"
-"  --percentiles=P,... whole percentiles of the maximum depth (default\n"
-"                      10,50,90; none: no percentiles, less memory)\n"
-"  --threshold=M       the wet threshold in m (= --output.threshold=M)\n"
-"  --out=DIR           output folder (= --output.dir=DIR; default: [output] dir)\n"
-"  --keep-members      also write each member's own results in DIR/member_NNN/\n"
-"  --print-members     print the members' values (members.csv) and stop\n"
-"  --no-cog            write no Cloud Optimized GeoTIFFs\n"
-"  --device=auto|cpu|cuda, --data-dir=DIR, --SECTION.KEY=VALUE, --quiet\n"
-"                      as for spate run; the overrides apply to every member\n"
-"  --help, -h          this text\n"
-"\n"
-"Example:\n"
-"  spate ensemble scenarios/circular_dambreak.conf --members=8 \\\n"
-"      --vary physics.manning=0.02:0.06 --vary initial.h_in=0.8:1.2 --out=ens\n"
-"\n"
-"Exit status: 0 success, 1 bad usage or input, 2 failure while running,\n"
-"3 stopped by SIGINT or SIGTERM.  See spate(1), ENSEMBLES.\n", ENS_VARY_MAX,
-		ENS_MEMBERS_MAX);
-}
+#include "usage.h"
 
 /* A whole number in [lo, hi] from text v: 0, or -1. */
 static int whole(const char *v, double lo, double hi, double *out)
@@ -314,7 +268,7 @@ static int first_pass(int argc, char **argv, struct ens_spec *e)
 		if (value(argc, argv, &i, &name))
 			continue;
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
+			fputs(spate_opts_ensemble, stdout);
 			return 1;
 		}
 		if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))

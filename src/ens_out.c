@@ -148,7 +148,7 @@ static void table(struct spate_table *t, const struct ens_spec *e, const double 
 		snprintf(text[k][0], TEXT, "%s_%s", y->sec, y->key);
 		snprintf(text[k][1], TEXT, "[%s] %s of each member", y->sec, y->key);
 		snprintf(text[k][2], TEXT, "--vary %s.%s=%.15g:%.15g", y->sec, y->key, y->lo, y->hi);
-		col[k] = (struct spate_series){ text[k][0], NULL, text[k][1] };
+		col[k] = (struct spate_series){ text[k][0], NULL, text[k][1], 0 };
 		at[k] = (struct spate_attr){ "spate_vary", text[k][2], 0 };
 	}
 	*t = (struct spate_table){ .dim = "member", .long_name = "member number (the rows of "

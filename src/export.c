@@ -18,26 +18,7 @@
 #include "cog.h"
 #include "gpkg.h"
 #include "export_cli.h"
-
-static const char usage_text[] =
-"Usage: spate export RESULTS.nc [OPTIONS]\n"
-"Write a flood's results file as GIS layers in the DEM's CRS.\n"
-"\n"
-"  --format=gpkg|cog|all   what to write (default all):\n"
-"      gpkg  DIR/flood.gpkg: layers flood_extent and hazard_classes (polygons),\n"
-"            arrival_isochrones (lines), gauges (points, peak level and time)\n"
-"      cog   DIR/<product>.tif, Cloud Optimized GeoTIFFs of max_depth,\n"
-"            max_speed, max_hazard, arrival_time, time_of_max_depth,\n"
-"            duration_wet and max_hazard_class (NODATA where never wet)\n"
-"  --out=DIR               output folder (default: the folder of RESULTS.nc)\n"
-"  --depth-threshold=M     a cell is wet where max_depth > M metres\n"
-"                          (default 0.01 m): the extent and the COGs' NODATA\n"
-"  --interval=S            seconds between arrival isochrones (default: a\n"
-"                          round number giving about ten over the arrival times)\n"
-"  -q, --quiet             no summary\n"
-"  -h, --help              this text\n"
-"\n"
-"Needs GDAL (with its GPKG and COG drivers) and NetCDF.  See spate(1).\n";
+#include "usage.h"
 
 static const char *const products[] = { "max_depth", "max_speed", "max_hazard", "arrival_time",
 	"time_of_max_depth", "duration_wet", "max_hazard_class" };
@@ -277,7 +258,7 @@ int spate_export(int argc, char **argv)
 	int rc = parse(argc, argv, &a);
 	if (rc) {
 		if (rc > 0)
-			fputs(usage_text, stdout);
+			fputs(spate_opts_export, stdout);
 		return rc > 0 ? 0 : rc;
 	}
 #ifndef HAVE_GDAL

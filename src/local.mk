@@ -1,7 +1,7 @@
 # src/local.mk: the host library and the spate program.
 #
 # To add a C file: append it to src_libspate_a_SOURCES (or, for a file that
-# needs an optional library, inside `if HAVE_GDAL` / HAVE_NETCDF / HAVE_MPI /
+# needs an optional library, inside `if HAVE_GDAL` / HAVE_NETCDF / HAVE_CAIRO / HAVE_MPI /
 # HAVE_CUDA / HAVE_NCCL below).  Headers go in noinst_HEADERS.
 
 noinst_LIBRARIES += src/libspate.a
@@ -28,15 +28,14 @@ src_libspate_a_SOURCES = \
 	src/output.c src/summary.c src/progress.c src/run_clock.c src/run_signal.c \
 	src/bench.c \
 	src/gauge.c \
-	src/ncout.c src/ncpoints.c src/ncutil.c \
+	src/ncout.c src/ncpoints.c src/ncutil.c src/ncmapinfo.c \
 	src/ckpt.c src/ckpt_bin.c src/ckpt_nc.c src/ckpt_file.c \
 	src/ncread.c \
 	src/checkpoint.c \
 	src/writer.c \
 	src/swe_out.c src/swe_results.c \
 	src/swe_gauges.c \
-	src/mapdraw.c \
-	src/map.c src/export.c \
+	src/map.c src/map_args.c src/export.c \
 	src/ens_cli.c src/ens_run.c src/ens_sample.c src/ens_stats.c src/ens_out.c \
 	src/nctable.c \
 	src/bsq_params.c src/bsq_setup.c src/bsq_state.c src/bsq_bc.c \
@@ -74,16 +73,20 @@ noinst_HEADERS += \
 	src/writer.h \
 	src/swe_out.h src/swe_results.h \
 	src/swe_gauges.h \
-	src/mapdraw.h \
+	src/map.h src/usage.h src/mapdraw.h src/mapdraw_impl.h \
 	src/products_kern.h \
 	src/gauge_kern.h \
 	src/ncutil.h \
 	src/bsq.h src/bsq_kern.h src/bsq_impl.h src/bsq_cuda.h src/bsq_cuda_dev.h src/cuda_check.h \
 	src/bsq_scenario.h src/bsq_out.h src/bsq_ckpt.h src/bsq_run.h src/bsq_bench.h \
 	src/bsq_slab.h src/bsq_slab_impl.h
+# Printed maps (spate map -o FILE.png|FILE.pdf), drawn with Cairo.
+if HAVE_CAIRO
+src_libspate_a_SOURCES += src/mapdraw.c src/mapdeco.c src/mapline.c src/mapcolour.c
+endif
 # CUDA objects (cuda/local.mk) join the library through LIBADD.
 src_libspate_a_LIBADD =
 
 bin_PROGRAMS += src/spate
-src_spate_SOURCES = src/main.c
+src_spate_SOURCES = src/main.c src/usage.c
 src_spate_LDADD = $(LDADD)

@@ -2,6 +2,7 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 #include "swe_backend.h"
 #include "params.h"
 #include "swe_run.h"
+#include "map.h"
+#include "usage.h"
 #include "output.h"
 #include "decomp.h"
 #include "checkpoint.h"
@@ -29,70 +32,36 @@
 
 enum { EXIT_USAGE = 1, EXIT_RUNTIME = 2, EXIT_INTERRUPTED = 3 };
 
+/* A command: its name, its arguments and what it does as `spate --help`
+ * lists them, its options (usage.c, or NULL) and the function that runs it
+ * on the arguments after its name.  A new command is one entry of the
+ * table `commands` below. */
+struct command {
+	const char *name, *args, *summary, *options;
+	int (*run)(int argc, char **argv);
+};
+
+static const struct command *command_list(int *n);
+
+/* spate --help: every command with its options. */
 static void usage(FILE *f)
 {
-	fprintf(f,
-"Usage: spate COMMAND [ARGS]\n"
-"\n"
+	int n;
+	const struct command *c = command_list(&n);
+	fprintf(f, "Usage: spate COMMAND [ARGS]\n\n"
 "spate simulates floods with the 2D shallow-water equations (Kurganov-Petrova\n"
 "2007 central-upwind scheme) on the CPU or a CUDA GPU; a scenario with\n"
-"[physics] model = boussinesq runs the 3D incompressible Boussinesq solver.\n"
-"\n"
-"Commands:\n"
-"  run SCENARIO [OPTIONS]   run a scenario file (INI; see spate-scenario(5))\n"
-"  devices                  list the CPU and each CUDA GPU with name and memory\n"
-"  bench [OPTIONS]          time full RK2 steps of the circular dam break\n"
-"                           (--physics=boussinesq: steps of the Boussinesq\n"
-"                           module, multigrid and Jacobi)\n"
-"  map RESULT.nc [OPTIONS]  draw a variable of a results file as a map\n"
-"  ensemble SCENARIO --vary SECTION.KEY=LO:HI --members=N [OPTIONS]\n"
-"                           run N members with varied keys: the probability of\n"
-"                           flooding, depth percentiles, arrival (see spate\n"
-"                           ensemble --help)\n"
-"  export RESULT.nc [OPTS]  GIS layers: GeoPackage and Cloud Optimized GeoTIFFs\n"
-"                           (spate export --help)\n"
-"  --help, -h               this text\n"
-"  --version, -V            version and build configuration\n"
-"\n"
-"Options of run:\n"
-"  --SECTION.KEY=VALUE      override a scenario key, e.g. --physics.manning=0.03\n"
-"  --device=auto|cpu|cuda   where to run (default auto: a GPU if there is one)\n"
-"  --data-dir=DIR           where relative data paths (DEMs) are looked up\n"
-"                           (default: $SPATE_DATA, else ../shared/data)\n"
-"  --summary FILE           write a JSON run summary (FILE '-' = stdout)\n"
-"  --print-params           print the resolved parameters and exit\n"
-"  --no-output              write no files (timing runs)\n"
-"  --checkpoint-every=S     write a checkpoint every S seconds of simulated\n"
-"                           time (also [output] checkpoint_every); SIGINT and\n"
-"                           SIGTERM write one too, then stop\n"
-"  --restart=FILE           continue from a checkpoint (checkpoint.nc or .bin)\n"
-"                           of the same scenario, bitwise as if never stopped\n"
-"  --parallel.subdomains=N  cut the grid into N subdomains of rows (also\n"
-"                           --parallel.workload=60,40; with --device=cuda\n"
-"                           subdomain k on GPU k mod GPUs); under mpirun rank 0\n"
-"                           writes, and a report per subdomain ends the run\n"
-"  --quiet, -q              no progress line or log on stderr\n"
-"\n"
-"Options of bench:\n"
-"  --device=auto|cpu|cuda   device to time (default auto)\n"
-"  --sizes=N,NXxNY,...      grid sizes (default 1024,2048,4096,8192)\n"
-"  --steps=N                timed RK2 steps per size (default: about 2 s of work)\n"
-"  --seconds=S              timed seconds per size without --steps (default 2)\n"
-"  --subdomains=N           N subdomains of rows (on GPUs: over the GPUs)\n"
-"  --gpus=N                 use at most N GPUs (default all)\n"
-"  --overlap=none,compute,streams  halo-overlap strategies to time (default\n"
-"                           streams)\n"
-"  --transport=auto|mpi|nccl  halos between ranks' GPUs under mpirun: host-\n"
-"                           staged MPI or GPU to GPU by NCCL (default auto)\n"
-"\n"
-"Options of map:\n"
-"  --var=NAME               the variable (default max_depth; also max_speed,\n"
-"                           max_hazard, arrival_time, time_of_max_depth,\n"
-"                           duration_wet, bed, h, w, u, v)\n"
-"  -o FILE, --output=FILE   FILE.tif: GeoTIFF with the DEM's CRS and grid;\n"
-"                           FILE.png: picture with colour scale, legend, hillshade\n"
-"  --time=T                 snapshot nearest to T seconds (default: the last)\n"
-"  --quiet, -q              no log on stderr\n"
+"[physics] model = boussinesq runs the 3D incompressible Boussinesq solver.\n");
+	fprintf(f, "\nCommands (spate COMMAND --help: its usage and options):\n");
+	for (int k = 0; k < n; k++)
+		fprintf(f, "  %-8s %-20s %s\n", c[k].name, c[k].args, c[k].summary);
+	fprintf(f, "  %-29s this text\n  %-29s the usage and options of COMMAND alone\n"
+		"  %-29s version and build configuration\n", "--help, -h", "COMMAND --help, help COMMAND",
+		"--version, -V");
+	for (int k = 0; k < n; k++)
+		if (c[k].options)
+			fprintf(f, "\nOptions of %s:\n%s", c[k].name, c[k].options);
+	fprintf(f,
 "\n"
 "Examples:\n"
 "  spate run scenarios/circular_dambreak.conf --output.dir=out --summary out/summary.json\n"
@@ -106,13 +75,23 @@ static void usage(FILE *f)
 "source tree and installed in %s.\n", SPATE_SCENARIODIR);
 }
 
+/* spate COMMAND --help. */
+static void command_usage(const struct command *c)
+{
+	printf("Usage: spate %s%s%s\n\n%c%s.\n", c->name, c->args[0] ? " " : "", c->args,
+		toupper((unsigned char)c->summary[0]), c->summary + 1);
+	if (c->options)
+		printf("\nOptions:\n%s", c->options);
+	printf("\nSee spate(1) for more, and spate --help for the other commands.\n");
+}
+
 static void version(void)
 {
 	printf("spate %s\nprecision: %s\nbackends: cpu", PACKAGE_VERSION, SPATE_PRECISION);
 #ifdef HAVE_CUDA
 	printf(", cuda");
 #endif
-	printf("\nMPI: %s\nNCCL: %s\nGDAL: %s\nNetCDF: %s\n",
+	printf("\nMPI: %s\nNCCL: %s\nGDAL: %s\nNetCDF: %s\nCairo: %s\n",
 #ifdef HAVE_MPI
 		"yes",
 #else
@@ -129,9 +108,14 @@ static void version(void)
 		"no",
 #endif
 #ifdef HAVE_NETCDF
-		"yes (results.nc and checkpoint.nc; maps with spate map)"
+		"yes (results.nc and checkpoint.nc; maps with spate map)",
 #else
-		"no (grids are ESRI ASCII, checkpoints checkpoint.bin)"
+		"no (grids are ESRI ASCII, checkpoints checkpoint.bin)",
+#endif
+#ifdef HAVE_CAIRO
+		"yes (printed maps: spate map -o FILE.png or FILE.pdf)"
+#else
+		"no (spate map writes GeoTIFFs only)"
 #endif
 	);
 }
@@ -380,42 +364,111 @@ static int cmd_bench(int argc, char **argv)
 	return spate_bench(argc, argv) ? EXIT_RUNTIME : 0;
 }
 
+static int cmd_devices_args(int argc, char **argv)
+{
+	if (argc > 0) {
+		spate_log_error("devices", "%s: devices takes no arguments", argv[0]);
+		return EXIT_USAGE;
+	}
+	return cmd_devices();
+}
+
+static int cmd_map(int argc, char **argv)
+{
+	int rc = spate_map(argc, argv);
+	return rc == -SPATE_EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;
+}
+
+static int cmd_ensemble(int argc, char **argv)
+{
+	int rc = spate_ensemble(argc, argv);
+	return rc == -SPATE_EINVAL || rc == -SPATE_ENODEV ? EXIT_USAGE :
+		rc == -SPATE_EINTR ? EXIT_INTERRUPTED : rc ? EXIT_RUNTIME : 0;
+}
+
+static int cmd_export(int argc, char **argv)
+{
+	int rc = spate_export(argc, argv);
+	return rc == -SPATE_EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;
+}
+
+static const struct command commands[] = {
+	{ "run", "SCENARIO [OPTIONS]", "run a scenario file (INI; see spate-scenario(5))",
+		spate_opts_run, cmd_run },
+	{ "devices", "", "list the CPU and each CUDA GPU with name and memory", NULL,
+		cmd_devices_args },
+	{ "bench", "[OPTIONS]", "time steps of the dam break (or the Boussinesq module)",
+		spate_opts_bench, cmd_bench },
+	{ "map", "RESULT.nc [OPTIONS]", "draw a result as a GeoTIFF or a printed map (PNG, PDF)",
+		spate_opts_map, cmd_map },
+	{ "ensemble", "SCENARIO --vary SECTION.KEY=LO:HI --members=N [OPTIONS]",
+		"run N members with varied keys: flood probability, depth percentiles, arrival",
+		spate_opts_ensemble, cmd_ensemble },
+	{ "export", "RESULT.nc [OPTIONS]",
+		"GIS layers of a result: a GeoPackage and Cloud Optimized GeoTIFFs",
+		spate_opts_export, cmd_export },
+};
+
+static const struct command *command_list(int *n)
+{
+	*n = (int)(sizeof commands / sizeof commands[0]);
+	return commands;
+}
+
+static const struct command *find(const char *name)
+{
+	for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+		if (!strcmp(name, commands[k].name))
+			return &commands[k];
+	return NULL;
+}
+
+/* "--help" or "-h" among a command's arguments. */
+static int asks_help(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	return 0;
+}
+
 static int command(int argc, char **argv)
 {
+	const struct command *c;
+	int help = 0;
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+		(!strcmp(argv[1], "help") && argc == 2)) {
 		usage(stdout);
 		return 0;
+	}
+	if (!strcmp(argv[1], "help")) {     /* spate help COMMAND: COMMAND's usage */
+		help = 1;
+		argv++;
+		argc--;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		version();
 		return 0;
 	}
-	if (!strcmp(argv[1], "run"))
-		return cmd_run(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "devices"))
-		return cmd_devices();
-	if (!strcmp(argv[1], "bench"))
-		return cmd_bench(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "ensemble")) {
-		int rc = spate_ensemble(argc - 2, argv + 2);
-		return rc == -SPATE_EINVAL || rc == -SPATE_ENODEV ? EXIT_USAGE :
-			rc == -SPATE_EINTR ? EXIT_INTERRUPTED : rc ? EXIT_RUNTIME : 0;
+	if ((c = find(argv[1]))) {
+		if (help || asks_help(argc - 2, argv + 2)) {
+			command_usage(c);
+			return 0;
+		}
+		return c->run(argc - 2, argv + 2);
 	}
-	if (!strcmp(argv[1], "export")) {
-		int rc = spate_export(argc - 2, argv + 2);
-		return rc == -SPATE_EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;
+	{
+		char names[256] = "";
+		for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "",
+				commands[k].name);
+		spate_log_error("usage", "unknown command '%s' (commands: %s; see spate --help)",
+			argv[1], names);
 	}
-	if (!strcmp(argv[1], "map")) {
-		int rc = spate_map(argc - 2, argv + 2);
-		return rc == -SPATE_EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;
-	}
-	spate_log_error("usage", "unknown command '%s' (commands: run, devices, bench, map, "
-		"ensemble, export; "
-		"see spate --help)", argv[1]);
 	return EXIT_USAGE;
 }
 

@@ -1,10 +1,11 @@
 /* map.c: the map command: one variable of a results file as a GeoTIFF (for
- * GIS) or a PNG (for people: colour scale over the hillshaded bed, legend,
- * title).  NetCDF reading is in ncout.c, GDAL writing in terrain/map.c. */
+ * GIS, terrain/map.c) or as a printed map, PNG or PDF (for people, drawn
+ * with Cairo by mapdraw.c: hillshade, colours or classes with a legend,
+ * flood-extent outline, gauges, scale bar, north arrow, title).  NetCDF
+ * reading is in ncread.c and ncmapinfo.c. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,86 +13,33 @@
 #include <strings.h>
 
 #include "spate.h"
-#include "swe_run.h"
 #include "ncout.h"
-#include "mapdraw.h"
+#include "map.h"
 #include "terrain.h"
-
-struct map_args {
-	const char *in, *var, *out;
-	double t;           /* NAN: the last record */
-};
-
-/* The value of option name at argv[*i] ("--name V" or "--name=V"), or NULL. */
-static const char *value(int argc, char **argv, int *i, const char *name)
-{
-	size_t n = strlen(name);
-	if (strncmp(argv[*i], name, n))
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] || *i + 1 >= argc)
-		return NULL;
-	return argv[++*i];
-}
-
-static int parse(int argc, char **argv, struct map_args *a)
-{
-	a->in = a->out = NULL;
-	a->var = "max_depth";
-	a->t = NAN;
-	for (int i = 0; i < argc; i++) {
-		const char *v;
-		char *end;
-		if ((v = value(argc, argv, &i, "--var"))) {
-			a->var = v;
-		} else if ((v = value(argc, argv, &i, "--output")) ||
-			(v = value(argc, argv, &i, "-o"))) {
-			a->out = v;
-		} else if ((v = value(argc, argv, &i, "--time"))) {
-			a->t = strtod(v, &end);
-			if (end == v || *end || !isfinite(a->t)) {
-				spate_log_error("map", "--time %s: not a number of seconds", v);
-				return -SPATE_EINVAL;
-			}
-		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
-			spate_set_quiet(1);
-		} else if (argv[i][0] == '-') {
-			spate_log_error("map", "unknown option %s (spate map RESULT.nc --var NAME -o "
-				"FILE.tif|FILE.png [--time T] [-q]; see spate --help)", argv[i]);
-			return -SPATE_EINVAL;
-		} else if (a->in) {
-			spate_log_error("map", "more than one results file (%s, %s)", a->in, argv[i]);
-			return -SPATE_EINVAL;
-		} else {
-			a->in = argv[i];
-		}
-	}
-	if (!a->in || !a->out) {
-		spate_log_error("map", "usage: spate map RESULT.nc [--var NAME] -o FILE.tif|FILE.png "
-			"[--time T]");
-		return -SPATE_EINVAL;
-	}
-	return 0;
-}
-
-/* 1 for a GeoTIFF name, 2 for a PNG, 0 otherwise. */
-static int kind(const char *path)
-{
-	const char *dot = strrchr(path, '.');
-	if (!dot)
-		return 0;
-	if (!strcasecmp(dot, ".tif") || !strcasecmp(dot, ".tiff"))
-		return 1;
-	return !strcasecmp(dot, ".png") ? 2 : 0;
-}
 
 /* Depth below which a snapshot's cell is drawn as dry land, m. */
 #define MAP_DRY 1e-3
 
+/* The output's kind: by --format, else by the name's extension; -1 when
+ * neither says. */
+static int out_kind(const struct spate_map_args *a)
+{
+	static const char *const names[] = { "tif", "png", "pdf" };
+	const char *f = a->format, *dot = strrchr(a->out, '.');
+	if (!f && dot)
+		f = !strcasecmp(dot, ".tiff") ? "tif" : dot + 1;
+	for (int k = 0; f && k < 3; k++)
+		if (!strcasecmp(f, names[k]))
+			return k;
+	return -1;
+}
+
+#ifdef HAVE_CAIRO
+#include "mapdraw.h"
+
 /* A snapshot variable (h, w, u, v) on the picture: NAN where the depth of
  * the same record is below MAP_DRY, so the land shows. */
-static void dry_out(const struct map_args *a, struct terrain_grid *g)
+static void dry_out(const struct spate_map_args *a, struct terrain_grid *g)
 {
 	struct terrain_grid h;
 	char u[64], l[64];
@@ -106,57 +54,149 @@ static void dry_out(const struct map_args *a, struct terrain_grid *g)
 	terrain_free(&h);
 }
 
-static int picture(const struct map_args *a, struct terrain_grid *g, double t,
-	const char *units)
+/* The depth grid of the extent outline: max_depth for a product, the
+ * snapshot's h for a snapshot variable; 0 or -1 when there is none. */
+static int extent_depth(const struct spate_map_args *a, struct terrain_grid *d)
 {
-	struct terrain_grid bed;
-	struct spate_image im;
-	char title[256], tu[64], bu[64], bl[64];
-	double tb;
-	int rc, have_bed = 0;
-	memset(&bed, 0, sizeof bed);
-	if (spate_nc_var_ndims(a->in, "bed") == 2)
-		have_bed = spate_nc_read_grid(a->in, "bed", NAN, &bed, &tb, bu, bl, sizeof bu) == 0;
-	if (isnan(t) || !strcmp(a->var, "bed"))
-		tu[0] = 0;
-	else if (spate_nc_var_ndims(a->in, a->var) == 3)
-		snprintf(tu, sizeof tu, ", t = %.6g s", t);
+	const char *name = spate_nc_var_ndims(a->in, a->var) == 3 ? "h" : "max_depth";
+	char u[64], l[64];
+	double t;
+	if (spate_nc_var_ndims(a->in, name) == 0)
+		return -1;
+	return spate_nc_read_grid(a->in, name, a->t, d, &t, u, l, sizeof u) ? -1 : 0;
+}
+
+/* t seconds as people read a duration: "90 s", "45 min", "2 h 30 min",
+ * "3 d 4 h". */
+static void duration(double t, char *out, size_t n)
+{
+	double m = round(t / 60);
+	if (fabs(t) < 120)
+		snprintf(out, n, "%g s", t);
+	else if (fabs(m) < 120)
+		snprintf(out, n, "%.0f min", m);
+	else if (fabs(m) < 2880)
+		snprintf(out, n, "%.0f h %02.0f min", trunc(m / 60), fmod(fabs(m), 60));
 	else
-		snprintf(tu, sizeof tu, ", 0 to %.6g s", t);
-	snprintf(title, sizeof title, "%s (%s)%s", a->var, units[0] ? units : "-", tu);
+		snprintf(out, n, "%.0f d %.0f h", trunc(m / 1440), fmod(fabs(round(m / 60)), 24));
+}
+
+/* The title, subtitle and footer of the map of g at time t. */
+static void titles(const struct spate_map_args *a, const struct spate_nc_mapinfo *m,
+	const char *long_name, const char *units, double t, char (*text)[256])
+{
+	const char *dem = strrchr(m->dem, '/') ? strrchr(m->dem, '/') + 1 : m->dem;
+	char when[128] = "", d[48];
+	if (a->title)
+		snprintf(text[0], 256, "%s", a->title);
+	else
+		snprintf(text[0], 256, "%.60s%s%.80s: %.100s", m->setup[0] ? m->setup : "spate run",
+			dem[0] ? " on " : "", dem, long_name[0] ? long_name : a->var);
+	duration(t, d, sizeof d);
+	if (!isnan(t) && strcmp(a->var, "bed"))
+		snprintf(when, sizeof when, spate_nc_var_ndims(a->in, a->var) == 3 ?
+			"at t = %s" : "over the run, 0 to %s", d);
+	snprintf(text[1], 256, "%s%s%s%s %s%s%s", a->var, units[0] ? " in " : "", units,
+		when[0] ? "," : "", when, strncmp(m->time_units, "seconds since ", 14) ? "" :
+		" from ", strncmp(m->time_units, "seconds since ", 14) ? "" : m->time_units + 14);
+	snprintf(text[2], 256, "spate %s  |  %s%s%s", PACKAGE_VERSION, a->in,
+		m->crs_name[0] ? "  |  CRS: " : "", m->crs_name);
+}
+
+static int picture(const struct spate_map_args *a, struct terrain_grid *g, double t,
+	const char *units, const char *long_name, int kind)
+{
+	struct terrain_grid bed, depth;
+	struct spate_nc_mapinfo m;
+	struct spate_map_spec s;
+	struct spate_map_frame fr;
+	char text[3][256], bu[64], bl[64];
+	double tb;
+	int rc;
+	memset(&bed, 0, sizeof bed);
+	memset(&depth, 0, sizeof depth);
+	if ((rc = spate_nc_mapinfo(a->in, a->var, &m)))
+		return rc;
+	memset(&s, 0, sizeof s);
+	s.v = g;
+	if (spate_nc_var_ndims(a->in, "bed") == 2 &&
+		!spate_nc_read_grid(a->in, "bed", NAN, &bed, &tb, bu, bl, sizeof bu))
+		s.bed = &bed;
+	s.extent = isnan(a->extent) ? (isnan(m.wet_threshold) ? 0.05 : m.wet_threshold) :
+		a->extent;
+	if (s.extent > 0 && !extent_depth(a, &depth) && depth.nx == g->nx && depth.ny == g->ny)
+		s.depth = &depth;
+	s.nclasses = m.nclasses;
+	s.class_value = m.class_value;
+	s.class_meaning = (const char (*)[48])m.class_meaning;
+	s.ngauges = m.ngauges;
+	s.gauge_x = m.gauge_x;
+	s.gauge_y = m.gauge_y;
+	s.gauge_name = (const char (*)[64])m.gauge_name;
 	dry_out(a, g);
-	rc = spate_map_render(g, have_bed ? &bed : NULL, a->var, units, title, &im);
-	if (!rc)
-		rc = terrain_write_png(a->out, im.w, im.h, im.rgb);
-	if (!rc)
-		spate_log_info("spate: map: %s: %s, %d x %d pixels\n", a->out, title, im.w, im.h);
-	free(im.rgb);
+	titles(a, &m, long_name, units, t, text);
+	s.var = a->var;
+	s.units = units;
+	s.label = long_name[0] ? long_name : a->var;
+	s.title = text[0];
+	s.subtitle = text[1];
+	s.footer = text[2];
+	s.format = kind == 2 ? SPATE_MAP_PDF : SPATE_MAP_PNG;
+	s.page_w = a->page_w;
+	s.page_h = a->page_h;
+	s.dpi = a->dpi;
+	rc = spate_map_draw(a->out, &s, &fr);
+	if (!rc) {
+		const char *u = kind == 2 ? "pt" : "pixels";
+		int land = fr.width > fr.height;
+		spate_log_info("spate: map: %s: %s; page %.0f x %.0f mm, %d x %d %s; map frame "
+			"%.0f x %.0f %s at (%.0f, %.0f); scale 1:%.0f\n", a->out, a->var,
+			land ? a->page_h : a->page_w, land ? a->page_w : a->page_h, fr.width, fr.height,
+			u, fr.w, fr.h, u, fr.x, fr.y, fr.scale);
+	}
+	spate_nc_mapinfo_free(&m);
 	terrain_free(&bed);
+	terrain_free(&depth);
 	return rc;
 }
+#else
+static int picture(const struct spate_map_args *a, struct terrain_grid *g, double t,
+	const char *units, const char *long_name, int kind)
+{
+	(void)g; (void)t; (void)units; (void)long_name; (void)kind;
+	spate_log_error("map", "%s: drawing a PNG or PDF map needs Cairo, and this spate was "
+		"built without it: install libcairo2-dev (tools/setup does), run ./configure and "
+		"make again; GeoTIFF output (-o FILE.tif) works without Cairo", a->out);
+	return -SPATE_EUNSUPPORTED;
+}
+#endif
 
 int spate_map(int argc, char **argv)
 {
-	struct map_args a;
+	struct spate_map_args a;
 	struct terrain_grid g;
-	char units[64], long_name[64];
+	char units[64], long_name[128];
 	double t;
-	int rc = parse(argc, argv, &a), k;
+	int rc = spate_map_parse(argc, argv, &a), k;
 	if (rc)
 		return rc;
-	if (!(k = kind(a.out))) {
-		spate_log_error("map", "%s: name it .tif (GeoTIFF) or .png (picture)", a.out);
+	if ((k = out_kind(&a)) < 0) {
+		spate_log_error("map", "%s: name it .tif (GeoTIFF), .png or .pdf (printed map), or "
+			"give --format=tif|png|pdf", a.out);
 		return -SPATE_EINVAL;
 	}
+#ifndef HAVE_CAIRO
+	if (k > 0)
+		return picture(&a, NULL, NAN, "", "", k);
+#endif
 	if ((rc = spate_nc_read_grid(a.in, a.var, a.t, &g, &t, units, long_name, sizeof units)))
 		return rc;
-	(void)long_name;
-	if (k == 1) {
+	if (k == 0) {
 		rc = terrain_write_geotiff(a.out, &g);
 		if (!rc)
 			spate_log_info("spate: map: %s: %s, %d x %d cells\n", a.out, a.var, g.nx, g.ny);
 	} else {
-		rc = picture(&a, &g, t, units);
+		rc = picture(&a, &g, t, units, long_name, k);
 	}
 	terrain_free(&g);
 	return rc;

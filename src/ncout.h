@@ -1,8 +1,9 @@
 /* ncout.h: NetCDF results files: written for any physics from a grid and
  * its fields (field.h; ncout.c, the points in ncpoints.c), and a grid read
- * back for maps (ncread.c).  Every NetCDF call of spate is in these files,
- * ncutil.c and ckpt_nc.c (checkpoints); built without NetCDF, each function
- * says so and returns -SPATE_EUNSUPPORTED. */
+ * back for maps (ncread.c) with what a map needs besides (ncmapinfo.c).
+ * Every NetCDF call of spate is in these files, ncutil.c and ckpt_nc.c
+ * (checkpoints); built without NetCDF, each function says so and returns
+ * -SPATE_EUNSUPPORTED. */
 #ifndef SPATE_NCOUT_H
 #define SPATE_NCOUT_H
 
@@ -97,6 +98,27 @@ void spate_nc_pts_free(struct spate_nc_pts *pt);
  * attribute is not there (no message). */
 void spate_nc_var_text(const char *path, const char *var, const char *att, char *buf,
 	size_t n);
+/* What a map shows besides the grid (ncmapinfo.c): the run's set-up, DEM
+ * and time reference; the variable's wet threshold and its classes (CF
+ * flag_values and flag_meanings); the gauges. */
+#define SPATE_NC_CLASSES_MAX 16
+struct spate_nc_mapinfo {
+	char setup[64], dem[256], time_units[96], crs_name[128];
+	double wet_threshold;           /* the variable's, else the file's; NAN: none */
+	int nclasses;                   /* 0: not a class variable */
+	double class_value[SPATE_NC_CLASSES_MAX];
+	char class_meaning[SPATE_NC_CLASSES_MAX][48];
+	int ngauges;
+	double *gauge_x, *gauge_y;      /* m */
+	char (*gauge_name)[64];
+};
+
+/* Read the map information of variable var of the results file at path into
+ * m (free it with spate_nc_mapinfo_free); what the file has not is left
+ * empty.  Returns 0, or -SPATE_E* after a message (a file that cannot be
+ * read, classes that do not match their meanings). */
+int spate_nc_mapinfo(const char *path, const char *var, struct spate_nc_mapinfo *m);
+void spate_nc_mapinfo_free(struct spate_nc_mapinfo *m);
 
 /* The number of dimensions of variable var of the file at path; 0 when the
  * file or the variable is not there (no message). */

@@ -24,16 +24,6 @@
 
 #define NC(what, call) SPATE_NC("netcdf", what, call)
 
-/* Text attribute name of variable v into buf (n bytes); "" when absent. */
-static void get_text(int id, int v, const char *name, char *buf, size_t n)
-{
-	size_t len = 0;
-	buf[0] = 0;
-	if (nc_inq_attlen(id, v, name, &len) || len >= n || nc_get_att_text(id, v, name, buf))
-		len = 0;
-	buf[len] = 0;
-}
-
 /* The grid of a results file: spate's exact attributes, else the centres. */
 static int read_georef(int id, struct terrain_grid *g)
 {
@@ -125,13 +115,13 @@ int spate_nc_read_grid(const char *path, const char *var, double t, struct terra
 		NC("reading the time", pick_record(id, dim[0], t, &start[0], t_out));
 	else if (nc_get_att_double(id, NC_GLOBAL, "spate_t_end", t_out))
 		*t_out = NAN;
-	get_text(id, v, "units", units, n);
-	get_text(id, v, "long_name", long_name, n);
-	get_text(id, v, "grid_mapping", name, sizeof name);
+	spate_nc_get_text(id, v, "units", units, n);
+	spate_nc_get_text(id, v, "long_name", long_name, n);
+	spate_nc_get_text(id, v, "grid_mapping", name, sizeof name);
 	if (name[0] && !nc_inq_varid(id, name, &dim[0])) {
-		get_text(id, dim[0], "crs_wkt", g->crs_wkt, sizeof g->crs_wkt);
+		spate_nc_get_text(id, dim[0], "crs_wkt", g->crs_wkt, sizeof g->crs_wkt);
 		if (!g->crs_wkt[0])
-			get_text(id, dim[0], "spatial_ref", g->crs_wkt, sizeof g->crs_wkt);
+			spate_nc_get_text(id, dim[0], "spatial_ref", g->crs_wkt, sizeof g->crs_wkt);
 	}
 	if (!(g->v = malloc(len[0] * len[1] * sizeof *g->v))) {
 		rc = -SPATE_ENOMEM;
@@ -228,7 +218,7 @@ void spate_nc_var_text(const char *path, const char *var, const char *att, char 
 	if (nc_open(path, NC_NOWRITE, &id))
 		return;
 	if (!var || !nc_inq_varid(id, var, &v))
-		get_text(id, v, att, buf, n);
+		spate_nc_get_text(id, v, att, buf, n);
 	nc_close(id);
 }
 

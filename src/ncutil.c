@@ -42,6 +42,16 @@ static int put_flags(int id, int v, const char *text)
 	return nc_put_att_schar(id, v, "flag_values", NC_BYTE, n, f);
 }
 
+/* ncutil.h */
+void spate_nc_get_text(int id, int v, const char *name, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	if (nc_inq_attlen(id, v, name, &len) || len >= n || nc_get_att_text(id, v, name, buf))
+		len = 0;
+	buf[len] = 0;
+}
+
 int spate_nc_put_attrs(int id, int v, const struct spate_attr *a, int n)
 {
 	int e = 0;

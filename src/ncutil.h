@@ -24,6 +24,10 @@ int spate_nc_fail(const char *who, const char *path, const char *what, int e);
 /* Text attribute name of variable v (NC_GLOBAL: of the file). */
 int spate_nc_att_text(int id, int v, const char *name, const char *text);
 
+/* Text attribute name of variable v into buf (n bytes); "" when absent or
+ * longer than n - 1 bytes. */
+void spate_nc_get_text(int id, int v, const char *name, char *buf, size_t n);
+
 /* Attributes a[0 .. n) of variable v: text, or a double; on a byte
  * variable, text flag_values ("0 1 2") as bytes. */
 int spate_nc_put_attrs(int id, int v, const struct spate_attr *a, int n);

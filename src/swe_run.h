@@ -20,8 +20,4 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 /* bench.c: the benchmark command; argv after "bench". */
 int spate_bench(int argc, char **argv);
 
-/* map.c: the map command; argv after "map".  Returns 0, -SPATE_EINVAL for
- * bad usage, or another -SPATE_E* after a message. */
-int spate_map(int argc, char **argv);
-
 #endif

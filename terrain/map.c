@@ -1,6 +1,5 @@
 /* map.c: maps out through GDAL: a grid as a GeoTIFF (georeferenced, CRS,
- * NoData), and a picture (mapdraw.h) as a PNG made with GDAL's own PNG
- * driver (CreateCopy from an in-memory dataset).  Without GDAL both say so. */
+ * NoData).  Without GDAL it says so.  (Printed maps are src/mapdraw.c's.) */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -69,53 +68,12 @@ int terrain_write_geotiff(const char *path, const struct terrain_grid *g)
 	free(row);
 	return rc ? rc : gdal_failed(path, "closing");
 }
-
-int terrain_write_png(const char *path, int w, int h, const unsigned char *rgb)
-{
-	GDALDriverH mem, png;
-	GDALDatasetH ds, out;
-	int bands[3] = { 1, 2, 3 }, rc = 0;
-	GDALAllRegister();
-	CPLErrorReset();
-	mem = GDALGetDriverByName("MEM");
-	png = GDALGetDriverByName("PNG");
-	if (!mem || !png) {
-		spate_log_error("map", "%s: GDAL has no %s driver", path, mem ? "PNG" : "MEM");
-		return -SPATE_EUNSUPPORTED;
-	}
-	ds = GDALCreate(mem, "", w, h, 3, GDT_Byte, NULL);
-	if (!ds)
-		return gdal_failed(path, "making the picture") ? -SPATE_EIO : -SPATE_ENOMEM;
-	if (GDALDatasetRasterIO(ds, GF_Write, 0, 0, w, h, (void *)rgb, w, h, GDT_Byte, 3, bands,
-		3, 3 * (GSpacing)w, 1) != CE_None) {
-		GDALClose(ds);
-		return gdal_failed(path, "making the picture");
-	}
-	for (int b = 1; b <= 3; b++)
-		GDALSetRasterColorInterpretation(GDALGetRasterBand(ds, b),
-			b == 1 ? GCI_RedBand : b == 2 ? GCI_GreenBand : GCI_BlueBand);
-	out = GDALCreateCopy(png, path, ds, FALSE, NULL, NULL, NULL);
-	if (!out)
-		rc = gdal_failed(path, "writing the PNG");
-	else
-		GDALClose(out);
-	GDALClose(ds);
-	return rc ? rc : gdal_failed(path, "writing the PNG");
-}
 #else
 int terrain_write_geotiff(const char *path, const struct terrain_grid *g)
 {
 	(void)g;
 	spate_log_error("map", "%s: this spate was built without GDAL: no GeoTIFF (rebuild "
 		"with libgdal-dev)", path);
-	return -SPATE_EUNSUPPORTED;
-}
-
-int terrain_write_png(const char *path, int w, int h, const unsigned char *rgb)
-{
-	(void)w; (void)h; (void)rgb;
-	spate_log_error("map", "%s: this spate was built without GDAL: no PNG (rebuild with "
-		"libgdal-dev)", path);
 	return -SPATE_EUNSUPPORTED;
 }
 #endif

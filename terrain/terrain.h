@@ -85,8 +85,4 @@ void terrain_resolve(const struct swe_params *p, const char *path, char *out, si
  * -SPATE_E* after a message; -SPATE_EUNSUPPORTED without GDAL. */
 int terrain_write_geotiff(const char *path, const struct terrain_grid *g);
 
-/* map.c: write a w x h RGB picture (3 bytes a pixel, row 0 at the top) as a
- * PNG through GDAL's PNG driver.  Returns 0 or -SPATE_E*. */
-int terrain_write_png(const char *path, int w, int h, const unsigned char *rgb);
-
 #endif

@@ -107,9 +107,10 @@ TESTS += tests/examples.sh tests/open_results.sh
 EXTRA_DIST += examples/slurm-1node-4gpu.sh examples/slurm-2nodes.sh examples/mpiexec.sh \
 	examples/open_results.py
 
-# The man pages document every scenario key and every option of --help.
-dist_check_SCRIPTS += tests/man_keys.sh
-TESTS += tests/man_keys.sh
+# The man pages document every scenario key, every command and every option
+# of --help (man_keys.sh); every command answers --help (help.sh).
+dist_check_SCRIPTS += tests/man_keys.sh tests/help.sh
+TESTS += tests/man_keys.sh tests/help.sh
 
 # The Boussinesq slabs over 1, 2 and 3 MPI ranks (bsq_mpi.sh, running
 # t_bsq_slabs under mpiexec).
@@ -176,13 +177,15 @@ clean-tests-local:
 # state (t_products), the NetCDF results file against the DEM and the ESRI
 # ASCII grids (t_ncout: skips without NetCDF).
 # t_gauge: the gauges' running maxima, also after a restart (gauge_kern.h).
-# t_map: spate map's GeoTIFF and PNG read back with GDAL (skips without GDAL
-# or NetCDF).
-check_PROGRAMS += tests/t_products tests/t_ncout tests/t_map tests/t_gauge
+# t_map: spate map's GeoTIFF read back with GDAL (skips without GDAL or
+# NetCDF); t_mapdraw: its printed maps (PNG, PDF) read back with Cairo, the
+# pixels of the flood and of the classes counted (skips without Cairo too).
+check_PROGRAMS += tests/t_products tests/t_ncout tests/t_map tests/t_mapdraw tests/t_gauge
 tests_t_gauge_SOURCES = tests/t_gauge.c tests/simtest.h
 tests_t_products_SOURCES = tests/t_products.c tests/simtest.h
 tests_t_ncout_SOURCES = tests/t_ncout.c tests/demtest.h
 tests_t_map_SOURCES = tests/t_map.c tests/demtest.h
+tests_t_mapdraw_SOURCES = tests/t_mapdraw.c tests/demtest.h
 # t_ncfield: the physics-neutral results writer (ncout.h) on its own: 2D and
 # 3D fields from strided views, points, attributes, a restart (cmocka).
 if HAVE_CMOCKA

@@ -9,8 +9,9 @@
 #     reservoir_line, dry_disk; [parallel] workload; any other
 #     `strcmp(section, "S") == 0 && strcmp(key, "K")` of params.c), and
 #     every built-in set-up of the SETUPS list;
-#   - man/spate.1.in names every long option of `spate --help` (and the
-#     commands run, devices, bench, map).
+#   - man/spate.1.in has an entry for every command that `spate --help`
+#     lists, an "Options of" paragraph for each that has options, and names
+#     every long option of `spate --help` and of each `spate COMMAND --help`.
 #   A key counts only in the tag of an entry (the line after .TP).
 # Exits 1 listing what is missing.
 #
@@ -161,18 +162,35 @@ for s in $setups; do
 done
 
 # --------------------------------------------------------- section 1: options
+# The commands: those `spate --help` lists (its lines "  name  args  what"
+# between "Commands" and "--help"); each needs an entry in COMMANDS (".B
+# name" or ".BI name ..." after .TP) and, when `spate name --help` lists
+# options, an "Options of .B(R) name" paragraph; every long option of
+# `spate --help` and of each `spate name --help` must be in spate.1.
 "$SPATE" --help >"$tmp/help" 2>&1 || { echo "FAIL spate --help exits non-zero"; exit 1; }
+cmds=$(sed -n '/^Commands/,/^  --help/p' "$tmp/help" | awk '/^  [a-z]/ { print $1 }')
+[ -n "$cmds" ] || missing+=("test: no command found in spate --help")
+awk 'tp { print; tp = 0 } /^\.TP/ { tp = 1 }' "$tmp/man1" >"$tmp/tags1"
+for c in $cmds; do
+	n=$((n + 1))
+	grep -Eq "^\.(B|BI|BR) +\"?$c( |\"|$)" "$tmp/tags1" ||
+		missing+=("spate.1: command $c (an entry of COMMANDS)")
+	"$SPATE" "$c" --help >"$tmp/help-$c" 2>&1 ||
+		missing+=("spate $c --help exits non-zero")
+	cat "$tmp/help-$c" >>"$tmp/help"
+	if grep -q '^Options:' "$tmp/help-$c"; then
+		n=$((n + 1))
+		grep -A1 '^Options of' "$tmp/man1" | grep -Eq "^\.(B|BR) +$c( |\$|:)" ||
+			missing+=("spate.1: no \"Options of $c\" paragraph in OPTIONS")
+	fi
+done
 opts=$(grep -Eo -- '--[a-z][a-z0-9-]*(\.[a-z_]+)?' "$tmp/help" | sort -u)
 [ -n "$opts" ] || missing+=("test: no long option found in spate --help")
 for o in $opts; do
 	n=$((n + 1))
 	# in the man source: "\-\-device", or "\fB\-\-\fIsection.key" split by fonts
 	sed 's/\\f[BIRP]//g; s/\\c//g' "$tmp/man1" | grep -qF -- "$o" ||
-		missing+=("spate.1: option $o (in spate --help)")
-done
-for c in run devices bench map; do
-	n=$((n + 1))
-	grep -Eq "^\.(B|BI|BR) +$c( |$)" "$tmp/man1" || missing+=("spate.1: command $c")
+		missing+=("spate.1: option $o (in spate --help or a command's --help)")
 done
 
 if [ ${#missing[@]} -gt 0 ]; then

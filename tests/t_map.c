@@ -1,12 +1,12 @@
-/* t_map.c: spate map, round trip through GDAL.
+/* t_map.c: spate map's GeoTIFFs, round trip through GDAL.
  *
  * A run on a small DEM with a CRS (demtest.h) writes results.nc; `spate map`
- * makes GeoTIFFs of max_depth and of the depth snapshot at 20 s, and a PNG.
- * Read back with GDAL: the GeoTIFFs have the DEM's CRS and geotransform
- * (exactly), NoData, and the values of the ESRI ASCII grids written beside
- * results.nc (to float precision in a double build); the PNG has the size
- * spate_map_size gives, three bands, and many colours.  Bad usage fails with
- * status 1.  Skips (77) without GDAL or NetCDF. */
+ * makes GeoTIFFs of max_depth and of the depth snapshot at 20 s.  Read back
+ * with GDAL: they have the DEM's CRS and geotransform (exactly), NoData,
+ * and the values of the ESRI ASCII grids written beside results.nc (to
+ * float precision in a double build).  Bad usage fails with status 1.
+ * (The printed maps, PNG and PDF: t_mapdraw.c.)  Skips (77) without GDAL or
+ * NetCDF. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -20,7 +20,6 @@
 #include <gdal.h>
 #include <ogr_srs_api.h>
 
-#include "mapdraw.h"
 #include "demtest.h"
 
 /* The GeoTIFF path: CRS of the DEM, geotransform, NoData, values = asc. */
@@ -83,35 +82,6 @@ static void check_tif(const char *tif, const char *asc, const char *what)
 	GDALClose(dem);
 }
 
-static void check_png(const char *png)
-{
-	char path[512];
-	GDALDatasetH ds;
-	unsigned char *rgb;
-	int w, h, colours = 0, bands[3] = { 1, 2, 3 };
-	static unsigned char seen[1 << 15];
-	snprintf(path, sizeof path, "%s/%s", dir, png);
-	spate_map_size(NX, NY, DX, DX, &w, &h);
-	ds = GDALOpen(path, GA_ReadOnly);
-	check(ds && GDALGetRasterXSize(ds) == w && GDALGetRasterYSize(ds) == h &&
-		GDALGetRasterCount(ds) == 3 && !strcmp(GDALGetDriverShortName(GDALGetDatasetDriver(ds)),
-		"PNG"), "%s: a %d x %d RGB PNG", png, w, h);
-	if (!ds)
-		return;
-	rgb = malloc((size_t)w * h * 3);
-	if (!rgb || GDALDatasetRasterIO(ds, GF_Read, 0, 0, w, h, rgb, w, h, GDT_Byte, 3, bands, 3,
-		3 * w, 1) != CE_None)
-		die("cannot read the PNG");
-	for (size_t k = 0; k < (size_t)w * h; k++) {
-		unsigned c = (rgb[3 * k] >> 3) << 10 | (rgb[3 * k + 1] >> 3) << 5 | rgb[3 * k + 2] >> 3;
-		colours += !seen[c];
-		seen[c] = 1;
-	}
-	check(colours > 20, "%s: %d colours (of 5 bits each), not one", png, colours);
-	free(rgb);
-	GDALClose(ds);
-}
-
 int main(void)
 {
 	char cmd[1024];
@@ -128,9 +98,6 @@ int main(void)
 		dir);
 	check(run_spate(cmd) == 0, "spate map --var=h --time=21 -o h.tif (the snapshot at 20 s)");
 	check_tif("h.tif", "h_0002.asc", "h.tif");
-	snprintf(cmd, sizeof cmd, "map '%s/out/results.nc' -o '%s/md.png'", dir, dir);
-	check(run_spate(cmd) == 0, "spate map -o md.png");
-	check_png("md.png");
 	snprintf(cmd, sizeof cmd, "map '%s/out/results.nc' --var nothing -o '%s/x.tif' "
 		"2>/dev/null", dir, dir);
 	check(WEXITSTATUS(run_spate(cmd)) == 1, "an unknown variable: status 1");
