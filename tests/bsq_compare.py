@@ -4,9 +4,10 @@
 
   bsq_compare.py cavity PROFILES GHIA.csv LID SERIES
       u along z at x = 1/2 and w along x at z = 1/2 (profiles.csv, at the
-      staggered samples' own points) interpolated linearly to Ghia, Ghia &
-      Shin's coordinates, the walls' values (0, or LID on the lid z = 1)
-      closing each line; every tabulated point within 0.01 LID.
+      staggered samples' own points) interpolated linearly to the
+      coordinates of Ghia, Ghia & Shin (or of another table in their file's
+      format: line, coord, value), the walls' values (0, or LID on the lid
+      z = 1) closing each line; every tabulated point within 0.01 LID.
   bsq_compare.py dhc PROFILES DEVAHL.csv RA SUMMARY SERIES
       the hot-wall mean Nusselt number of the summary within 1% of de Vahl
       Davis's, the largest u on x = 1/2 and the largest w on z = 1/2 (a
@@ -83,16 +84,16 @@ def cavity(prof, ref, lid, series):
         x, want = float(r["coord"]), float(r["value"])
         got = lerp(lines[r["line"]], x)
         dev = abs(got - want) / lid
-        print("     %-26s %.4f  ghia %9.5f  here %9.5f  dev %.5f" % (r["line"], x, want, got,
-                                                                    dev))
+        print("     %-26s %.4f  ref %9.5f  here %9.5f  dev %.5f" % (r["line"], x, want, got,
+                                                                   dev))
         n += 1
         if dev >= worst:
             worst, where = dev, "%s at %.4f" % (r["line"], x)
     if n != 34:
         die("%s: %d points of the two centrelines (Ghia tabulates 34)" % (ref, n))
     ok = worst <= 0.01
-    print("%s Ghia: max deviation %.5f U over %d points (%s; at most 0.01 U)" %
-          ("ok  " if ok else "FAIL", worst, n, where))
+    print("%s %s: max deviation %.5f U over %d points (%s; at most 0.01 U)" %
+          ("ok  " if ok else "FAIL", ref.rsplit("/", 1)[-1], worst, n, where))
     return steady(series) and ok
 
 
