@@ -63,7 +63,7 @@ def steady(series):
     t = [float(x["t"]) for x in r]
     e = [float(x["energy"]) for x in r]
     t0 = t[0] + 0.9 * (t[-1] - t[0])
-    i = min(range(len(t)), key=lambda k: abs(t[k] - t0))
+    i = max(k for k in range(len(t) - 1) if k == 0 or t[k] <= t0)
     rel = abs(e[-1] - e[i]) / max(abs(e[-1]), 1e-300)
     ok = rel <= STEADY
     print("%s steady: kinetic energy %.6e at t = %.4g, %.6e at t = %.4g: change %.2e "

@@ -46,8 +46,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 scen=${SPATE_SCENARIOS:-${top_srcdir:-$here/..}/scenarios}
 device=${BSQ_VALID_DEVICE:-cuda}
 cases=${BSQ_VALID_CASES:-cavity dhc}
-n=${BSQ_VALID_N:-128}
-if ! [[ $n =~ ^[1-9][0-9]*$ ]] || [ $((n % 2)) -ne 0 ]; then
+n=${BSQ_VALID_N:-}
+if [ -n "$n" ] && { ! [[ $n =~ ^[1-9][0-9]*$ ]] || [ $((n % 2)) -ne 0 ]; }; then
 	echo "bsq_gpu_valid.sh: BSQ_VALID_N = '$n': must be an even number of cells" \
 		"(the centrelines lie on faces)" >&2
 	exit 99
@@ -79,6 +79,10 @@ if [ -n "${SPATE_DATA:-}" ]; then
 	ref=$SPATE_DATA/reference
 else
 	ref=${top_srcdir:-$here/..}/../shared/data/reference
+fi
+if [ -n "${BSQ_VALID_CAVITY_REF:-}" ] && [ ! -r "$BSQ_VALID_CAVITY_REF" ]; then
+	echo "bsq_gpu_valid.sh: BSQ_VALID_CAVITY_REF = '$BSQ_VALID_CAVITY_REF': cannot read it" >&2
+	exit 99
 fi
 cavref=${BSQ_VALID_CAVITY_REF:-$ref/ghia_re1000.csv}
 for f in "$cavref" "$ref/devahl_davis.csv"; do
