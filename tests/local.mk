@@ -119,6 +119,12 @@ TESTS += tests/bsq_mpi.sh
 # The Boussinesq module through the run layer (bsq_run.sh).
 dist_check_SCRIPTS += tests/bsq_run.sh
 TESTS += tests/bsq_run.sh
+# Ghia's cavity at Re 1000 and de Vahl Davis's heated cavity at Ra 1e5 on
+# 128 x 1 x 128 cells by `spate run --device=cuda` (bsq_gpu_valid.sh, the
+# comparisons in bsq_compare.py; skips without a GPU).
+dist_check_SCRIPTS += tests/bsq_gpu_valid.sh
+EXTRA_DIST += tests/bsq_compare.py
+TESTS += tests/bsq_gpu_valid.sh
 
 # No circle among the object files: calls run one way (layers.sh,
 # tools/link-cycles).
