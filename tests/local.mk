@@ -180,6 +180,10 @@ TESTS += tests/restart.sh tests/writer.sh
 # GPU, skips without).
 dist_check_SCRIPTS += tests/guard.sh tests/guard_gpu.sh
 TESTS += tests/guard.sh tests/guard_gpu.sh
+# Out of GPU memory (a test hook): a message with the bytes and what to do
+# (gpu_oom.sh; skips without a GPU).
+dist_check_SCRIPTS += tests/gpu_oom.sh
+TESTS += tests/gpu_oom.sh
 
 # The Boussinesq module (issue 21), CPU, cmocka: the formulas of
 # bsq_kern.h (t_bsq_kern), Taylor-Green order
