@@ -163,15 +163,16 @@ struct run {
 };
 
 /* A downloaded state s at st: 0 when finite, else -SPATE_ENUMERIC after a
- * message naming the first bad cell (the check of runs without the guard:
- * decomposed runs, guard_every = 0). */
+ * message (rank 0) naming the first bad cell (the check of runs without
+ * the guard: decomposed runs, guard_every = 0). */
 static int finite_or_say(const struct swe_state *s, const struct swe_stats *st)
 {
 	int i, j;
 	const char *v;
 	if (!swe_first_nonfinite(s, &i, &j, &v))
 		return 0;
-	spate_log_error("run", "NaN or infinite %s in cell i = %d, j = %d (x = %.9g, y = %.9g) "
+	if (decomp_world_rank() == 0)   /* one rank says it */
+		spate_log_error("run", "NaN or infinite %s in cell i = %d, j = %d (x = %.9g, y = %.9g) "
 		"after %ld steps (t = %g s): try a smaller [physics] cfl", v, i, j,
 		s->x0 + (i + 0.5) * s->dx, s->y0 + (j + 0.5) * s->dy, st->steps, st->t);
 	return -SPATE_ENUMERIC;
