@@ -19,11 +19,14 @@ extern "C" {
 #include <cuda_runtime.h>
 #include <math.h>
 
-/* The test hook's store: a NaN depth at cell k, noted as a stage notes it. */
-__global__ static void k_plant(real *w, const real *hu, const real *hv, long k, ctl_t *q)
+/* The test hook's store: a NaN depth at cell k, noted as a stage notes it
+ * (note = 1) or not. */
+__global__ static void k_plant(real *w, const real *hu, const real *hv, long k, ctl_t *q,
+	int note)
 {
 	w[k] = (real)NAN;
-	swe_guard_note(w[k], hu[k], hv[k], &q->bad);
+	if (note)
+		swe_guard_note(w[k], hu[k], hv[k], &q->bad);
 }
 
 extern "C" int swe_cuda_one_guard(struct swe_backend_ctx *x, int op, long cell, int *bad)
@@ -52,9 +55,11 @@ extern "C" int swe_cuda_one_guard(struct swe_backend_ctx *x, int op, long cell, 
 		CUDA_CHECK(cudaStreamSynchronize(x->stream));
 		return 0;
 	case SWE_GUARD_PLANT:
+	case SWE_GUARD_PLANT_SILENT:
 		if (cell < 0 || (size_t)cell >= n)
 			return -SPATE_EINVAL;
-		k_plant<<<1, 1, 0, x->stream>>>(s[0], s[1], s[2], cell, x->dctl);
+		k_plant<<<1, 1, 0, x->stream>>>(s[0], s[1], s[2], cell, x->dctl,
+			op == SWE_GUARD_PLANT);
 		CUDA_CHECK(cudaGetLastError());
 		CUDA_CHECK(cudaMemcpyAsync(&x->hctl->bad, &x->dctl->bad, sizeof(int),
 			cudaMemcpyDeviceToHost, x->stream));

@@ -76,11 +76,14 @@ struct spate_backend {
 	 * KEEP: keep a copy of the current state as the last good one; REWIND:
 	 * the current state becomes that copy; PLANT (test hook): store NaN as
 	 * the depth of the cell at state index `cell`, as a step would, with
-	 * its note.  0 or -SPATE_E*. */
+	 * its note; PLANT_SILENT: the same without the note (the next step's
+	 * stores must set the flag).  0 or -SPATE_E*. */
 	int (*guard)(struct swe_backend_ctx *ctx, int op, long cell, int *bad);
 };
 
-enum { SWE_GUARD_CHECK, SWE_GUARD_KEEP, SWE_GUARD_REWIND, SWE_GUARD_PLANT };
+enum {
+	SWE_GUARD_CHECK, SWE_GUARD_KEEP, SWE_GUARD_REWIND, SWE_GUARD_PLANT, SWE_GUARD_PLANT_SILENT
+};
 
 /* Most steps of an advance while the backend keeps the gauges (and most
  * rows it keeps between two reads). */

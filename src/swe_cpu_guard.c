@@ -35,10 +35,12 @@ int swe_cpu_guard(struct swe_backend_ctx *x, int op, long cell, int *bad)
 			memcpy(s[f], x->good + f * n, n * sizeof(real));
 		return 0;
 	case SWE_GUARD_PLANT:
+	case SWE_GUARD_PLANT_SILENT:
 		if (cell < 0 || (size_t)cell >= n)
 			return -SPATE_EINVAL;
 		x->s.w[cell] = NAN;
-		swe_guard_note(x->s.w[cell], x->s.hu[cell], x->s.hv[cell], &x->bad);
+		if (op == SWE_GUARD_PLANT)
+			swe_guard_note(x->s.w[cell], x->s.hu[cell], x->s.hv[cell], &x->bad);
 		return 0;
 	default:
 		return -SPATE_EINVAL;

@@ -22,16 +22,18 @@ static int plant_hook(struct swe_watch *w, const struct swe_state *s)
 {
 	const char *e = getenv("SPATE_TEST_PLANT_NAN");
 	long step;
-	int i, j;
-	char end;
+	int i, j, len = -1;
 	if (!e || !*e)
 		return 0;
-	if (sscanf(e, "%ld,%d,%d%c", &step, &i, &j, &end) != 3 || step < 1 || i < 0 ||
-		j < 0 || i >= s->nx || j >= s->ny) {
-		spate_log_error("guard", "SPATE_TEST_PLANT_NAN=%s: expected step,i,j with step >= 1 "
-			"and a cell of the %d x %d grid (a test hook: unset it)", e, s->nx, s->ny);
+	if (sscanf(e, "%ld,%d,%d%n", &step, &i, &j, &len) != 3 || len < 0 ||
+		(e[len] && strcmp(e + len, ",silent")) || step < 1 || i < 0 || j < 0 ||
+		i >= s->nx || j >= s->ny) {
+		spate_log_error("guard", "SPATE_TEST_PLANT_NAN=%s: expected step,i,j or "
+			"step,i,j,silent with step >= 1 and a cell of the %d x %d grid (a test hook: "
+			"unset it)", e, s->nx, s->ny);
 		return -SPATE_EINVAL;
 	}
+	w->plant_silent = e[len] != 0;
 	if (!w->on) {
 		spate_log_error("guard", "SPATE_TEST_PLANT_NAN: the guard is off (guard_every = 0, "
 			"or a backend without it): unset the hook");
@@ -75,7 +77,8 @@ int swe_watch_check(struct swe_watch *w, const struct spate_backend *be,
 	if (rc)
 		return rc;
 	if (w->plant_step && steps == w->plant_step &&
-		(rc = be->guard(ctx, SWE_GUARD_PLANT, w->plant_cell, NULL)))
+		(rc = be->guard(ctx, w->plant_silent ? SWE_GUARD_PLANT_SILENT : SWE_GUARD_PLANT,
+		w->plant_cell, NULL)))
 		return rc;
 	if ((rc = be->guard(ctx, SWE_GUARD_CHECK, 0, &bad)))
 		return rc;

@@ -18,6 +18,7 @@ struct swe_watch {
 	long plant_step;        /* SPATE_TEST_PLANT_NAN: after this step (0: none) */
 	int plant_i, plant_j;   /* ... a NaN depth in this cell */
 	long plant_cell;        /* its state index */
+	int plant_silent;       /* ",silent": planted without the guard's note */
 	int kept;               /* the backend holds a last good state */
 	struct swe_stats st;    /* the last good state's clock, as the driver had it */
 	struct spate_clock clk;
@@ -37,7 +38,8 @@ struct swe_watch_fail {
 
 /* Set up from p ([run] guard_every) and the test hook, read here only:
  * SPATE_TEST_PLANT_NAN="step,i,j" plants a NaN depth in cell (i, j) after
- * that step.  0, or -SPATE_EINVAL for a hook that does not parse or fit. */
+ * that step, noted as a step notes what it stores; "step,i,j,silent"
+ * without the note, so that the next step's stores must find it.  0, or -SPATE_EINVAL for a hook that does not parse or fit. */
 int swe_watch_start(struct swe_watch *w, const struct spate_backend *be,
 	const struct swe_params *p, const struct swe_state *s);
 

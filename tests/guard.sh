@@ -12,6 +12,9 @@
 #     --restart` on it, without the hook, runs to the end with the summary
 #     of a run never stopped (steps, volumes, maxima);
 #   - with guard_every = 1 the last good step is the one before, 29;
+#   - "step,i,j,silent" plants the NaN without the note: the next step's
+#     stores (the stage loops on the CPU, the stage kernels on the GPU)
+#     must set the flag; the report names step 31 and a cell next to it;
 #   - the guard does not change results: guard_every = 0, 1 and the default
 #     give the same summary;
 #   - a hook that does not parse, names a cell outside the grid, or has no
@@ -94,6 +97,17 @@ rc=$?
 has "$tmp/one/guard-report.txt" "by step 30" "last good: step 29 "
 result $(( rc != 1 || $? )) "guard_every = 1: exit $rc, last good step 29"
 
+# planted without the note: the stores of the next step (the stage loops or
+# kernels' swe_guard_note) must find it, at or next to the planted cell
+SPATE_TEST_PLANT_NAN=30,12,7,silent "$SPATE" "${base[@]}" "--output.dir=$tmp/silent" \
+	--run.guard_every=1 2>/dev/null
+rc=$?
+cell=$(sed -n 's/.*in cell i = \([0-9]*\), j = \([0-9]*\) .* by step 31 .*/\1 \2/p' \
+	"$tmp/silent/guard-report.txt" 2>/dev/null)
+set -- $cell 99 99
+result $(( rc != 1 || ($1 - 12) * ($1 - 12) + ($2 - 7) * ($2 - 7) > 8 )) "silent NaN at step 30: \
+exit $rc, found by the stores of step 31 in cell ($1, $2), next to (12, 7)"
+
 # the guard changes no result
 for e in 0 1; do
 	"$SPATE" "${base[@]}" "--output.dir=$tmp/e$e" --run.guard_every=$e \
@@ -103,10 +117,10 @@ for e in 0 1; do
 done
 
 # hooks refused
-for h in "x" "30,12" "30,40,7" "0,1,1"; do
+for h in "x" "30,12" "30,40,7" "0,1,1" "30,12,7,loud"; do
 	SPATE_TEST_PLANT_NAN=$h "$SPATE" "${base[@]}" --no-output 2>"$tmp/h.err"
 	rc=$?
-	has "$tmp/h.err" "SPATE_TEST_PLANT_NAN=$h: expected step,i,j"
+	has "$tmp/h.err" "SPATE_TEST_PLANT_NAN=$h: expected step,i,j or step,i,j,silent"
 	result $(( rc != 2 || $? )) "hook '$h' refused (exit $rc)"
 done
 SPATE_TEST_PLANT_NAN=5,1,1 "$SPATE" "${base[@]}" --no-output --run.guard_every=0 2>"$tmp/h.err"
