@@ -158,6 +158,7 @@ static void cuda_fini(struct swe_backend_ctx *x)
 	cudaFree(x->dctl);
 	cudaFree(x->prod);
 	cudaFree(x->good);
+	cudaFree(x->good_prod);
 	swe_cuda_samples_free(&x->smp);
 	swe_cuda_one_gauges_free(x);
 	if (x->hstage)

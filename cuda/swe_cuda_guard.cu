@@ -2,8 +2,8 @@
  * (struct spate_backend's guard, swe_watch.h): the flag the stage kernels
  * set in the control block (swe_guard_note), which the host reads back
  * with the rest of the block after every batch of steps; the last good
- * state kept on the device (a device-to-device copy per check); the test
- * hook's NaN.  Context: swe_cuda_one.h. */
+ * state and its flood products kept on the device (a device-to-device copy
+ * per check); the test hook's NaN.  Context: swe_cuda_one.h. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -31,7 +31,7 @@ __global__ static void k_plant(real *w, const real *hu, const real *hv, long k, 
 
 extern "C" int swe_cuda_one_guard(struct swe_backend_ctx *x, int op, long cell, int *bad)
 {
-	size_t n = (size_t)x->kp.ncell;
+	size_t n = (size_t)x->kp.ncell, np = (size_t)x->kp.nx * x->kp.ny * sizeof *x->prod;
 	real *s[3] = { x->w[x->cur], x->hu[x->cur], x->hv[x->cur] };
 	cudaMemcpyKind d2d = cudaMemcpyDeviceToDevice;
 	CUDA_CHECK(cudaSetDevice(x->device));
@@ -45,6 +45,10 @@ extern "C" int swe_cuda_one_guard(struct swe_backend_ctx *x, int op, long cell, 
 		for (int f = 0; f < 3; f++)
 			CUDA_CHECK(cudaMemcpyAsync(x->good + f * n, s[f], n * sizeof(real), d2d,
 				x->stream));
+		if (x->prod && !x->good_prod)
+			CUDA_ALLOC(&x->good_prod, np);
+		if (x->prod)
+			CUDA_CHECK(cudaMemcpyAsync(x->good_prod, x->prod, np, d2d, x->stream));
 		return 0;
 	case SWE_GUARD_REWIND:
 		if (!x->good)
@@ -52,6 +56,8 @@ extern "C" int swe_cuda_one_guard(struct swe_backend_ctx *x, int op, long cell, 
 		for (int f = 0; f < 3; f++)
 			CUDA_CHECK(cudaMemcpyAsync(s[f], x->good + f * n, n * sizeof(real), d2d,
 				x->stream));
+		if (x->prod && x->good_prod)
+			CUDA_CHECK(cudaMemcpyAsync(x->prod, x->good_prod, np, d2d, x->stream));
 		CUDA_CHECK(cudaStreamSynchronize(x->stream));
 		return 0;
 	case SWE_GUARD_PLANT:

@@ -73,8 +73,8 @@ struct spate_backend {
 	/* The instability guard (swe_guard.c; NULL: not offered: the driver
 	 * then checks only the states it downloads).  op SWE_GUARD_CHECK: *bad
 	 * = 1 when a step since init stored a non-finite value (swe_guard.h);
-	 * KEEP: keep a copy of the current state as the last good one; REWIND:
-	 * the current state becomes that copy; PLANT (test hook): store NaN as
+	 * KEEP: keep a copy of the current state (and flood products) as the
+	 * last good one; REWIND: the current state becomes that copy; PLANT (test hook): store NaN as
 	 * the depth of the cell at state index `cell`, as a step would, with
 	 * its note; PLANT_SILENT: the same without the note (the next step's
 	 * stores must set the flag).  0 or -SPATE_E*. */

@@ -396,6 +396,7 @@ static void cpu_fini(struct swe_backend_ctx *x)
 	free(x->rowbuf);
 	free(x->prod);
 	free(x->good);
+	free(x->good_prod);
 	free(x);
 }
 

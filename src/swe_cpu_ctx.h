@@ -49,6 +49,7 @@ struct swe_backend_ctx {
 	int nb;                    /* blocks of CPU_BLOCK columns per row */
 	int bad;                   /* a step stored a non-finite value (swe_guard.h) */
 	real *good;                /* the guard's last good (w, hu, hv), or NULL */
+	struct swe_prod *good_prod; /* ... and its flood products, or NULL */
 };
 
 /* The instability guard of the single-domain backend (struct

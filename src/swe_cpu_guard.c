@@ -1,6 +1,7 @@
 /* swe_cpu_guard.c: the instability guard of the CPU backend (struct
  * spate_backend's guard): the flag its steps set (swe_guard.h), the copy of
- * the last good state, and the test hook that plants a NaN.  Beside the
+ * the last good state and of its flood products, and the test hook that
+ * plants a NaN.  Beside the
  * single domain (swe_cpu.c), below the driver's guard (swe_guard.c). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -13,10 +14,12 @@
 #include "swe_cpu_mem.h"
 #include "swe_backend.h"
 #include "swe_guard.h"
+#include "products_kern.h"
 
 int swe_cpu_guard(struct swe_backend_ctx *x, int op, long cell, int *bad)
 {
 	size_t n = (size_t)(x->s.ny + 2 * SWE_GHOST) * x->s.pitch;
+	size_t np = (size_t)x->s.nx * x->rows * sizeof *x->prod;
 	real *s[3] = { x->s.w, x->s.hu, x->s.hv };
 	switch (op) {
 	case SWE_GUARD_CHECK:
@@ -27,12 +30,18 @@ int swe_cpu_guard(struct swe_backend_ctx *x, int op, long cell, int *bad)
 			return -SPATE_ENOMEM;
 		for (int f = 0; f < 3; f++)
 			memcpy(x->good + f * n, s[f], n * sizeof(real));
+		if (x->prod && !x->good_prod && !(x->good_prod = malloc(np)))
+			return -SPATE_ENOMEM;
+		if (x->prod)
+			memcpy(x->good_prod, x->prod, np);
 		return 0;
 	case SWE_GUARD_REWIND:
 		if (!x->good)
 			return -SPATE_EINVAL;
 		for (int f = 0; f < 3; f++)
 			memcpy(s[f], x->good + f * n, n * sizeof(real));
+		if (x->prod && x->good_prod)
+			memcpy(x->prod, x->good_prod, np);
 		return 0;
 	case SWE_GUARD_PLANT:
 	case SWE_GUARD_PLANT_SILENT:

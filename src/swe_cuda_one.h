@@ -42,6 +42,7 @@ struct swe_backend_ctx {
 	struct swe_cuda_gauges gg;    /* gauges kept on the device (gg.n > 0) */
 	struct swe_cuda_gauge_clock *hclk; /* pinned: its clock, read back */
 	real *good;                   /* the guard's last good (w, hu, hv), or NULL */
+	struct swe_prod *good_prod;   /* ... and its flood products, or NULL */
 };
 
 /* The arrays of a step from parity p (state p -> state 1 - p). */

@@ -8,9 +8,10 @@
 #   - the run stops with exit status 1; stderr and guard-report.txt name the
 #     cell (i, j and x, y), the variable, the step, the last good step
 #     before it and the depth and speed there;
-#   - the checkpoint it leaves is of the last good step; `spate run
-#     --restart` on it, without the hook, runs to the end with the summary
-#     of a run never stopped (steps, volumes, maxima);
+#   - the checkpoint it leaves is of the last good step (state, clocks,
+#     flood products); `spate run --restart` on it, without the hook, runs
+#     to the end with the summary and the very files (ESRI ASCII grids,
+#     products, gauges) of a run never stopped;
 #   - with guard_every = 1 the last good step is the one before, 29;
 #   - "step,i,j,silent" plants the NaN without the note: the next step's
 #     stores (the stage loops on the CPU, the stage kernels on the GPU)
@@ -54,9 +55,10 @@ summary() {
 	grep -vE '"(wall_s|cell_updates_per_s|backend|device)"' "$1"
 }
 
+printf 'name,x,y\nA,1000,750\nB,600,400\n' >"$tmp/gauges.csv"
 base=(run "$scen/circular_dambreak.conf" --domain.nx=40 --domain.ny=30 --domain.dx=50
 	--domain.dy=50 --initial.radius=300 --run.end_time=120 --output.interval=30
-	--device="$dev")
+	--device="$dev" --output.format=ascii "--gauges.file=$tmp/gauges.csv" --gauges.interval=5)
 
 # the run never stopped
 "$SPATE" "${base[@]}" "--output.dir=$tmp/ref" --summary "$tmp/ref.json" 2>"$tmp/ref.err"
@@ -88,6 +90,12 @@ if [ -n "$ck" ]; then
 	result $? "the restart continues from the last good step $good"
 	diff <(summary "$tmp/ref.json") <(summary "$tmp/restart.json") >"$tmp/d"
 	result $? "the restarted run ends as the run never stopped: $(head -c 300 "$tmp/d")"
+	differ=""
+	for f in "$tmp/ref"/*; do
+		cmp -s "$f" "$tmp/bad/${f##*/}" || differ="$differ ${f##*/}"
+	done
+	result $(( ${#differ} != 0 )) "and writes the same bytes (grids, products, gauges)\
+${differ:+; differ:$differ}"
 fi
 
 # checked every step: the last good state is the step before
