@@ -172,9 +172,9 @@ static int finite_or_say(const struct swe_state *s, const struct swe_stats *st)
 	if (!swe_first_nonfinite(s, &i, &j, &v))
 		return 0;
 	if (decomp_world_rank() == 0)   /* one rank says it */
-		spate_log_error("run", "NaN or infinite %s in cell i = %d, j = %d (x = %.9g, y = %.9g) "
-		"after %ld steps (t = %g s): try a smaller [physics] cfl", v, i, j,
-		s->x0 + (i + 0.5) * s->dx, s->y0 + (j + 0.5) * s->dy, st->steps, st->t);
+		spate_log_error("run", "NaN or infinite %s in cell i = %d, j = %d (x = %.9g, "
+			"y = %.9g) after %ld steps (t = %g s): try a smaller [physics] cfl", v, i, j,
+			s->x0 + (i + 0.5) * s->dx, s->y0 + (j + 0.5) * s->dy, st->steps, st->t);
 	return -SPATE_ENUMERIC;
 }
 
