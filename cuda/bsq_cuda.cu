@@ -54,7 +54,7 @@ extern "C" int bsq_cuda_available(void)
 /* A device copy of the host array h of n values into *d. */
 static int upload(bsq_real **d, const bsq_real *h, size_t n)
 {
-	CUDA_CHECK(cudaMalloc(d, n * sizeof(bsq_real)));
+	CUDA_ALLOC(d, n * sizeof(bsq_real));
 	CUDA_CHECK(cudaMemcpy(*d, h, n * sizeof(bsq_real), cudaMemcpyHostToDevice));
 	return 0;
 }

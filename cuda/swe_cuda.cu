@@ -157,6 +157,8 @@ static void cuda_fini(struct swe_backend_ctx *x)
 	cudaFree(x->rain);
 	cudaFree(x->dctl);
 	cudaFree(x->prod);
+	cudaFree(x->good);
+	cudaFree(x->good_prod);
 	swe_cuda_samples_free(&x->smp);
 	swe_cuda_one_gauges_free(x);
 	if (x->hstage)
@@ -180,22 +182,26 @@ static int upload_tiles(struct swe_backend_ctx *x)
 	for (int t = 0; t < n; t++)
 		ids[t] = t;
 	for (int p = 0; p < 2; p++) {
-		cudaError_t e = cudaMalloc((void **)&x->list[p], (size_t)n * sizeof(int));
-		if (e == cudaSuccess)
-			e = cudaMemcpy(x->list[p], ids, (size_t)n * sizeof(int), cudaMemcpyHostToDevice);
+		int rc = spate_cuda_alloc((void **)&x->list[p], (size_t)n * sizeof(int));
+		cudaError_t e = cudaSuccess;
+		if (rc) {
+			free(ids);
+			return rc;
+		}
+		e = cudaMemcpy(x->list[p], ids, (size_t)n * sizeof(int), cudaMemcpyHostToDevice);
 		if (e != cudaSuccess) {
 			free(ids);
 			CUDA_CHECK(e);
 		}
 	}
 	free(ids);
-	CUDA_CHECK(cudaMalloc((void **)&x->count, sizeof cnt));
+	CUDA_ALLOC((void **)&x->count, sizeof cnt);
 	CUDA_CHECK(cudaMemcpy(x->count, cnt, sizeof cnt, cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMalloc((void **)&x->wet, (size_t)n * SWE_CUDA_SPLIT * sizeof *x->wet));
+	CUDA_ALLOC((void **)&x->wet, (size_t)n * SWE_CUDA_SPLIT * sizeof *x->wet);
 	CUDA_CHECK(cudaMemset(x->wet, 0xff, (size_t)n * SWE_CUDA_SPLIT * sizeof *x->wet));
-	CUDA_CHECK(cudaMalloc((void **)&x->act, (size_t)n));
+	CUDA_ALLOC((void **)&x->act, (size_t)n);
 	CUDA_CHECK(cudaMemset(x->act, 1, (size_t)n));
-	CUDA_CHECK(cudaMalloc((void **)&x->streak, (size_t)n));
+	CUDA_ALLOC((void **)&x->streak, (size_t)n);
 	CUDA_CHECK(cudaMemset(x->streak, 0, (size_t)n));
 	return 0;
 }
@@ -209,12 +215,12 @@ static int upload(struct swe_backend_ctx *x, const struct swe_state *s0,
 	real **arr[] = { &x->w[0], &x->hu[0], &x->hv[0], &x->w[1], &x->hu[1], &x->hv[1],
 		&x->Lw, &x->Lhu, &x->Lhv, &x->Bm };
 	for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++) {
-		CUDA_CHECK(cudaMalloc((void **)arr[a], n));
+		CUDA_ALLOC((void **)arr[a], n);
 		CUDA_CHECK(cudaMemset(*arr[a], 0, n));
 	}
-	CUDA_CHECK(cudaMalloc((void **)&x->Bc, nc));
-	CUDA_CHECK(cudaMalloc((void **)&x->bc, sizeof p->bc));
-	CUDA_CHECK(cudaMalloc((void **)&x->dctl, sizeof *x->dctl));
+	CUDA_ALLOC((void **)&x->Bc, nc);
+	CUDA_ALLOC((void **)&x->bc, sizeof p->bc);
+	CUDA_ALLOC((void **)&x->dctl, sizeof *x->dctl);
 	CUDA_CHECK(cudaMallocHost((void **)&x->hctl, sizeof *x->hctl));
 	CUDA_CHECK(cudaMemcpy(x->w[0], s0->w, n, cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMemcpy(x->hu[0], s0->hu, n, cudaMemcpyHostToDevice));
@@ -224,7 +230,7 @@ static int upload(struct swe_backend_ctx *x, const struct swe_state *s0,
 	CUDA_CHECK(cudaMemcpy(x->bc, p->bc, sizeof p->bc, cudaMemcpyHostToDevice));
 	if (s0->n2) {
 		size_t nn = (size_t)s0->nx * s0->ny * sizeof(real);
-		CUDA_CHECK(cudaMalloc((void **)&x->n2, nn));
+		CUDA_ALLOC((void **)&x->n2, nn);
 		CUDA_CHECK(cudaMemcpy(x->n2, s0->n2, nn, cudaMemcpyHostToDevice));
 	}
 	memset(x->hctl, 0, sizeof *x->hctl);
@@ -444,5 +450,6 @@ extern "C" const struct spate_backend spate_backend_cuda = {
 	"cuda", cuda_count, cuda_describe, cuda_init, cuda_advance, swe_cuda_one_download,
 	cuda_fini, swe_cuda_one_sample, swe_cuda_one_products_start, swe_cuda_one_products_get,
 	swe_cuda_one_set_time, swe_cuda_one_products_put, swe_cuda_one_set_rain,
-	swe_cuda_one_gauges_start, swe_cuda_one_gauges_rows, swe_cuda_one_gauges_get
+	swe_cuda_one_gauges_start, swe_cuda_one_gauges_rows, swe_cuda_one_gauges_get,
+	swe_cuda_one_guard
 };

@@ -47,6 +47,7 @@ __global__ static void k_euler(kparams_t kp, const ctl_t *q, step_t a)
 	a.w1[k] = nw;
 	a.hu1[k] = nu;
 	a.hv1[k] = nv;
+	swe_guard_note(nw, nu, nv, &a.q->bad);
 	each_ghost_of(o, kp, i, j, [&](int side, int layer, int m) {
 		swe_bc_put(&o, side, kp.bcd.kind[side], side_value_dev(kp, side, q->t), kp.c.g, layer,
 			m, nw, nu, nv);

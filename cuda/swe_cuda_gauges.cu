@@ -40,11 +40,11 @@ int swe_cuda_gauges_alloc(struct swe_cuda_gauges *g, struct swe_cuda_gauge_clock
 	swe_cuda_gauges_free(g, hclk);
 	if (n <= 0)
 		return 0;
-	CUDA_CHECK(cudaMalloc((void **)&g->idx, ns * sizeof(long)));
-	CUDA_CHECK(cudaMalloc((void **)&g->tr, ns * sizeof *g->tr));
-	CUDA_CHECK(cudaMalloc((void **)&g->clk, sizeof *g->clk));
-	CUDA_CHECK(cudaMalloc((void **)&g->rt, SWE_GAUGE_ROWS * sizeof(double)));
-	CUDA_CHECK(cudaMalloc((void **)&g->rv, 3 * (size_t)SWE_GAUGE_ROWS * n * sizeof(real)));
+	CUDA_ALLOC((void **)&g->idx, ns * sizeof(long));
+	CUDA_ALLOC((void **)&g->tr, ns * sizeof *g->tr);
+	CUDA_ALLOC((void **)&g->clk, sizeof *g->clk);
+	CUDA_ALLOC((void **)&g->rt, SWE_GAUGE_ROWS * sizeof(double));
+	CUDA_ALLOC((void **)&g->rv, 3 * (size_t)SWE_GAUGE_ROWS * n * sizeof(real));
 	CUDA_CHECK(cudaMallocHost((void **)hclk, sizeof **hclk));
 	(*hclk)->next = next;
 	(*hclk)->rows = 0;
@@ -114,8 +114,8 @@ int swe_cuda_samples_get(struct swe_cuda_samples *b, const long *idx, int n, int
 		return 0;
 	if (n > b->nsamp) {
 		swe_cuda_samples_free(b);
-		CUDA_CHECK(cudaMalloc((void **)&b->didx, (size_t)n * sizeof(long)));
-		CUDA_CHECK(cudaMalloc((void **)&b->dsamp, 3 * (size_t)n * sizeof(real)));
+		CUDA_ALLOC((void **)&b->didx, (size_t)n * sizeof(long));
+		CUDA_ALLOC((void **)&b->dsamp, 3 * (size_t)n * sizeof(real));
 		CUDA_CHECK(cudaMallocHost((void **)&b->hsamp, 3 * (size_t)n * sizeof(real)));
 		b->nsamp = n;
 	}

@@ -289,6 +289,7 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 					a.w1[k] = nw;
 					a.hu1[k] = nu;
 					a.hv1[k] = nv;
+					swe_guard_note(nw, nu, nv, &a.q->bad);
 					/* not dry: the tile map keeps the tile and its
 					 * neighbours computed */
 					if (!(nw <= 0)) {

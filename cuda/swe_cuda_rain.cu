@@ -15,7 +15,7 @@ int swe_cuda_rain_put(float **dev, const float *rate, size_t n)
 	if (!rate)
 		return 0;
 	if (!*dev)
-		CUDA_CHECK(cudaMalloc((void **)dev, n * sizeof **dev));
+		CUDA_ALLOC((void **)dev, n * sizeof **dev);
 	CUDA_CHECK(cudaMemcpy(*dev, rate, n * sizeof **dev, cudaMemcpyHostToDevice));
 	return 0;
 }

@@ -85,7 +85,7 @@ int swe_cuda_one_products_start(struct swe_backend_ctx *x, real thr)
 	size_t n = (size_t)x->kp.nx * x->kp.ny * sizeof(struct swe_prod);
 	CUDA_CHECK(cudaSetDevice(x->device));
 	if (!x->prod)
-		CUDA_CHECK(cudaMalloc((void **)&x->prod, n));
+		CUDA_ALLOC((void **)&x->prod, n);
 	x->prod_thr = thr;
 	/* the state is in parity cur: present it as the output of a step */
 	a.w1 = a.w;

@@ -53,10 +53,10 @@ int swe_cuda_sub_link(struct swe_backend_ctx **sub, int n)
 	for (int a = 0; a < n; a++) {
 		struct swe_backend_ctx *x = sub[a];
 		CUDA_CHECK(cudaSetDevice(x->device));
-		CUDA_CHECK(cudaMalloc((void **)&x->spd, 4 * sizeof *x->spd));
+		CUDA_ALLOC((void **)&x->spd, 4 * sizeof *x->spd);
 		CUDA_CHECK(cudaMemset(x->spd, 0, 4 * sizeof *x->spd));
-		CUDA_CHECK(cudaMalloc((void **)&x->dpeers, (size_t)n * sizeof *x->dpeers));
-		CUDA_CHECK(cudaMalloc((void **)&x->dacc, sizeof *x->dacc));
+		CUDA_ALLOC((void **)&x->dpeers, (size_t)n * sizeof *x->dpeers);
+		CUDA_ALLOC((void **)&x->dacc, sizeof *x->dacc);
 		CUDA_CHECK(cudaMemset(x->dacc, 0, sizeof *x->dacc));
 		x->acc0 = 0;
 	}

@@ -80,8 +80,8 @@ static int sub_products_start(struct swe_backend_ctx *x, real thr)
 	if (rc)
 		return rc;
 	if (!x->prod) {
-		CUDA_CHECK(cudaMalloc((void **)&x->st.prod,
-			(size_t)x->kp.nx * x->st.cap * sizeof(struct swe_prod)));
+		CUDA_ALLOC((void **)&x->st.prod,
+			(size_t)x->kp.nx * x->st.cap * sizeof(struct swe_prod));
 		swe_cuda_sub_store_use(x);
 	}
 	x->prod_thr = thr;
@@ -231,7 +231,7 @@ static int edge_counts(struct swe_backend_ctx *x)
 		e = cudaMemcpy(x->ecnt, c, ((size_t)x->halo + 1) * sizeof *c, cudaMemcpyHostToDevice);
 	free(c);
 	CUDA_CHECK(e);
-	CUDA_CHECK(cudaMalloc((void **)&x->spdx, 2 * sizeof *x->spdx));
+	CUDA_ALLOC((void **)&x->spdx, 2 * sizeof *x->spdx);
 	return 0;
 }
 
@@ -244,8 +244,8 @@ static int upload(struct swe_backend_ctx *x, const struct swe_state *g,
 	if ((rc = swe_cuda_sub_store_new(x, row0, x->rows, &x->st)))
 		return rc;
 	swe_cuda_sub_store_use(x);
-	CUDA_CHECK(cudaMalloc((void **)&x->bc, sizeof p->bc));
-	CUDA_CHECK(cudaMalloc((void **)&x->dctl, sizeof *x->dctl));
+	CUDA_ALLOC((void **)&x->bc, sizeof p->bc);
+	CUDA_ALLOC((void **)&x->dctl, sizeof *x->dctl);
 	CUDA_CHECK(cudaMallocHost((void **)&x->hin, sizeof *x->hin));
 	CUDA_CHECK(cudaMallocHost((void **)&x->hout, sizeof *x->hout));
 	for (int s = 0; s < 2; s++) {

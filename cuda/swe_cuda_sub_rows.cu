@@ -87,13 +87,13 @@ int swe_cuda_sub_store_new(const struct swe_backend_ctx *x, int row0, int rows,
 	n = (size_t)(s->cap + 2 * G) * x->kp.pitch * sizeof(real);
 	nc = (size_t)(s->cap + 2 * G + 1) * x->kp.cpitch * sizeof(real);
 	for (int k = 0; k < NF; k++) {
-		CUDA_CHECK(cudaMalloc((void **)&s->f[k], n));
+		CUDA_ALLOC((void **)&s->f[k], n);
 		CUDA_CHECK(cudaMemset(s->f[k], 0, n));
 	}
-	CUDA_CHECK(cudaMalloc((void **)&s->Bc, nc));
+	CUDA_ALLOC((void **)&s->Bc, nc);
 	if (x->prod)
-		CUDA_CHECK(cudaMalloc((void **)&s->prod,
-			(size_t)s->cap * x->kp.nx * sizeof(struct swe_prod)));
+		CUDA_ALLOC((void **)&s->prod,
+			(size_t)s->cap * x->kp.nx * sizeof(struct swe_prod));
 	return 0;
 }
 

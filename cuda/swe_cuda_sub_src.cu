@@ -27,7 +27,7 @@ int swe_cuda_sub_sources_init(struct swe_backend_ctx *x, const struct swe_state 
 	size_t n = (size_t)g->nx * g->ny * sizeof *x->n2;
 	if (!g->n2)
 		return 0;
-	CUDA_CHECK(cudaMalloc((void **)&x->n2, n));
+	CUDA_ALLOC((void **)&x->n2, n);
 	CUDA_CHECK(cudaMemcpy(x->n2, g->n2, n, cudaMemcpyHostToDevice));
 	return 0;
 }

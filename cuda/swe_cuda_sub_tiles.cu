@@ -72,14 +72,14 @@ static int tiles_alloc(struct swe_backend_ctx *x, long ne)
 	if (x->tcap >= ne)
 		return 0;
 	swe_cuda_sub_tiles_free(x);
-	CUDA_CHECK(cudaMalloc((void **)&x->list, (size_t)n * sizeof(int)));
-	CUDA_CHECK(cudaMalloc((void **)&x->count, 5 * sizeof(unsigned int)));
+	CUDA_ALLOC((void **)&x->list, (size_t)n * sizeof(int));
+	CUDA_ALLOC((void **)&x->count, 5 * sizeof(unsigned int));
 	for (int p = 0; p < 2; p++)
-		CUDA_CHECK(cudaMalloc((void **)&x->tl[p], (size_t)n * sizeof(int)));
-	CUDA_CHECK(cudaMalloc((void **)&x->tcnt, 2 * sizeof(unsigned int)));
-	CUDA_CHECK(cudaMalloc((void **)&x->wet, (size_t)n * SWE_CUDA_SPLIT * sizeof *x->wet));
-	CUDA_CHECK(cudaMalloc((void **)&x->act, (size_t)n));
-	CUDA_CHECK(cudaMalloc((void **)&x->streak, (size_t)n));
+		CUDA_ALLOC((void **)&x->tl[p], (size_t)n * sizeof(int));
+	CUDA_ALLOC((void **)&x->tcnt, 2 * sizeof(unsigned int));
+	CUDA_ALLOC((void **)&x->wet, (size_t)n * SWE_CUDA_SPLIT * sizeof *x->wet);
+	CUDA_ALLOC((void **)&x->act, (size_t)n);
+	CUDA_ALLOC((void **)&x->streak, (size_t)n);
 	x->tcap = n;
 	return 0;
 }

@@ -17,4 +17,24 @@
 		}                                                                         \
 	} while (0)
 
+/* Device memory for the CUDA backends (cuda/cuda_check.cu): *p = bytes of
+ * memory on the current device.  0, or -SPATE_ENOMEM after a message
+ * giving the bytes asked for and allocated so far, the device's free and
+ * total memory (cudaMemGetInfo), and what to do (more GPUs, a coarser
+ * grid, single precision); -SPATE_EDEVICE for another CUDA error.  Test
+ * hook (test-only, spate(1)): SPATE_TEST_GPU_MEM_LIMIT=bytes fails every
+ * allocation that would take this process's device memory past it. */
+#ifdef __cplusplus
+extern "C"
+#endif
+int spate_cuda_alloc(void **p, size_t bytes);
+
+/* spate_cuda_alloc, returning its error from the calling function. */
+#define CUDA_ALLOC(pp, bytes)                                                             \
+	do {                                                                              \
+		int cuda_alloc_rc_ = spate_cuda_alloc((void **)(pp), (bytes));            \
+		if (cuda_alloc_rc_)                                                       \
+			return cuda_alloc_rc_;                                            \
+	} while (0)
+
 #endif

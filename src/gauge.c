@@ -44,6 +44,7 @@ int gauge_load(struct gauge_set *gs, const char *path, const struct swe_state *s
 	}
 	while (fgets(line, sizeof line, f)) {
 		struct gauge g;
+		double fi, fj;
 		lineno++;
 		if (line[strspn(line, " \t\r\n")] == 0 || line[0] == '#')
 			continue;
@@ -54,14 +55,18 @@ int gauge_load(struct gauge_set *gs, const char *path, const struct swe_state *s
 			spate_log_error("gauges", "%s:%d: expected name,x,y", path, lineno);
 			goto fail;
 		}
-		g.i = (int)floor((g.x - s->x0) / s->dx);
-		g.j = (int)floor((g.y - s->y0) / s->dy);
-		if (g.i < 0 || g.j < 0 || g.i >= s->nx || g.j >= s->ny) {
+		/* the cell, compared as a double: a point far outside would
+		 * overflow an int (fuzz_gauge) */
+		fi = floor((g.x - s->x0) / s->dx);
+		fj = floor((g.y - s->y0) / s->dy);
+		if (!(fi >= 0 && fj >= 0 && fi < s->nx && fj < s->ny)) {
 			spate_log_error("gauges", "%s:%d: %s at (%g, %g) is outside the grid (%g..%g, "
 				"%g..%g)", path, lineno, g.name, g.x, g.y, s->x0, s->x0 + s->nx * s->dx,
 				s->y0, s->y0 + s->ny * s->dy);
 			goto fail;
 		}
+		g.i = (int)fi;
+		g.j = (int)fj;
 		g.max_level = g.max_level_nb = g.arrival = g.t_max = g.nb_restart = NAN;
 		if (gs->n == cap) {
 			struct gauge *ng;

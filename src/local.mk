@@ -11,7 +11,7 @@ src_libspate_a_SOURCES = \
 	src/scenario.c \
 	src/setup.c src/swe_state.c \
 	src/diag.c \
-	src/swe_cpu.c src/swe_cpu_mem.c \
+	src/swe_cpu.c src/swe_cpu_mem.c src/swe_cpu_guard.c \
 	src/swe_cpu_rhs.c \
 	src/swe_cpu_sub.c \
 	src/swe_bc.c \
@@ -24,7 +24,7 @@ src_libspate_a_SOURCES = \
 	src/swe_balance_plan.c src/swe_balance_move.c src/swe_balance_run.h \
 	src/swe_probe.c \
 	src/backend.c \
-	src/swe_run.c \
+	src/swe_run.c src/swe_watch.c \
 	src/output.c src/summary.c src/progress.c src/run_clock.c src/run_signal.c \
 	src/bench.c \
 	src/gauge.c \
@@ -49,7 +49,7 @@ src_libspate_a_SOURCES = \
 noinst_HEADERS += \
 	src/hostdevice.h src/cftime.h src/hazard_kern.h src/export_cli.h \
 	src/spate.h \
-	src/swe.h src/swe_backend.h src/backend.h src/params.h src/params_keys.h src/setup.h src/forcing.h src/diag.h src/swe_state.h src/swe_bc.h \
+	src/swe_guard.h src/swe_watch.h src/swe.h src/swe_backend.h src/backend.h src/params.h src/params_keys.h src/setup.h src/forcing.h src/diag.h src/swe_state.h src/swe_bc.h \
 	src/swe_kern.h src/swe_cell.h \
 	src/swe_step.h \
 	src/swe_cuda.h \

@@ -272,8 +272,8 @@ static int run_end(int rc, const struct run_args *ra, const struct swe_params *p
 	if (rc) {
 		if (rc != -SPATE_EINTR)
 			spate_log_error("run", "%s: %s", ra->scenario, spate_strerror(rc));
-		return rc == -SPATE_ENODEV ? EXIT_USAGE : rc == -SPATE_EINTR ? EXIT_INTERRUPTED :
-			EXIT_RUNTIME;
+		return rc == -SPATE_ENODEV || rc == -SPATE_EUNSTABLE ? EXIT_USAGE :
+			rc == -SPATE_EINTR ? EXIT_INTERRUPTED : EXIT_RUNTIME;
 	}
 	spate_log_info("spate: done: %ld steps to t = %g s in %.2f s wall (%.3g cell updates/s); "
 		"volume %.9g -> %.9g m^3\n", r->steps, r->sim_time, r->wall_s, r->cell_updates_per_s,

@@ -64,6 +64,7 @@ static const struct key keys[] = {
 	{ "run", "end_time", K_DBL, F(end_time), 0, 0, 1e9, NULL },
 	{ "run", "max_steps", K_LONG, F(max_steps), 0, 0, 1e15, NULL },
 	{ "run", "max_dt", K_DBL, F(max_dt), 0, 0, 1e9, NULL },
+	{ "run", "guard_every", K_LONG, F(guard_every), 0, 0, 1e15, NULL },
 	{ "run", "device", K_STR, F(device), S(device), 0, 0, "auto|cpu|cuda" },
 	{ "run", "threads", K_INT, F(threads), 0, 0, 4096, NULL },
 	{ "run", "start_time", K_STR, F(start_time), S(start_time), 0, 0, NULL },

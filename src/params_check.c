@@ -22,6 +22,7 @@ void swe_params_defaults(struct swe_params *p)
 	p->nx = p->ny = 200;
 	p->dx = p->dy = 10;
 	p->h_in = 1;
+	p->guard_every = 50;
 	p->h_out = 0.1;
 	p->radius = 200;
 	p->dam_x = -1;      /* centre of the domain */

@@ -15,7 +15,8 @@ enum {
 	SPATE_EDEVICE = 6,  /* device (CUDA) runtime error */
 	SPATE_ENUMERIC = 7, /* NaN or negative depth detected */
 	SPATE_EUNSUPPORTED = 8, /* feature not built in */
-	SPATE_EINTR = 9     /* interrupted by a signal */
+	SPATE_EINTR = 9,    /* interrupted by a signal */
+	SPATE_EUNSTABLE = 10 /* the instability guard stopped the run */
 };
 
 /* Returns a static English text for an error code (positive or negative). */

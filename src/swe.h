@@ -87,6 +87,7 @@ struct swe_params {
 	double end_time;    /* s */
 	long max_steps;     /* 0 = unlimited */
 	double max_dt;      /* longest step, s (0: no bound but the CFL step) */
+	long guard_every;   /* steps between instability-guard checks (0: off; swe_guard.h) */
 	char device[16];    /* auto, cpu, cuda */
 	int threads;        /* OpenMP threads, 0 = default */
 	char start_time[SPATE_TIME_TEXT]; /* the time t = 0 of the run, canonical

@@ -70,6 +70,19 @@ struct spate_backend {
 	int (*gauges_rows)(struct swe_backend_ctx *ctx, double *t, real *v, int *nrows);
 	/* The tracks back into gs->tr; *next: the time of the next row. */
 	int (*gauges_get)(struct swe_backend_ctx *ctx, struct gauge_set *gs, double *next);
+	/* The instability guard (swe_guard.c; NULL: not offered: the driver
+	 * then checks only the states it downloads).  op SWE_GUARD_CHECK: *bad
+	 * = 1 when a step since init stored a non-finite value (swe_guard.h);
+	 * KEEP: keep a copy of the current state (and flood products) as the
+	 * last good one; REWIND: the current state becomes that copy; PLANT (test hook): store NaN as
+	 * the depth of the cell at state index `cell`, as a step would, with
+	 * its note; PLANT_SILENT: the same without the note (the next step's
+	 * stores must set the flag).  0 or -SPATE_E*. */
+	int (*guard)(struct swe_backend_ctx *ctx, int op, long cell, int *bad);
+};
+
+enum {
+	SWE_GUARD_CHECK, SWE_GUARD_KEEP, SWE_GUARD_REWIND, SWE_GUARD_PLANT, SWE_GUARD_PLANT_SILENT
 };
 
 /* Most steps of an advance while the backend keeps the gauges (and most

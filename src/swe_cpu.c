@@ -32,6 +32,7 @@
 #include "swe_cpu_mem.h"
 #include "swe_sub.h"
 #include "products_kern.h"
+#include "swe_guard.h"
 #include "swe_backend.h"
 #include "setup.h"
 #include "forcing.h"
@@ -247,19 +248,21 @@ static int cpu_stage1(struct swe_backend_ctx *x, double t, double *ax, double *a
 static int cpu_predict(struct swe_backend_ctx *x, double dt, double t_new)
 {
 	struct swe_view u = swe_cpu_view(x, x->s.w, x->s.hu, x->s.hv);
-	int nx = x->s.nx, G = SWE_GHOST, j, j0, j1;
+	int nx = x->s.nx, G = SWE_GHOST, j, j0, j1, bad = 0;
 	real rdt = (real)dt;
 	if (stage_rows(x, x->mu, &j0, &j1))
 		return -SPATE_EINVAL;
 	(void)t_new;
 	if (x->p->integrator == 1) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) reduction(|:bad)
 		for (j = j0; j < j1; j++)
 			for (int i = 0; i < nx; i++) {
 				long k = swe_vidx(&u, i, j);
 				swe_euler_cell(&u, x->Lw, x->Lhu, x->Lhv, k, rdt, x->c,
 					&x->w1[k], &x->hu1[k], &x->hv1[k]);
+				swe_guard_note(x->w1[k], x->hu1[k], x->hv1[k], &bad);
 			}
+		x->bad |= bad;
 		x->mu[0] = x->ms[0];
 		x->mu[1] = x->ms[1];
 	} else {
@@ -286,18 +289,20 @@ static int cpu_correct(struct swe_backend_ctx *x, double dt, double *ax, double 
 {
 	struct swe_view u = swe_cpu_view(x, x->s.w, x->s.hu, x->s.hv);
 	struct swe_view s = swe_cpu_view(x, x->ws, x->hus, x->hvs);
-	int nx = x->s.nx, j, j0, j1;
+	int nx = x->s.nx, j, j0, j1, bad = 0;
 	real rdt = (real)dt;
 	if (stage_rows(x, x->ms, &j0, &j1))
 		return -SPATE_EINVAL;
 	swe_cpu_rhs(x, s, j0, j1, x->xlo, x->xlo + x->rows, ax, ay);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) reduction(|:bad)
 	for (j = j0; j < j1; j++)
 		for (int i = 0; i < nx; i++) {
 			long k = swe_vidx(&u, i, j);
 			swe_rk2_cell(&u, &s, x->Lw, x->Lhu, x->Lhv, k, rdt, x->c,
 				&x->w1[k], &x->hu1[k], &x->hv1[k]);
+			swe_guard_note(x->w1[k], x->hu1[k], x->hv1[k], &bad);
 		}
+	x->bad |= bad;
 	x->mu[0] = x->ms[0] - SWE_GHOST;
 	x->mu[1] = x->ms[1] - SWE_GHOST;
 	return 0;
@@ -390,6 +395,8 @@ static void cpu_fini(struct swe_backend_ctx *x)
 	swe_cpu_free_work(x);
 	free(x->rowbuf);
 	free(x->prod);
+	free(x->good);
+	free(x->good_prod);
 	free(x);
 }
 
@@ -433,5 +440,6 @@ const struct swe_sub_ops swe_cpu_sub_ops = {
 const struct spate_backend spate_backend_cpu = {
 	"cpu", cpu_count, cpu_describe, cpu_init, cpu_advance, cpu_download, cpu_fini, swe_cpu_sample,
 	cpu_products_start, cpu_products_get, cpu_set_time, cpu_products_put, cpu_set_rain,
-	NULL, NULL, NULL /* gauges: sampled by the driver after every step */
+	NULL, NULL, NULL, /* gauges: sampled by the driver after every step */
+	swe_cpu_guard
 };

@@ -47,7 +47,14 @@ struct swe_backend_ctx {
 	real *n2;                  /* Manning n^2 per cell from a raster, laid out as
 	                              the cell arrays (view rows), or NULL */
 	int nb;                    /* blocks of CPU_BLOCK columns per row */
+	int bad;                   /* a step stored a non-finite value (swe_guard.h) */
+	real *good;                /* the guard's last good (w, hu, hv), or NULL */
+	struct swe_prod *good_prod; /* ... and its flood products, or NULL */
 };
+
+/* The instability guard of the single-domain backend (struct
+ * spate_backend's guard; swe_cpu_guard.c). */
+int swe_cpu_guard(struct swe_backend_ctx *x, int op, long cell, int *bad);
 
 /* A state's arrays as the step functions see them. */
 static inline struct swe_view swe_cpu_view(const struct swe_backend_ctx *x, real *w, real *hu,

@@ -49,6 +49,7 @@ struct swe_cuda_ctl {
 	double amax;       /* Euler: largest stage speed of the last real step */
 	long long steps;   /* real steps taken */
 	int err;           /* 1: non-finite speeds or dt <= 0; every step is a no-op */
+	int bad;           /* 1: a step stored a non-finite value (swe_guard_note) */
 	unsigned int done; /* stage-1 blocks finished (the last one sets dt, resets it) */
 	swe_rbits ax1, ay1; /* stage-1 face-speed maxima of this step */
 	swe_rbits ax2, ay2; /* stage-2 maxima of the last real RK2 step */

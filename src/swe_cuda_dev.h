@@ -19,6 +19,7 @@ extern "C" {
 #include "spate.h"
 #include "swe.h"
 #include "swe_step.h"
+#include "swe_guard.h"
 #include "swe_cuda.h"
 #include "products_kern.h"
 }

@@ -41,6 +41,8 @@ struct swe_backend_ctx {
 	struct swe_cuda_samples smp;  /* gauge cells read back */
 	struct swe_cuda_gauges gg;    /* gauges kept on the device (gg.n > 0) */
 	struct swe_cuda_gauge_clock *hclk; /* pinned: its clock, read back */
+	real *good;                   /* the guard's last good (w, hu, hv), or NULL */
+	struct swe_prod *good_prod;   /* ... and its flood products, or NULL */
 };
 
 /* The arrays of a step from parity p (state p -> state 1 - p). */
@@ -63,5 +65,7 @@ int swe_cuda_one_gauges_start(struct swe_backend_ctx *x, const struct gauge_set 
 int swe_cuda_one_gauges_rows(struct swe_backend_ctx *x, double *t, real *v, int *nrows);
 int swe_cuda_one_gauges_get(struct swe_backend_ctx *x, struct gauge_set *gs, double *next);
 void swe_cuda_one_gauges_free(struct swe_backend_ctx *x);
+/* The instability guard (struct spate_backend's guard; swe_cuda_guard.cu). */
+int swe_cuda_one_guard(struct swe_backend_ctx *x, int op, long cell, int *bad);
 
 #endif

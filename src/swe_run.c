@@ -41,6 +41,7 @@
 #include "run_clock.h"
 #include "progress.h"
 #include "run_signal.h"
+#include "swe_watch.h"
 
 /* Everything of a run at this step into a checkpoint, handed to out (NULL:
  * only the collective parts, as on MPI ranks other than 0). */
@@ -159,7 +160,24 @@ struct run {
 	int products;           /* the backend keeps the flood products */
 	int ckpt;               /* take checkpoints (write them, or join their gathers) */
 	struct swe_gauges gd;   /* the gauges, where the backend keeps them */
+	struct swe_watch wa;    /* the instability guard */
 };
+
+/* A downloaded state s at st: 0 when finite, else -SPATE_ENUMERIC after a
+ * message (rank 0) naming the first bad cell (the check of runs without
+ * the guard: decomposed runs, guard_every = 0). */
+static int finite_or_say(const struct swe_state *s, const struct swe_stats *st)
+{
+	int i, j;
+	const char *v;
+	if (!swe_first_nonfinite(s, &i, &j, &v))
+		return 0;
+	if (decomp_world_rank() == 0)   /* one rank says it */
+		spate_log_error("run", "NaN or infinite %s in cell i = %d, j = %d (x = %.9g, "
+			"y = %.9g) after %ld steps (t = %g s): try a smaller [physics] cfl", v, i, j,
+			s->x0 + (i + 0.5) * s->dx, s->y0 + (j + 0.5) * s->dy, st->steps, st->t);
+	return -SPATE_ENUMERIC;
+}
 
 /* The state after a step (download), or u->s as it is: finite?  The run's
  * greatest depth so far; snapshot clk.index when the run writes grids. */
@@ -178,7 +196,7 @@ static int snapshot(struct run *u, int download)
 		memcpy(snap.hv, u->s.hv, n);
 	}
 	if (!rc)
-		rc = swe_check_finite(&snap);
+		rc = finite_or_say(&snap, &u->st);
 	if (!rc && swe_max_depth(&snap) > u->r->max_depth)
 		u->r->max_depth = swe_max_depth(&snap);
 	if (!write)
@@ -233,7 +251,8 @@ static int start(struct run *u)
 	u->ckpt = u->out || decomp_world_size() > 1;
 	if (!o->restart && (rc = snapshot(u, 0)))
 		return rc;
-	if ((rc = u->be->init(&u->ctx, &u->s, p, 0)))
+	if ((rc = u->be->init(&u->ctx, &u->s, p, 0)) ||
+		(rc = swe_watch_start(&u->wa, u->be, p, &u->s)))
 		return rc;
 	if (o->restart && !u->be->set_time) {
 		spate_log_error("checkpoint", "the %s backend cannot restart", u->be->name);
@@ -282,7 +301,28 @@ static int take_checkpoint(struct run *u)
 	return rc;
 }
 
-/* One chunk of at most `chunk` steps: advance, gauges, rain. */
+/* The guard found the state bad: back to the last good state, its
+ * checkpoint (when this process writes), the report; -SPATE_EUNSTABLE. */
+static int unstable(struct run *u)
+{
+	struct swe_watch_fail f;
+	char ck[SWE_PATH_MAX + 64];
+	int rc = swe_watch_fail(&u->wa, u->be, u->ctx, &u->s, u->p, &u->st, &f), wrote = 0;
+	if (!rc && u->out) {
+		u->st = u->wa.st;
+		u->clk = u->wa.clk;
+		u->next_gauge = u->wa.next_gauge;
+		if (!(rc = take_checkpoint(u))) {
+			swe_ckpt_path(u->p->out_dir, ck, sizeof ck);
+			wrote = 1;
+		}
+	}
+	swe_watch_report(&f, u->out ? u->p->out_dir : NULL, wrote ? ck : NULL);
+	return rc && rc != -SPATE_ENUMERIC ? rc : -SPATE_EUNSTABLE;
+}
+
+/* One chunk of at most `chunk` steps: advance, the guard's check, gauges,
+ * rain. */
 static int chunk_advance(struct run *u, long chunk)
 {
 	const struct swe_params *p = u->p;
@@ -294,8 +334,10 @@ static int chunk_advance(struct run *u, long chunk)
 		limit = p->max_steps - st->steps;
 	if (u->ckpt)
 		limit = spate_clock_ckpt_limit(&u->clk, st->t, t_stop, st->last_dt, limit);
-	if ((rc = u->be->advance(u->ctx, t_stop, limit, st)))
-		return rc;
+	limit = swe_watch_limit(&u->wa, st->steps, limit);
+	rc = u->be->advance(u->ctx, t_stop, limit, st);
+	if ((rc = swe_watch_check(&u->wa, u->be, u->ctx, st->steps, rc)))
+		return rc == 1 ? unstable(u) : rc;
 	if ((rc = swe_gauges_after(&u->gd, u->be, u->ctx, &u->gs, &u->s, p, st->t,
 		&u->next_gauge, u->out)))
 		return rc;
@@ -317,6 +359,8 @@ static int loop(struct run *u)
 	long chunk = 1;
 	int rc = 0;
 	spate_progress_start(&pr, st->t, st->steps, p->end_time, (double)u->s.nx * u->s.ny);
+	if ((rc = swe_watch_keep(&u->wa, u->be, u->ctx, st, &u->clk, u->next_gauge)))
+		return rc;
 	while (st->t < p->end_time && !spate_interrupted()) {
 		double before = spate_now();
 		long done = st->steps;
@@ -330,6 +374,8 @@ static int loop(struct run *u)
 			(rc = snapshot(u, 1)))
 			return rc;
 		if (u->ckpt && spate_clock_ckpt_due(&u->clk, st->t) && (rc = take_checkpoint(u)))
+			return rc;
+		if ((rc = swe_watch_keep(&u->wa, u->be, u->ctx, st, &u->clk, u->next_gauge)))
 			return rc;
 		if (p->max_steps > 0 && st->steps >= p->max_steps)
 			break;
@@ -351,11 +397,8 @@ static int finish(struct run *u)
 	int rc;
 	if ((rc = u->be->download(u->ctx, &u->s)))
 		return rc;
-	if ((rc = swe_check_finite(&u->s))) {
-		spate_log_error("run", "NaN or infinite values after %ld steps (t = %g s): try a "
-			"smaller [physics] cfl", u->st.steps, u->st.t);
+	if ((rc = finite_or_say(&u->s, &u->st)))
 		return rc;
-	}
 	r->steps = u->st.steps;
 	r->sim_time = u->st.t;
 	r->volume_final = swe_volume(&u->s);

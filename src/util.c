@@ -29,6 +29,7 @@ const char *spate_strerror(int err)
 		"numerical failure (NaN or negative depth)",
 		"feature not built in",
 		"interrupted by a signal",
+		"the state became NaN or infinite (instability guard)",
 	};
 	if (err < 0)
 		err = -err;

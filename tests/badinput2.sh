@@ -188,6 +188,10 @@ expect "gauge at x = inf" 2 "g.csv:2: expected name,x,y" -- run "$tmp/g.conf"
 gauges 'name,x,y\nA,150,230\nfar,1000,230\n'
 expect "gauge outside the grid" 2 "g.csv:3: far at (1000, 230) is outside the grid" -- \
 	run "$tmp/g.conf"
+# found by fuzz_gauge: a cell index beyond any int (undefined behaviour)
+gauges 'name,x,y\nhuge,1e300,-1e300\n'
+expect "gauge at x = 1e300 (fuzz_gauge)" 2 "g.csv:2: huge at (1e+300, -1e+300) is outside the grid" \
+	-- run "$tmp/g.conf"
 dem "$tmp/dem.asc" '[gauges]' "file = $tmp/no-such.csv" >"$tmp/g0.conf"
 expect "missing gauge file" 2 "no-such.csv: cannot open" -- run "$tmp/g0.conf"
 

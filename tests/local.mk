@@ -229,6 +229,15 @@ endif
 # writes the same files as writing in line (writer.sh).
 dist_check_SCRIPTS += tests/restart.sh tests/writer.sh
 TESTS += tests/restart.sh tests/writer.sh
+# The instability guard with a planted NaN: the report names the cell, the
+# checkpoint of the last good state restarts (guard.sh; guard_gpu.sh on one
+# GPU, skips without).
+dist_check_SCRIPTS += tests/guard.sh tests/guard_gpu.sh
+TESTS += tests/guard.sh tests/guard_gpu.sh
+# Out of GPU memory (a test hook): a message with the bytes and what to do
+# (gpu_oom.sh; skips without a GPU).
+dist_check_SCRIPTS += tests/gpu_oom.sh
+TESTS += tests/gpu_oom.sh
 
 # The Boussinesq module (issue 21), CPU, cmocka: the formulas of
 # bsq_kern.h (t_bsq_kern), Taylor-Green order

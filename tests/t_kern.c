@@ -17,6 +17,7 @@
 
 #include "swe_kern.h"
 #include "swe_step.h"
+#include "swe_guard.h"
 
 #ifdef SPATE_DOUBLE
 #define EPS 1e-12
@@ -644,6 +645,37 @@ static void test_lake_balance_wetdry(void **st)
 	lake_balance(1);
 }
 
+/* swe_guard_note: the flag for NaN or +-Inf in any of h, hu, hv, and for
+ * none of the finite states a run can hold (dry, deep, fast, the largest
+ * values of a wave), and it never clears a flag. */
+static void test_guard_note(void **st)
+{
+	const real big = (real)1e30, fin[][3] = {
+		{ 0, 0, 0 }, { 1, -2, 3 }, { (real)1e-30, (real)-1e-30, 0 }, { big, -big, big },
+		{ 1e4, 1e6, -1e6 },
+	};
+	const real odd[] = { NAN, INFINITY, -INFINITY };
+	int bad = 0;
+	(void)st;
+	for (size_t k = 0; k < sizeof fin / sizeof fin[0]; k++)
+		swe_guard_note(fin[k][0], fin[k][1], fin[k][2], &bad);
+	assert_int_equal(bad, 0);
+	for (int v = 0; v < 3; v++)
+		for (int f = 0; f < 3; f++) {
+			real q[3] = { 1, 2, 3 };
+			q[f] = odd[v];
+			bad = 0;
+			swe_guard_note(q[0], q[1], q[2], &bad);
+			assert_int_equal(bad, 1);
+			swe_guard_note(1, 2, 3, &bad);
+			assert_int_equal(bad, 1);
+		}
+	/* +Inf and -Inf in two variables: their sum is NaN */
+	bad = 0;
+	swe_guard_note(INFINITY, -INFINITY, 0, &bad);
+	assert_int_equal(bad, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -667,6 +699,7 @@ int main(void)
 		cmocka_unit_test(test_hydrograph),
 		cmocka_unit_test(test_lake_balance),
 		cmocka_unit_test(test_lake_balance_wetdry),
+		cmocka_unit_test(test_guard_note),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

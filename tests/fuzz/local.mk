@@ -1,10 +1,13 @@
 # tests/fuzz/local.mk: libFuzzer targets (clang), built by `make fuzz`, not
 # by make check: fuzz_scenario (the scenario reader and the checks across
 # keys) and fuzz_asc (the built-in ESRI ASCII grid reader), each from its
-# sources compiled with -fsanitize=fuzzer,address,undefined.
-#   make fuzz                      # tests/fuzz/fuzz_scenario, fuzz_asc
+# sources compiled with -fsanitize=fuzzer,address,undefined; fuzz_gauge (the
+# gauge CSV reader), fuzz_hydrograph (a [boundary] <side>_hydrograph table:
+# spate has no hydrograph file) and fuzz_ckpt (the flood checkpoint reader,
+# binary and NetCDF).
+#   make fuzz                      # tests/fuzz/fuzz_scenario, fuzz_asc, ...
 #   make fuzz-run FUZZ_SECONDS=120 # each on a copy of its seeds, in tests/fuzz/run/
-# Seeds: tests/fuzz/scenario/, tests/fuzz/asc/.
+# Seeds: tests/fuzz/<name>/ for each target fuzz_<name>.
 
 FUZZ_CC = clang
 FUZZ_SECONDS = 120
@@ -23,16 +26,33 @@ tests/fuzz/fuzz_asc: $(FUZZ_ASC_SRC) $(srcdir)/tests/fuzz/fuzz_file.h config.h
 	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_FLAGS) $(ZLIB_CFLAGS) \
 		$(FUZZ_ASC_SRC) $(ZLIB_LIBS) -lm -o $@
 
-fuzz: tests/fuzz/fuzz_scenario tests/fuzz/fuzz_asc
+FUZZ_GAUGE_SRC = $(srcdir)/tests/fuzz/fuzz_gauge.c $(srcdir)/src/gauge.c $(srcdir)/src/util.c
+FUZZ_HYDROGRAPH_SRC = $(srcdir)/tests/fuzz/fuzz_hydrograph.c $(srcdir)/src/params.c \
+	$(srcdir)/src/params_check.c $(srcdir)/src/params_setup.c $(srcdir)/src/util.c
+FUZZ_CKPT_SRC = $(srcdir)/tests/fuzz/fuzz_ckpt.c $(srcdir)/src/checkpoint.c \
+	$(srcdir)/src/ckpt_file.c $(srcdir)/src/ckpt_bin.c $(srcdir)/src/ckpt_nc.c \
+	$(srcdir)/src/ckpt.c $(srcdir)/src/ncutil.c $(srcdir)/src/params.c \
+	$(srcdir)/src/params_check.c $(srcdir)/src/params_setup.c $(srcdir)/src/util.c
+
+tests/fuzz/fuzz_gauge: $(FUZZ_GAUGE_SRC) $(srcdir)/tests/fuzz/fuzz_file.h config.h
+	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_GAUGE_SRC) -lm -o $@
+tests/fuzz/fuzz_hydrograph: $(FUZZ_HYDROGRAPH_SRC) $(srcdir)/tests/fuzz/fuzz_file.h config.h
+	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_HYDROGRAPH_SRC) -lm -o $@
+tests/fuzz/fuzz_ckpt: $(FUZZ_CKPT_SRC) $(srcdir)/tests/fuzz/fuzz_file.h config.h
+	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_FLAGS) $(NETCDF_CFLAGS) \
+		$(FUZZ_CKPT_SRC) $(NETCDF_LIBS) -lm -o $@
+
+FUZZ_TARGETS = scenario asc gauge hydrograph ckpt
+fuzz: $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
 
 # Each target for FUZZ_SECONDS on one core, on a copy of its seeds; a crash
 # leaves its input in tests/fuzz/run/ (crash-*).
 fuzz-run: fuzz
-	@for t in scenario asc; do \
+	@for t in $(FUZZ_TARGETS); do \
 		rm -rf tests/fuzz/run/$$t && $(MKDIR_P) tests/fuzz/run/$$t && \
 		cp $(srcdir)/tests/fuzz/$$t/* tests/fuzz/run/$$t/ && \
 		echo "fuzz_$$t: $(FUZZ_SECONDS) s" && \
-		(cd tests/fuzz/run && ../fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		(cd tests/fuzz/run && ../fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$([ $$t = ckpt ] && echo 32768 || echo 4096) \
 			-print_final_stats=1 $$t >$$t.log 2>&1); rc=$$?; \
 		grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss|.*ERROR)' \
 			tests/fuzz/run/$$t.log; \
@@ -40,9 +60,9 @@ fuzz-run: fuzz
 		[ $$rc -eq 0 ] || exit 1; \
 	done
 
-EXTRA_DIST += tests/fuzz/fuzz_scenario.c tests/fuzz/fuzz_asc.c tests/fuzz/fuzz_file.h \
-	tests/fuzz/scenario tests/fuzz/asc
-CLEANFILES += tests/fuzz/fuzz_scenario tests/fuzz/fuzz_asc
+EXTRA_DIST += $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%.c) tests/fuzz/fuzz_file.h \
+	$(FUZZ_TARGETS:%=tests/fuzz/%)
+CLEANFILES += $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
 clean-local: clean-fuzz-local
 clean-fuzz-local:
 	-rm -rf tests/fuzz/run
