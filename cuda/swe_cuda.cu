@@ -43,11 +43,11 @@ extern "C" {
  * STRIP_ROWS_MIN until the grid has STRIP_WARPS_PER_SM warps per
  * multiprocessor (small grids); with the tile map from STRIP_ROWS_TILES down
  * to STRIP_ROWS_MIN_TILES (swe_cuda_strip_rows); SPATE_CUDA_ROWS and
- * SPATE_CUDA_WARPS override them.  STRIP_ROWS 128 since the thirteenth
- * session (one H100, 8192^2, fp32: 1.044e10 cell-steps/s with strips of 64
- * rows, 1.090e10 with 128, 1.038e10 with 256: the four rows of each strip's
- * start-up count less). */
-#define STRIP_ROWS 128
+ * SPATE_CUDA_WARPS override them.  Thirteenth session, one H100, 8192^2,
+ * fp32: SPATE_CUDA_ROWS=128 gave 1.090e10 cell-steps/s against 1.044e10
+ * with 64, but a build with 128 as the default 1.052e10 in a later call:
+ * not a clear gain, 64 kept. */
+#define STRIP_ROWS 64
 #define STRIP_ROWS_MIN 8
 #define STRIP_ROWS_MIN_TILES 4
 #define STRIP_ROWS_TILES 16
