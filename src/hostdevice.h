@@ -20,12 +20,16 @@ typedef double real;
 #define R_SQRT(x) sqrt(x)
 #define R_CBRT(x) cbrt(x)
 #define R_ABS(x) fabs(x)
+#define R_FMIN(a, b) fmin(a, b)
+#define R_FMAX(a, b) fmax(a, b)
 #define SPATE_PRECISION "double"
 #else
 typedef float real;
 #define R_SQRT(x) sqrtf(x)
 #define R_CBRT(x) cbrtf(x)
 #define R_ABS(x) fabsf(x)
+#define R_FMIN(a, b) fminf(a, b)
+#define R_FMAX(a, b) fmaxf(a, b)
 #define SPATE_PRECISION "single"
 #endif
 

@@ -71,15 +71,39 @@ struct kp07_flux {
 
 HOSTDEVICE static inline real swe_min(real a, real b) { return a < b ? a : b; }
 HOSTDEVICE static inline real swe_max(real a, real b) { return a > b ? a : b; }
+/* Minimum and maximum of two numbers where the sign of a zero result
+ * cannot matter (each caller says why): one instruction on the GPU (fminf:
+ * IEEE minNum), the comparison above on the CPU (minss).  For numbers (not
+ * NaN) the two differ at most in the sign of a zero, so the callers give
+ * the same bits on both.  The stage kernels are bound by the instructions
+ * they issue; swe_min is a compare and a select there. */
+HOSTDEVICE static inline real swe_min_nz(real a, real b)
+{
+#ifdef __CUDA_ARCH__
+	return R_FMIN(a, b);
+#else
+	return swe_min(a, b);
+#endif
+}
+HOSTDEVICE static inline real swe_max_nz(real a, real b)
+{
+#ifdef __CUDA_ARCH__
+	return R_FMAX(a, b);
+#else
+	return swe_max(a, b);
+#endif
+}
 /* x limited to [-m, m] (m >= 0). */
 HOSTDEVICE static inline real swe_clamp(real x, real m) { return x > m ? m : x < -m ? -m : x; }
 
 /* minmod(a, b, c) = min if all > 0, max if all < 0, else 0 (KP07 eq. 2.3):
  * all are > 0 exactly when their minimum is, all < 0 when their maximum is
- * (written so, it compiles without branches). */
+ * (written so, it compiles without branches).  The sign of a zero minimum
+ * or maximum never shows: lo > 0 or hi < 0 only when no value is a zero,
+ * else the result is the constant 0 (swe_min_nz). */
 HOSTDEVICE static inline real kp07_minmod(real a, real b, real c)
 {
-	real lo = swe_min(a, swe_min(b, c)), hi = swe_max(a, swe_max(b, c));
+	real lo = swe_min_nz(a, swe_min_nz(b, c)), hi = swe_max_nz(a, swe_max_nz(b, c));
 	return lo > 0 ? lo : hi < 0 ? hi : 0;
 }
 
@@ -92,12 +116,20 @@ HOSTDEVICE static inline real kp07_half_slope(real qm, real q0, real qp, real th
 }
 
 /* Desingularised inverse depth (KP07 eq. 2.21): u = q * kp07_inv_depth(h)
- * is q / h for h >> kappa and -> 0 as h -> 0.  kappa4 = kappa^4 > 0.  One
- * square root and one division per face state, shared by both momenta. */
+ * is q / h for h >> kappa and -> 0 as h -> 0.  kappa4 = kappa^4 > 0.
+ * KP07's sqrt(2) h / sqrt(h^4 + max(h^4, kappa^4)) is exactly 1 / h where
+ * h^4 > kappa^4, and is computed so there: one division per face state,
+ * shared by both momenta, and a square root only where the water is
+ * thinner than kappa (the stage kernels are bound by the instructions they
+ * issue; 5 such values a cell and stage).  Continuous at h = kappa. */
 HOSTDEVICE static inline real kp07_inv_depth(real h, real kappa4)
 {
-	real h2 = h * h, h4 = h2 * h2;
-	return (real)1.41421356237309515 * h / R_SQRT(h4 + swe_max(h4, kappa4));
+	real h2 = h * h, h4 = h2 * h2, num = 1, den = h;
+	if (!(h4 > kappa4)) {
+		num = (real)1.41421356237309515 * h;
+		den = R_SQRT(h4 + kappa4);
+	}
+	return num / den;
 }
 
 /* The desingularised inverse depth of a cell of stored depth h, as
@@ -192,8 +224,11 @@ HOSTDEVICE static inline void kp07_reconstruct(real wm, real w0, real wp,
 		 * a front running onto dry ground is faster than the cells behind
 		 * it (Ritter's tip moves at 2 sqrt(g h0)); a bound of once held the
 		 * dry-bed dam break's front two cells back. */
-		real umax = 2 * swe_max(swe_max(R_ABS(nm * rm), R_ABS(n0 * r0)), R_ABS(np * rp));
-		real vmax = 2 * swe_max(swe_max(R_ABS(tm * rm), R_ABS(t0 * r0)), R_ABS(tp * rp));
+		/* maxima of absolute values: every zero among them is +0 */
+		real umax = 2 * swe_max_nz(swe_max_nz(R_ABS(nm * rm), R_ABS(n0 * r0)),
+			R_ABS(np * rp));
+		real vmax = 2 * swe_max_nz(swe_max_nz(R_ABS(tm * rm), R_ABS(t0 * r0)),
+			R_ABS(tp * rp));
 		fm->hn = swe_clamp(n0 - dn, fm->h * umax);
 		fm->ht = swe_clamp(t0 - dt, fm->h * vmax);
 		fp->hn = swe_clamp(n0 + dn, fp->h * umax);
@@ -290,7 +325,8 @@ HOSTDEVICE static inline void kp07_reconstruct_wd(real hm, real h0, real hp,
 	real Bm, real Bp, real Bo1, real Bo2, real Bc, real rm, real r0, real rp, real theta,
 	struct kp07_face *fm, struct kp07_face *fp)
 {
-	real top = swe_max(swe_max(Bm, Bp), swe_max(Bo1, Bo2));
+	/* top and the lowest face bed are only compared (swe_max_nz) */
+	real top = swe_max_nz(swe_max_nz(Bm, Bp), swe_max_nz(Bo1, Bo2));
 	real L, b, r = r0;
 	/* A dry cell (h0 = 0) at or above all its face beds has a flat bed in
 	 * exact arithmetic (the centre bed is their mean); where the mean only
@@ -298,7 +334,7 @@ HOSTDEVICE static inline void kp07_reconstruct_wd(real hm, real h0, real hp,
 	 * so that a cell of depth 0 reconstructs to depth 0 at every face on
 	 * every bed (the early exit relies on it). */
 	if (h0 >= top - Bc &&
-		(h0 > 0 || top == swe_min(swe_min(Bm, Bp), swe_min(Bo1, Bo2)))) {
+		(h0 > 0 || top == swe_min_nz(swe_min_nz(Bm, Bp), swe_min_nz(Bo1, Bo2)))) {
 		kp07_reconstruct(kp07_nb_level(hm, Bnm, h0, Bc), h0, kp07_nb_level(hp, Bnp, h0, Bc),
 			nm, n0, np, tm, t0, tp,
 			Bm, Bp, Bc, rm, r0, rp, theta, fm, fp);

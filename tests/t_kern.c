@@ -329,6 +329,16 @@ static void test_velocity(void **st)
 	assert_close(kp07_velocity(0, 1, k4), 0, 0);
 	assert_close(kp07_velocity((real)1e-5, (real)1e-5, k4), 1.41421356 * 1e-4, 1e-6);
 	assert_true(fabs((double)kp07_velocity((real)1e-6, (real)1e-6, k4)) < 1e-5);
+	/* above kappa the inverse depth is 1 / h, correctly rounded (bits) */
+	for (int i = 0; i < 1000; i++) {
+		real h = (real)pow(10, urand(-2.9, 3));
+		assert_true(kp07_inv_depth(h, k4) == (real)1 / h);
+	}
+	/* below kappa KP07's formula, continuous at kappa from both sides */
+	assert_close(kp07_inv_depth((real)2e-4, k4),
+		1.41421356237 * 2e-4 / sqrt(pow(2e-4, 4) + 1e-12), 4 * EPS * 5.6e3);
+	assert_close(kp07_inv_depth((real)(1e-3 * (1 - 1e-4)), k4), 1e3, 1e3 * 1e-3);
+	assert_close(kp07_inv_depth((real)(1e-3 * (1 + 1e-4)), k4), 1e3, 1e3 * 1e-3);
 	/* monotone approach: never faster than q / h */
 	for (int i = 0; i < 1000; i++) {
 		real h = (real)pow(10, urand(-8, 1)), q = (real)urand(-5, 5) * h;
