@@ -52,7 +52,8 @@ __global__ static void k_residual(bsq_real *res, const bsq_real *phi, const bsq_
 		res[c] = bsq_residual_at(phi, rhs, c, bsq_sy(&g), bsq_sz(&g), &h);
 		m = fabs((double)res[c]);
 	}
-	warp_max(m, bits);
+	if (bits)
+		warp_max(m, bits);
 }
 
 extern "C" double bsq_cuda_residual(struct bsq_level *l, int res, int phi, int rhs)
@@ -62,6 +63,33 @@ extern "C" double bsq_cuda_residual(struct bsq_level *l, int res, int phi, int r
 	bsq_cuda_max_begin();
 	k_residual<<<LAUNCH(b)>>>(l->v[res], l->v[phi], l->v[rhs], l->h, b, l->g, bsq_cuda_max_bits());
 	return bsq_cuda_max_end();
+}
+
+extern "C" void bsq_cuda_residual_only(struct bsq_level *l, int res, int phi, int rhs)
+{
+	struct box b = box_of(&l->g, bsq_interior);
+	bsq_cuda_ghosts(l, phi);
+	k_residual<<<LAUNCH(b)>>>(l->v[res], l->v[phi], l->v[rhs], l->h, b, l->g, NULL);
+}
+
+extern "C" int bsq_cuda_level_get(const struct bsq_level *l, int vec, bsq_real *host)
+{
+	cudaError_t e = cudaMemcpyAsync(host, l->v[vec], bsq_count(&l->g) * sizeof(bsq_real),
+		cudaMemcpyDeviceToHost, bsq_cuda_now);
+	if (e == cudaSuccess)
+		e = cudaStreamSynchronize(bsq_cuda_now);
+	bsq_cuda_note(e, "cudaMemcpy level");
+	return e == cudaSuccess ? 0 : -SPATE_EDEVICE;
+}
+
+extern "C" int bsq_cuda_level_put(struct bsq_level *l, int vec, const bsq_real *host)
+{
+	cudaError_t e = cudaMemcpyAsync(l->v[vec], host, bsq_count(&l->g) * sizeof(bsq_real),
+		cudaMemcpyHostToDevice, bsq_cuda_now);
+	if (e == cudaSuccess)
+		e = cudaStreamSynchronize(bsq_cuda_now);
+	bsq_cuda_note(e, "cudaMemcpy level");
+	return e == cudaSuccess ? 0 : -SPATE_EDEVICE;
 }
 
 /* One colour of red-black Gauss-Seidel: reads only the other colour. */

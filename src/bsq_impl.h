@@ -445,6 +445,14 @@ struct bsq_ops {
 	void (*colour)(struct bsq_level *l, int phi, int rhs, int red);
 	void (*plane_sums)(const struct bsq_level *l, int vec, double *ps);
 	void (*div_planes)(const struct bsq_state *s, double *max, double *ps);
+	/* optional (NULL: not offered).  The residual without its maximum
+	 * (a V-cycle does not look at it; on a GPU the maximum is a read-back);
+	 * a level's vector vec to or from host memory of bsq_count(&l->g)
+	 * values: the multigrid solve then runs the small levels on the host
+	 * with the CPU's verbs (bsq_mg.c), the same bits as on the device. */
+	void (*residual_only)(struct bsq_level *l, int res, int phi, int rhs);
+	int (*level_get)(const struct bsq_level *l, int vec, bsq_real *host);
+	int (*level_put)(struct bsq_level *l, int vec, const bsq_real *host);
 };
 extern const struct bsq_ops bsq_ops_cpu;
 /* bsq_step and bsq_poisson on backend o (bsq.h says what they do). */

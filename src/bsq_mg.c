@@ -12,19 +12,88 @@
  * shifted to mean 0.  The cycles call the verbs through a backend table
  * (struct bsq_ops): the same code drives the CPU and the CUDA levels. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "bsq_impl.h"
 #include "spate.h"
 
 #define COARSE_SWEEPS_MAX 2000
 
-/* One solve: the backend's verbs and the levels they act on. */
+/* Levels of at most this many cells run on the host when the backend can
+ * move a level's vectors there (o->level_get, level_put: the GPU's).  On a
+ * GPU each verb of such a level is a launch or two of a few blocks, bound by
+ * latency: the coarsest level's sweeps to 1e-10 alone made thousands of
+ * launches a V-cycle (Rayleigh-Benard 384 x 384 x 192 on an H100: 3651
+ * ghost fills on one block in 6000 launches; doc/bench/boussinesq.md).  The
+ * host runs the CPU's verbs on copies of those levels: the same bits. */
+#define HOST_CELLS 4096
+
+/* One solve: the backend's verbs and the levels they act on; levels lh and
+ * coarser also as host copies in hlev[] (lh = nlev: none). */
 struct mg {
 	const struct bsq_ops *o;
 	struct bsq_level *lev;
 	int nlev;
 	const struct bsq_params *p;
+	int lh;
+	struct bsq_level *hlev;
 };
+
+static void vcycle(const struct mg *m, int l);
+static void fmg_at(const struct mg *m, int l0);
+
+/* The solve of the host levels: level lh's phi and right-hand side down,
+ * fn on the host copies (vcycle or fmg_at from lh), phi back up. */
+static void on_host(const struct mg *m, void (*fn)(const struct mg *, int))
+{
+	struct mg h = *m;
+	struct bsq_level *D = &m->lev[m->lh], *H = &m->hlev[m->lh];
+	h.o = &bsq_ops_cpu;
+	h.lev = m->hlev;
+	h.lh = m->nlev;
+	if (m->o->level_get(D, BSQ_PHI, H->v[BSQ_PHI]) || m->o->level_get(D, BSQ_RHS, H->v[BSQ_RHS]))
+		return; /* the backend noted the error; the step reports it */
+	fn(&h, m->lh);
+	m->o->level_put(D, BSQ_PHI, H->v[BSQ_PHI]);
+}
+
+/* Host copies of the levels from the first of at most HOST_CELLS cells:
+ * m->lh and m->hlev (lh = nlev, every level where it is, when the backend
+ * cannot move levels or there is no memory). */
+static void host_levels(struct mg *m)
+{
+	int l, v, first;
+	m->lh = m->nlev;
+	m->hlev = NULL;
+	if (!m->o->level_get || !m->o->level_put)
+		return;
+	for (first = 0; first < m->nlev && bsq_count(&m->lev[first].g) > HOST_CELLS; first++)
+		;
+	if (first == m->nlev || !(m->hlev = calloc((size_t)m->nlev, sizeof *m->hlev)))
+		return;
+	for (l = first; l < m->nlev; l++) {
+		m->hlev[l] = m->lev[l];
+		for (v = 0; v < BSQ_NVEC; v++)
+			m->hlev[l].v[v] = NULL;
+		for (v = 0; v < BSQ_NVEC; v++)
+			if (!(m->hlev[l].v[v] = calloc(bsq_count(&m->lev[l].g), sizeof(bsq_real))))
+				return;
+	}
+	m->lh = first;
+}
+
+static void host_levels_free(struct mg *m)
+{
+	int l, v;
+	if (!m->hlev)
+		return;
+	for (l = 0; l < m->nlev; l++)
+		for (v = 0; v < BSQ_NVEC; v++)
+			free(m->hlev[l].v[v]);
+	free(m->hlev);
+	m->hlev = NULL;
+	m->lh = m->nlev;
+}
 
 static void coarse_solve(const struct mg *m, struct bsq_level *L)
 {
@@ -53,12 +122,19 @@ static void vcycle(const struct mg *m, int l)
 {
 	const struct bsq_ops *o = m->o;
 	struct bsq_level *L = &m->lev[l], *C = &m->lev[l + 1];
+	if (l == m->lh) {
+		on_host(m, vcycle);
+		return;
+	}
 	if (l == m->nlev - 1) {
 		coarse_solve(m, L);
 		return;
 	}
 	o->smooth(L, BSQ_PHI, BSQ_RHS, m->p->pre);
-	o->residual(L, BSQ_RES, BSQ_PHI, BSQ_RHS);
+	if (o->residual_only)
+		o->residual_only(L, BSQ_RES, BSQ_PHI, BSQ_RHS);
+	else
+		o->residual(L, BSQ_RES, BSQ_PHI, BSQ_RHS);
 	o->restriction(C, BSQ_RHS, L, BSQ_RES);
 	o->zero(C, BSQ_PHI);
 	vcycle(m, l + 1);
@@ -66,14 +142,20 @@ static void vcycle(const struct mg *m, int l)
 	o->smooth(L, BSQ_PHI, BSQ_RHS, m->p->post);
 }
 
-static void fmg(const struct mg *m)
+/* Full multigrid from level l0 down (its right-hand side given); the host
+ * levels from lh as one block (on_host). */
+static void fmg_at(const struct mg *m, int l0)
 {
-	int l;
-	for (l = 0; l + 1 < m->nlev; l++)
+	int l, last = m->lh < m->nlev ? m->lh : m->nlev - 1;
+	for (l = l0; l < last; l++)
 		m->o->restriction(&m->lev[l + 1], BSQ_RHS, &m->lev[l], BSQ_RHS);
-	m->o->zero(&m->lev[m->nlev - 1], BSQ_PHI);
-	coarse_solve(m, &m->lev[m->nlev - 1]);
-	for (l = m->nlev - 2; l >= 0; l--) {
+	if (last == m->lh) {
+		on_host(m, fmg_at);
+	} else {
+		m->o->zero(&m->lev[last], BSQ_PHI);
+		coarse_solve(m, &m->lev[last]);
+	}
+	for (l = last - 1; l >= l0; l--) {
 		interp(m, &m->lev[l], 0, &m->lev[l + 1]);
 		vcycle(m, l);
 	}
@@ -89,6 +171,7 @@ int bsq_poisson_on(const struct bsq_ops *o, struct bsq_state *s, const struct bs
 	m.lev = s->lev;
 	m.nlev = s->nlev;
 	m.p = p;
+	host_levels(&m);
 	st->cycles = 0;
 	st->fmg = 0;
 	if (p->solver == BSQ_SOLVER_JACOBI) {
@@ -96,7 +179,7 @@ int bsq_poisson_on(const struct bsq_ops *o, struct bsq_state *s, const struct bs
 		s->p = L->v[BSQ_PHI];
 	} else {
 		if (first_fmg) {
-			fmg(&m);
+			fmg_at(&m, 0);
 			st->fmg = 1;
 		}
 		while ((st->residual = o->residual(L, BSQ_RES, BSQ_PHI, BSQ_RHS)) > rtol &&
@@ -108,6 +191,7 @@ int bsq_poisson_on(const struct bsq_ops *o, struct bsq_state *s, const struct bs
 			err = -SPATE_ENUMERIC;
 	}
 	o->shift(L, BSQ_PHI, o->mean(L, BSQ_PHI));
+	host_levels_free(&m);
 	if (err)
 		spate_log_error("bsq", "pressure solve (%s): residual %g after %d %s, above %g "
 			"(raise max_cycles or max_sweeps, or tol)", o->name, st->residual, st->cycles,
