@@ -62,14 +62,22 @@ __device__ static inline bool cell_of(const struct box &b, int *i, int *j, int *
 	return a < b.ni && c < b.nj && d < b.nk;
 }
 
-/* The max over a warp of m >= 0, into *bits (every lane must call). */
+/* The max over a warp of m >= 0, into *bits (every lane must call).  The
+ * bits of doubles >= 0 order as the numbers do.  A warp whose maximum is
+ * not above the value already there (read plainly: it can only be lower
+ * than the latest, never higher) skips the atomic: one atomic a warp on
+ * one address serialised in the L2 (a residual of 28 million cells took
+ * 1 ms for 0.2 ms of traffic on an H100). */
 __device__ static inline void warp_max(double m, unsigned long long *bits)
 {
 	int o;
 	for (o = 16; o > 0; o >>= 1)
 		m = fmax(m, __shfl_xor_sync(0xffffffffu, m, o));
-	if ((threadIdx.x & 31) == 0 && m > 0)
-		atomicMax(bits, (unsigned long long)__double_as_longlong(m));
+	if ((threadIdx.x & 31) == 0 && m > 0) {
+		unsigned long long b = (unsigned long long)__double_as_longlong(m);
+		if (b > *(volatile unsigned long long *)bits)
+			atomicMax(bits, b);
+	}
 }
 
 /* bsq_cuda_kern.cu: the first error of a CUDA call is kept (bsq_cuda_error
