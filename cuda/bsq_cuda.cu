@@ -145,6 +145,13 @@ extern "C" int bsq_cuda_step(struct bsq_cuda *ctx, const struct bsq_params *p,
 	return derr ? derr : err;
 }
 
+extern "C" int bsq_cuda_vcycles(struct bsq_cuda *ctx, const struct bsq_params *p, int n)
+{
+	bsq_vcycles_on(&ops, &ctx->dev, p, n);
+	CUDA_CHECK(cudaDeviceSynchronize());
+	return bsq_cuda_error();
+}
+
 extern "C" int bsq_cuda_download(struct bsq_cuda *ctx, struct bsq_state *s)
 {
 	const struct bsq_state *d = &ctx->dev;

@@ -163,6 +163,10 @@ void bsq_free(struct bsq_state *s);
  * cycles and residual of *st; returns 0 or -SPATE_ENUMERIC. */
 int bsq_poisson(struct bsq_state *s, const struct bsq_params *p, double rtol, int fmg,
 	struct bsq_stats *st);
+/* n V-cycles of the multigrid solve of level 0 from its phi and b as they
+ * are, with no test of the residual (for timing one cycle: spate bench
+ * --physics=boussinesq --case=vcycle).  Returns 0. */
+int bsq_vcycles(struct bsq_state *s, const struct bsq_params *p, int n);
 
 /* ---- diagnostics (bsq_diag.c); ghosts must be current (after bsq_step or
  * bsq_init). */

@@ -16,6 +16,7 @@
 #include "bsq.h"
 #include "bsq_bench.h"
 #include "bsq_cuda.h"
+#include "bsq_impl.h"
 
 /* Bytes per cell, with each field read or written once per kernel (BSQ.md):
  * predictor 16 values, divergence 5, correction 7, a Jacobi or RB-GS sweep 3
@@ -26,7 +27,7 @@
 
 struct bench_case {
 	int nx, ny, nz;
-	int rb;             /* Rayleigh-Benard (else the cavity) */
+	int rb;             /* Rayleigh-Benard (else the cavity); 2: V-cycles alone */
 	int solver;
 	int cuda;           /* on the GPU (bsq_cuda.h) */
 	long steps;
@@ -87,6 +88,62 @@ out:
 	return rc;
 }
 
+/* --case=vcycle: V(2,2) cycles alone (the solver's settings: trilinear
+ * prolongation, levels of <= 4096 cells on the host with a GPU) on the
+ * cavity's box (walls: Neumann pressure) from a right-hand side of
+ * deterministic pseudo-random values of zero mean, phi = 0; one untimed
+ * cycle first.  Bytes counted: VALUES_VCYCLE a cell (BSQ.md). */
+static int bench_vcycle(const struct bench_case *c)
+{
+	struct bsq_params p;
+	struct bsq_state s;
+	struct bsq_cuda *g = NULL;
+	double cells = (double)c->nx * c->ny * c->nz, sum = 0, t0, wall;
+	unsigned long long x = 0x9e3779b97f4a7c15ULL;
+	int n = (int)c->steps, rc, i, j, k;
+	bsq_params_default(&p);
+	if ((rc = bsq_setup_cavity(&p, c->nx, 1000, 1)))
+		return rc;
+	p.nx = c->nx;
+	p.ny = c->ny;
+	p.nz = c->nz;
+	p.ly = (double)c->ny / c->nx;
+	p.lz = (double)c->nz / c->nx;
+	if ((rc = bsq_init(&s, &p)))
+		return rc;
+	for (int pass = 0; pass < 2; pass++)
+		for (k = 1; k <= s.g.nz; k++)
+			for (j = 1; j <= s.g.ny; j++)
+				for (i = 1; i <= s.g.nx; i++) {
+					bsq_real *b = &s.lev[0].v[BSQ_RHS][bsq_idx(&s.lev[0].g, i, j, k)];
+					if (pass == 0) {
+						x ^= x >> 12;
+						x ^= x << 25;
+						x ^= x >> 27;
+						*b = (bsq_real)((double)((x * 0x2545F4914F6CDD1DULL) >> 11) *
+							0x1.0p-53 - 0.5);
+						sum += *b;
+					} else {
+						*b -= (bsq_real)(sum / cells);
+					}
+				}
+	memset(s.lev[0].v[BSQ_PHI], 0, bsq_count(&s.lev[0].g) * sizeof(bsq_real));
+	if ((c->cuda && (rc = bsq_cuda_init(&g, &s, &p))) ||
+		(rc = c->cuda ? bsq_cuda_vcycles(g, &p, 1) : bsq_vcycles(&s, &p, 1)))
+		goto out;
+	t0 = spate_now();
+	rc = c->cuda ? bsq_cuda_vcycles(g, &p, n) : bsq_vcycles(&s, &p, n);
+	wall = spate_now() - t0;
+	if (!rc)
+		printf("%-16s %5d x %4d x %4d  %-9s %6d  %10.3f  %10.4g  %9d %-7s %8s  %7.2f\n",
+			"vcycle", c->nx, c->ny, c->nz, "V(2,2)", n, 1e3 * wall / n, cells * n / wall, 1,
+			"cycles", "-", cells * sizeof(bsq_real) * VALUES_VCYCLE * n / wall / 1e9);
+out:
+	bsq_cuda_free(g);
+	bsq_free(&s);
+	return rc;
+}
+
 /* NXxNYxNZ into the case. */
 static int size_of(const char *tok, struct bench_case *c)
 {
@@ -121,11 +178,13 @@ int bsq_bench(int argc, char **argv)
 			c.rb = 1;
 		else if (!strcmp(argv[i], "--case=cavity"))
 			c.rb = 0;
+		else if (!strcmp(argv[i], "--case=vcycle"))
+			c.rb = 2;
 		else if (!strncmp(argv[i], "--tol=", 6))
 			c.tol = atof(argv[i] + 6);
 		else {
 			spate_log_error("bench", "%s: not an option of the boussinesq bench (--case=cavity|"
-				"rayleigh_benard, --sizes=NXxNYxNZ,..., --pressure=multigrid,jacobi, "
+				"rayleigh_benard|vcycle, --sizes=NXxNYxNZ,..., --pressure=multigrid,jacobi, "
 				"--steps=N, --tol=X, --device=cpu|cuda|auto)", argv[i]);
 			return -SPATE_EINVAL;
 		}
@@ -153,7 +212,9 @@ int bsq_bench(int argc, char **argv)
 				return -SPATE_EINVAL;
 			}
 			c.solver = strcmp(v, "jacobi") ? BSQ_SOLVER_MG : BSQ_SOLVER_JACOBI;
-			rc = bench_one(&c);
+			if (c.rb == 2 && c.solver == BSQ_SOLVER_JACOBI)
+				continue; /* V-cycles: multigrid only */
+			rc = c.rb == 2 ? bench_vcycle(&c) : bench_one(&c);
 		}
 	}
 	return rc;

@@ -10,7 +10,8 @@ const struct bsq_ops bsq_ops_cpu = {
 	bsq_bc_velocity, bsq_bc_scalar, bsq_diag_div,
 	bsq_mg_zero, bsq_mg_mean, bsq_mg_shift, bsq_mg_ghosts, bsq_mg_residual, bsq_mg_smooth,
 	bsq_mg_restrict, bsq_mg_interp_pl, bsq_mg_interp_pc, bsq_jacobi_sweep,
-	bsq_mg_colour, bsq_mg_plane_sums, bsq_diag_div_planes
+	bsq_mg_colour, bsq_mg_plane_sums, bsq_diag_div_planes,
+	NULL, NULL, NULL /* in place: no residual without its max, no level moves */
 };
 
 int bsq_step(struct bsq_state *s, const struct bsq_params *p, struct bsq_stats *st)
@@ -22,4 +23,9 @@ int bsq_poisson(struct bsq_state *s, const struct bsq_params *p, double rtol, in
 	struct bsq_stats *st)
 {
 	return bsq_poisson_on(&bsq_ops_cpu, s, p, rtol, first_fmg, st);
+}
+
+int bsq_vcycles(struct bsq_state *s, const struct bsq_params *p, int n)
+{
+	return bsq_vcycles_on(&bsq_ops_cpu, s, p, n);
 }

@@ -28,6 +28,9 @@ int bsq_cuda_init(struct bsq_cuda **ctx, const struct bsq_state *s, const struct
 /* One step on the device (bsq_step's contract).  Returns 0, -SPATE_ENUMERIC
  * or -SPATE_EDEVICE. */
 int bsq_cuda_step(struct bsq_cuda *ctx, const struct bsq_params *p, struct bsq_stats *st);
+/* n V-cycles on the device state (bsq_vcycles), finished.  Returns 0 or
+ * -SPATE_EDEVICE. */
+int bsq_cuda_vcycles(struct bsq_cuda *ctx, const struct bsq_params *p, int n);
 /* Copies the device state into s (the state given to bsq_cuda_init, or one
  * of the same grid): fields, ghosts, pressure, explicit terms, time and
  * step count.  Returns 0 or -SPATE_EDEVICE. */

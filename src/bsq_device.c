@@ -39,6 +39,14 @@ int bsq_cuda_step(struct bsq_cuda *ctx, const struct bsq_params *p, struct bsq_s
 	return refuse();
 }
 
+int bsq_cuda_vcycles(struct bsq_cuda *ctx, const struct bsq_params *p, int n)
+{
+	(void)ctx;
+	(void)p;
+	(void)n;
+	return refuse();
+}
+
 int bsq_cuda_download(struct bsq_cuda *ctx, struct bsq_state *s)
 {
 	(void)ctx;

@@ -460,6 +460,8 @@ int bsq_step_on(const struct bsq_ops *o, struct bsq_state *s, const struct bsq_p
 	struct bsq_stats *st);
 int bsq_poisson_on(const struct bsq_ops *o, struct bsq_state *s, const struct bsq_params *p,
 	double rtol, int fmg, struct bsq_stats *st);
+int bsq_vcycles_on(const struct bsq_ops *o, struct bsq_state *s, const struct bsq_params *p,
+	int n);
 /* max |div u| and the sums of div^2 per plane (bsq_diag.c). */
 void bsq_diag_div_planes(const struct bsq_state *s, double *max, double *ps);
 /* b = div(u*) / dt on level 0 (bsq_step.c). */

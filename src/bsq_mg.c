@@ -198,3 +198,19 @@ int bsq_poisson_on(const struct bsq_ops *o, struct bsq_state *s, const struct bs
 			p->solver == BSQ_SOLVER_JACOBI ? "sweeps" : "V-cycles", rtol);
 	return err;
 }
+
+int bsq_vcycles_on(const struct bsq_ops *o, struct bsq_state *s, const struct bsq_params *p,
+	int n)
+{
+	struct mg m;
+	int k;
+	m.o = o;
+	m.lev = s->lev;
+	m.nlev = s->nlev;
+	m.p = p;
+	host_levels(&m);
+	for (k = 0; k < n; k++)
+		vcycle(&m, 0);
+	host_levels_free(&m);
+	return 0;
+}

@@ -36,7 +36,7 @@ const char spate_opts_bench[] =
 "                           streams)\n"
 "  --transport=auto|mpi|nccl  halos between ranks' GPUs under mpirun: host-\n"
 "                           staged MPI or GPU to GPU by NCCL (default auto)\n"
-"  --case=cavity|rayleigh_benard  boussinesq: the flow to time (default cavity)\n"
+"  --case=cavity|rayleigh_benard|vcycle  boussinesq: the flow to time, or V-cycles alone\n"
 "  --pressure=multigrid,jacobi  boussinesq: pressure solvers to time\n"
 "  --tol=X                  boussinesq: pressure solver tolerance (default 1e-8)\n";
 
