@@ -88,6 +88,7 @@ struct swe_cuda_step swe_cuda_sub_arrays(const struct swe_backend_ctx *x, int p)
 	a.act = a.streak = NULL;
 	a.n2 = NULL;
 	a.rain = NULL;
+	a.rtile = NULL;
 	a.spd = NULL; /* stage 1 in device-dt mode: stage() sets it */
 	if (x->kp.tiles) {
 		/* the interior's active tiles; k_tiles writes the next step's */
@@ -98,6 +99,7 @@ struct swe_cuda_step swe_cuda_sub_arrays(const struct swe_backend_ctx *x, int p)
 		a.wet = x->wet;
 		a.act = x->act;
 		a.streak = x->streak;
+		a.rtile = x->have_rain ? x->rtile : NULL;
 	}
 	return a;
 }
