@@ -63,7 +63,7 @@ extern "C" {
 
 
 extern "C" {
-long swe_cuda_tiles_skipped;
+long swe_cuda_tiles_skipped, swe_cuda_tiles_seen;
 }
 
 
@@ -433,6 +433,7 @@ static int cuda_advance(struct swe_backend_ctx *x, double t_stop, long max_steps
 			CUDA_CHECK(cudaMemcpy(&cnt, x->count + x->cur, sizeof cnt,
 				cudaMemcpyDeviceToHost));
 			swe_cuda_tiles_skipped += (long)x->kp.ntx * x->kp.nty - (long)cnt;
+			swe_cuda_tiles_seen += (long)x->kp.ntx * x->kp.nty;
 		}
 	}
 	st->steps = (long)h->steps;
