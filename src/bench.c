@@ -163,6 +163,10 @@ static int case_option(const char *a, struct bench_opts *o)
 		spate_log_error("bench", "%s: use --early-exit=on or off", a);
 		return -1;
 	}
+	if (strncmp(a, "--data-dir=", 11) && strncmp(a, "--rain", 6) && strncmp(a, "--time=", 7) &&
+		strncmp(a, "--cellsize=", 11))
+		return 0;
+	o->dem_opt = a;
 	if (!strncmp(a, "--data-dir=", 11)) {
 		o->data_dir = a + 11;
 		return 1;
@@ -187,7 +191,8 @@ static int case_option(const char *a, struct bench_opts *o)
 		}
 		return 1;
 	}
-	return 0;
+	spate_log_error("bench", "unknown option %s (see spate --help)", a);
+	return -1;
 }
 
 int spate_bench(int argc, char **argv)
@@ -252,6 +257,10 @@ int spate_bench(int argc, char **argv)
 	}
 	if (o.bcase != BENCH_DAMBREAK)
 		return spate_bench_case(&o);
+	if (o.dem_opt) {
+		spate_log_error("bench", "%s: only --case=malpasset and rain take it", o.dem_opt);
+		return -SPATE_EINVAL;
+	}
 	be = spate_backend_select(o.device);
 	if (!be)
 		return -SPATE_ENODEV;

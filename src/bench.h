@@ -30,6 +30,7 @@ struct bench_opts {
 	double rain_x, rain_y; /* ... centred here (DEM coordinates, m) */
 	const char *rain_file; /* rain case: a raster of mm/h instead (or NULL) */
 	const char *data_dir;  /* NULL: [domain] data_dir's default */
+	const char *dem_opt;   /* the last option only the Malpasset cases take */
 };
 
 /* Time the Malpasset case o->bcase (BENCH_MALPASSET, BENCH_RAIN) and print
