@@ -63,7 +63,7 @@ extern "C" {
 
 
 extern "C" {
-long swe_cuda_tiles_skipped;
+long swe_cuda_tiles_skipped, swe_cuda_tiles_seen;
 }
 
 
@@ -158,6 +158,7 @@ static void cuda_fini(struct swe_backend_ctx *x)
 	cudaFree(x->streak);
 	cudaFree(x->n2);
 	cudaFree(x->rain);
+	cudaFree(x->rtile);
 	cudaFree(x->dctl);
 	cudaFree(x->prod);
 	cudaFree(x->good);
@@ -206,6 +207,8 @@ static int upload_tiles(struct swe_backend_ctx *x)
 	CUDA_CHECK(cudaMemset(x->act, 1, (size_t)n));
 	CUDA_ALLOC((void **)&x->streak, (size_t)n);
 	CUDA_CHECK(cudaMemset(x->streak, 0, (size_t)n));
+	CUDA_ALLOC((void **)&x->rtile, (size_t)n);
+	CUDA_CHECK(cudaMemset(x->rtile, 0, (size_t)n));
 	return 0;
 }
 
@@ -262,15 +265,15 @@ void swe_cuda_params_fill(struct swe_cuda_params *k, const struct swe_state *g,
 	k->max_dt = swe_max_dt(g, p);
 	swe_bcdev_fill(&k->bcd, g, p);
 	/* sources after each step (rain, Manning raster: friction then leaves
-	 * the stages); the tile map then stays off (a skipped tile would miss
-	 * its rain) */
+	 * the stages); the tile map keeps the tiles on which rain falls
+	 * computed (k_tiles), and a Manning raster changes nothing on a dry
+	 * tile */
 	k->src = swe_has_sources(g, p);
 	if (g->n2)
 		k->c.n2 = 0;
 	/* the tile map needs the second stage (it marks the tiles) and tiles
 	 * of at least the stencil's two rows; SPATE_CUDA_TILES=0 turns it off */
-	k->tiles = k->early && k->integrator == 2 && !k->src &&
-		env_int("SPATE_CUDA_TILES", 1, 0, 1);
+	k->tiles = k->early && k->integrator == 2 && env_int("SPATE_CUDA_TILES", 1, 0, 1);
 	k->ntx = (g->nx + SWE_CUDA_STRIP_COLS - 1) / SWE_CUDA_STRIP_COLS;
 }
 
@@ -342,7 +345,7 @@ static void enqueue_step(struct swe_backend_ctx *x, int p)
 {
 	struct swe_cuda_step a = swe_cuda_one_arrays(x, p);
 	swe_cuda_enqueue_step(&x->kp, &a, x->stream);
-	swe_cuda_enqueue_sources(&x->kp, &a, x->stream);
+	swe_cuda_enqueue_sources(&x->kp, &a, 0, x->kp.ny, x->stream);
 	if (x->prod)
 		swe_cuda_enqueue_products(&x->kp, &a, x->prod, x->prod_thr, 0, x->stream);
 	if (x->gg.n)
@@ -430,6 +433,7 @@ static int cuda_advance(struct swe_backend_ctx *x, double t_stop, long max_steps
 			CUDA_CHECK(cudaMemcpy(&cnt, x->count + x->cur, sizeof cnt,
 				cudaMemcpyDeviceToHost));
 			swe_cuda_tiles_skipped += (long)x->kp.ntx * x->kp.nty - (long)cnt;
+			swe_cuda_tiles_seen += (long)x->kp.ntx * x->kp.nty;
 		}
 	}
 	st->steps = (long)h->steps;

@@ -6,6 +6,7 @@
  *   k_sources    rain and the Manning raster after a step
  *   k_products   the flood products after a step
  *   k_tiles      the tile map: which tiles the next step computes
+ *   k_rain_tiles the tiles on which a rain raster falls (for k_tiles)
  *   k_bc         ghosts of an uploaded state (once, before the first step)
  *   k_gather     cells of the gauges
  *   k_gauges     the gauges' maxima and rows after a step
@@ -55,14 +56,23 @@ __global__ static void k_euler(kparams_t kp, const ctl_t *q, step_t a)
 }
 
 /* Sources after a step (a.w1: the state it made, q: its dt): rain and the
- * Manning raster (swe_sources).  Blocks of 32 x 8 cells. */
-__global__ static void k_sources(kparams_t kp, const ctl_t *q, step_t a)
+ * Manning raster (swe_sources).  Row j is row j + j0 of the tile map
+ * (rows [0, mrows)): a cell of a tile the step skipped is dry, (0, +0, +0),
+ * and swe_sources leaves it so where no rain falls (friction acts only
+ * above the dry depth), so such tiles are passed over.  Blocks of 32 x 8
+ * cells. */
+__global__ static void k_sources(kparams_t kp, const ctl_t *q, step_t a, int j0, int mrows)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
 	long k, c;
 	real r;
 	if (i >= kp.nx || j >= kp.ny || q->dt == 0)
 		return;
+	if (kp.tiles && j + j0 >= 0 && j + j0 < mrows) {
+		int t = (j + j0) / kp.rows * kp.ntx + i / STRIP_OUT;
+		if (!a.act[t] && !tile_rain(kp, a, t))
+			return;
+	}
 	k = (long)(j + SWE_GHOST) * kp.pitch + (i + SWE_GHOST);
 	c = (long)j * kp.nx + i;
 	r = a.rain ? (real)a.rain[c] : kp.rain_u;
@@ -80,9 +90,13 @@ __global__ static void k_products(kparams_t kp, const ctl_t *q, step_t a, struct
 	long k, c;
 	if (i >= kp.nx || j >= kp.ny || (!reset && q->dt == 0))
 		return;
-	/* a tile the step skipped is dry: depth 0 changes no product */
-	if (kp.tiles && !reset && !a.act[(j / kp.rows) * kp.ntx + i / STRIP_OUT])
-		return;
+	/* a tile the step skipped is dry, and stays so unless rain fell on it
+	 * after the step: depth 0 changes no product */
+	if (kp.tiles && !reset) {
+		int t = (j / kp.rows) * kp.ntx + i / STRIP_OUT;
+		if (!a.act[t] && !tile_rain(kp, a, t))
+			return;
+	}
 	k = (long)(j + SWE_GHOST) * kp.pitch + (i + SWE_GHOST);
 	c = (long)j * kp.nx + i;
 	pr = prod[c];
@@ -105,8 +119,14 @@ __global__ static void k_products(kparams_t kp, const ctl_t *q, step_t a, struct
  * the tile was computed in a step that began from a state in which it and
  * its surroundings were dry, and began from such a state again since.
  * Tiles are at least 2 cells wide and high, so the bands of the eight
- * neighbours cover the stencil.  Tiles on a side whose ghosts change with time (a level or
- * an inflow) are always computed.  In a subdomain, so are the tiles within
+ * neighbours cover the stencil.  Rain: the flags come from the state the
+ * stages made, before the sources (k_sources) add the rain, so a tile on
+ * which rain falls in this step (tile_rain, the rain the sources of this
+ * step used) counts as not dry for itself and its eight neighbours; with
+ * rain that changes between steps, a tile skipped in a step that brought
+ * its first rain is dry before the sources (it and its surroundings were),
+ * and is computed from the next step on.  Tiles on a side whose ghosts
+ * change with time (a level or an inflow) are always computed.  In a subdomain, so are the tiles within
  * two rows of an internal edge (a south or north side not in kp.sides):
  * their stencil reaches the ghost rows, which the neighbour fills every
  * step and this map does not see; they are launched on their own, first
@@ -141,7 +161,8 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 			unsigned short m = 0;
 			for (int r = 0; r < SWE_CUDA_SPLIT; r++)
 				m |= f[r];
-			any |= (m & facing[y - ty + 1][x - tx + 1]) != 0;
+			any |= (m & facing[y - ty + 1][x - tx + 1]) != 0 ||
+				tile_rain(kp, a, y * kp.ntx + x);
 		}
 	for (int side = 0; side < 4; side++) {
 		int k = kp.bcd.kind[side];
@@ -157,7 +178,15 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 		a.list1[atomicAdd(a.count1, 1u)] = t;
 }
 
-/* out[k], out[n + k], out[2n + k] = w, hu, hv at idx[k]. */
+/* The flags of the tiles on which rain falls (rtile zeroed before): one
+ * thread per cell of the map's rows.  Blocks of 32 x 8 cells. */
+__global__ static void k_rain_tiles(kparams_t kp, const float *rain, unsigned char *rtile)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+	if (i < kp.nx && j < kp.ny && rain[(long)j * kp.nx + i] > 0)
+		rtile[(j / kp.rows) * kp.ntx + i / STRIP_OUT] = 1;
+}
+
 /* The gauges after a step: a thread per sampled cell (those of other
  * subdomains skipped); block 0 alone
  * reads and writes the clock and records the row (its threads decide from
@@ -227,13 +256,14 @@ void swe_cuda_enqueue_gather(const long *idx, int n, const real *w, const real *
 	k_gather<<<(n + 255) / 256, 256, 0, (cudaStream_t)stream>>>(idx, n, w, hu, hv, out);
 }
 
-void swe_cuda_enqueue_sources(const kparams_t *kp, const step_t *a, void *stream)
+void swe_cuda_enqueue_sources(const kparams_t *kp, const step_t *a, int j0, int mrows,
+	void *stream)
 {
 	dim3 b(32, 8), g((kp->nx + 31) / 32, (kp->ny + 7) / 8);
 	step_t o = *a;
 	if (!kp->src)
 		return;
-	k_sources<<<g, b, 0, (cudaStream_t)stream>>>(*kp, a->q, *a);
+	k_sources<<<g, b, 0, (cudaStream_t)stream>>>(*kp, a->q, *a, j0, mrows);
 	/* the ghosts of the new state again, from its updated interior */
 	o.w = a->w1;
 	o.hu = a->hu1;
@@ -246,6 +276,16 @@ void swe_cuda_enqueue_tiles(const kparams_t *kp, const step_t *a, void *stream)
 	int n = kp->ntx * kp->nty;
 	if (kp->tiles)
 		k_tiles<<<(n + 255) / 256, 256, 0, (cudaStream_t)stream>>>(*kp, *a);
+}
+
+void swe_cuda_enqueue_rain_tiles(const kparams_t *kp, const float *rain, unsigned char *rtile,
+	void *stream)
+{
+	dim3 b(32, 8), g((kp->nx + 31) / 32, (kp->ny + 7) / 8);
+	if (!kp->tiles || kp->ny <= 0)
+		return;
+	cudaMemsetAsync(rtile, 0, (size_t)kp->ntx * kp->nty, (cudaStream_t)stream);
+	k_rain_tiles<<<g, b, 0, (cudaStream_t)stream>>>(*kp, rain, rtile);
 }
 
 void swe_cuda_enqueue_bc(const kparams_t *kp, const step_t *a, void *stream)

@@ -43,6 +43,7 @@ struct swe_cuda_step swe_cuda_one_arrays(const struct swe_backend_ctx *x, int p)
 	a.streak = x->streak;
 	a.n2 = x->n2;
 	a.rain = x->have_rain ? x->rain : NULL;
+	a.rtile = x->have_rain && x->kp.tiles ? x->rtile : NULL;
 	a.spd = NULL; /* speeds and dt in the control block */
 	return a;
 }
@@ -107,6 +108,12 @@ int swe_cuda_one_set_rain(struct swe_backend_ctx *x, const float *rate, double u
 		return rc;
 	x->have_rain = rate != NULL;
 	x->kp.rain_u = (real)uniform;
+	if (rate) {
+		/* the tile map's view of them (the stream is idle: the next step
+		 * follows these on it) */
+		swe_cuda_enqueue_rain_tiles(&x->kp, x->rain, x->rtile, x->stream);
+		CUDA_CHECK(cudaGetLastError());
+	}
 	swe_cuda_one_drop_graphs(x);
 	return 0;
 }

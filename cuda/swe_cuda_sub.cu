@@ -88,6 +88,7 @@ struct swe_cuda_step swe_cuda_sub_arrays(const struct swe_backend_ctx *x, int p)
 	a.act = a.streak = NULL;
 	a.n2 = NULL;
 	a.rain = NULL;
+	a.rtile = NULL;
 	a.spd = NULL; /* stage 1 in device-dt mode: stage() sets it */
 	if (x->kp.tiles) {
 		/* the interior's active tiles; k_tiles writes the next step's */
@@ -98,6 +99,7 @@ struct swe_cuda_step swe_cuda_sub_arrays(const struct swe_backend_ctx *x, int p)
 		a.wet = x->wet;
 		a.act = x->act;
 		a.streak = x->streak;
+		a.rtile = x->have_rain ? x->rtile : NULL;
 	}
 	return a;
 }
@@ -382,8 +384,10 @@ int swe_cuda_sub_speeds(struct swe_backend_ctx *x, double *ax, double *ay)
 	}
 	CUDA_CHECK(cudaEventSynchronize(x->ev_spd));
 	swe_cuda_sub_harvest(x, 0);
-	if (!x->last_s2 && x->kp.tiles)
+	if (!x->last_s2 && x->kp.tiles) {
 		swe_cuda_tiles_skipped += x->nint - (long)*x->hcnt;
+		swe_cuda_tiles_seen += x->nint;
+	}
 	bx = x->last_s2 ? x->hout->ax2 : x->hout->ax1;
 	by = x->last_s2 ? x->hout->ay2 : x->hout->ay1;
 	/* NaN or infinity in stage 1: no time step (as set_dt, swe_cuda_dev.h) */

@@ -161,6 +161,7 @@ int swe_cuda_sub_clock_get(struct swe_backend_ctx *x, double *t, long *steps, do
 		unsigned long long acc;
 		CUDA_CHECK(cudaMemcpy(&acc, x->dacc, sizeof acc, cudaMemcpyDeviceToHost));
 		swe_cuda_tiles_skipped += x->nint * (h->steps - x->steps0) - (long)(acc - x->acc0);
+		swe_cuda_tiles_seen += x->nint * (h->steps - x->steps0);
 		x->acc0 = acc;
 	}
 	x->steps0 = (long)h->steps;

@@ -379,7 +379,7 @@ int swe_cuda_sub_set_rain(struct swe_backend_ctx *x, const float *rate, double u
 		return rc;
 	x->have_rain = rate != NULL;
 	x->kp.rain_u = (real)uniform;
-	return 0;
+	return swe_cuda_sub_rain_tiles(x);
 }
 
 /* The table filled by field name (C++17 has no designated initialisers), so

@@ -11,8 +11,9 @@
  * gaining side's new ghost rows need them); the flood products; and, per
  * column of tiles, the dry streak of the tile that held the row.  The ghost
  * rows of internal edges are exchanged by the driver before the next step.
- * The Manning raster and rain, which GPU subdomains refuse, have nothing to
- * move.
+ * The Manning raster and the rain rates are held for the whole grid:
+ * nothing of them moves; the tiles on which rain falls are found again for
+ * the new rows (swe_cuda_sub_tiles).
  *
  * The tile map after a move: a new tile keeps the smallest streak of the
  * rows within two rows of it (tiles are columns of tiles in every

@@ -5,9 +5,10 @@
  *
  * Every subdomain keeps the rasters of the whole grid, indexed by global
  * row: rows that move between subdomains (balancing) take nothing of them
- * along, and a new rain raster is one copy per subdomain.  The tile map is
- * off with sources (a skipped tile would miss its rain), so the stage
- * kernels compute every row. */
+ * along, and a new rain raster is one copy per subdomain.  With the tile
+ * map the tiles on which rain falls are computed (k_tiles; their flags:
+ * swe_cuda_sub_rain_tiles), and the sources pass over the dry tiles the
+ * step skipped where no rain falls, as on one GPU. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -61,5 +62,5 @@ void swe_cuda_sub_sources(struct swe_backend_ctx *x, const struct swe_cuda_step 
 	a.rain = x->have_rain ? x->rain + r : NULL;
 	k.ny = j1 - j0;
 	k.ncell = (long)(k.ny + 2 * G) * k.pitch;
-	swe_cuda_enqueue_sources(&k, &a, s);
+	swe_cuda_enqueue_sources(&k, &a, j0, x->rows, s);
 }

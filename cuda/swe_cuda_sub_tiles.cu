@@ -55,10 +55,11 @@ void swe_cuda_sub_tiles_free(struct swe_backend_ctx *x)
 	cudaFree(x->wet);
 	cudaFree(x->act);
 	cudaFree(x->streak);
+	cudaFree(x->rtile);
 	x->list = x->tl[0] = x->tl[1] = NULL;
 	x->count = x->tcnt = NULL;
 	x->wet = NULL;
-	x->act = x->streak = NULL;
+	x->act = x->streak = x->rtile = NULL;
 	x->tcap = 0;
 }
 
@@ -80,6 +81,7 @@ static int tiles_alloc(struct swe_backend_ctx *x, long ne)
 	CUDA_ALLOC((void **)&x->wet, (size_t)n * SWE_CUDA_SPLIT * sizeof *x->wet);
 	CUDA_ALLOC((void **)&x->act, (size_t)n);
 	CUDA_ALLOC((void **)&x->streak, (size_t)n);
+	CUDA_ALLOC((void **)&x->rtile, (size_t)n);
 	x->tcap = n;
 	return 0;
 }
@@ -130,8 +132,26 @@ int swe_cuda_sub_tiles(struct swe_backend_ctx *x)
 	CUDA_CHECK(cudaMemcpy(x->count, cnt, sizeof cnt, cudaMemcpyHostToDevice));
 	if (x->kp.tiles)
 		rc = tiles_reset(x, n);
+	if (!rc)
+		rc = swe_cuda_sub_rain_tiles(x);
 	/* the copies ran on the default stream: done before the sub's streams
 	 * go on */
 	CUDA_CHECK(cudaDeviceSynchronize());
 	return rc;
+}
+
+/* The rain raster's tiles: those of the subdomain's rows of the whole
+ * grid's rates (global row row0 is the map's row 0), on the default stream,
+ * waited for. */
+int swe_cuda_sub_rain_tiles(struct swe_backend_ctx *x)
+{
+	struct swe_cuda_params k = x->kp;
+	if (!x->kp.tiles || !x->have_rain)
+		return 0;
+	CUDA_CHECK(cudaSetDevice(x->device));
+	k.ny = x->rows;
+	swe_cuda_enqueue_rain_tiles(&k, x->rain + (size_t)x->row0 * k.nx, x->rtile, NULL);
+	CUDA_CHECK(cudaGetLastError());
+	CUDA_CHECK(cudaDeviceSynchronize());
+	return 0;
 }

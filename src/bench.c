@@ -1,8 +1,10 @@
 /* bench.c: `spate bench`: cell updates per second of full RK2 steps of the
- * circular dam break, and the effective memory bandwidth under a stated byte
- * count; on one device, or decomposed into subdomains of rows over GPUs
- * (--subdomains, --gpus) with each halo-overlap strategy (--overlap).  A
- * benchmark prints numbers; it checks nothing. */
+ * circular dam break (--case=dambreak, all wet), and the effective memory
+ * bandwidth under a stated byte count; on one device, or decomposed into
+ * subdomains of rows over GPUs (--subdomains, --gpus) with each halo-overlap
+ * strategy (--overlap).  --case=malpasset and rain time runs on the
+ * Malpasset DEM (bench_case.c).  A benchmark prints numbers; it checks
+ * nothing. */
 #define _POSIX_C_SOURCE 200809L
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -10,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #include "spate.h"
 #include "swe.h"
@@ -20,19 +23,7 @@
 #include "setup.h"
 #include "swe_run.h"
 #include "swe_multi.h"
-
-/* Bytes a fused RK2 step must move per cell: read w, hu, hv, B and write w,
- * hu, hv in stage 1 (7 values), read U* and B, read U^n, write U^{n+1} in
- * stage 2 (10 values): 17 values, 68 bytes in single precision. */
-#define BENCH_VALUES_PER_CELL 17
-
-struct bench_opts {
-	const char *device;
-	long steps;          /* timed steps (0: about `seconds` of work) */
-	double seconds;
-	int subdomains, gpus;
-	int transport;       /* [parallel] transport, enum swe_transport */
-};
+#include "bench.h"
 
 static const char *const overlap_names[] = { "none", "compute", "streams" };
 
@@ -109,6 +100,7 @@ static int bench_size(int nx, int ny, const char *overlaps, const struct bench_o
 	p.subdomains = o->subdomains;
 	p.gpus = o->gpus;
 	p.transport = o->transport;
+	p.early_exit = o->early;
 	snprintf(p.device, sizeof p.device, "%s", o->device);
 	if (!list)
 		return -SPATE_ENOMEM;
@@ -135,16 +127,97 @@ static int bench_size(int nx, int ny, const char *overlaps, const struct bench_o
 	return rc;
 }
 
+/* A number of option a (after its '='), in [lo, hi]; -1 with a message. */
+static int num_opt(const char *a, double lo, double hi, double *v)
+{
+	const char *e = strchr(a, '=');
+	char *end;
+	*v = e ? strtod(e + 1, &end) : NAN;
+	if (!e || end == e + 1 || *end || !(*v >= lo && *v <= hi)) {
+		spate_log_error("bench", "%s: give a number in [%g, %g]", a, lo, hi);
+		return -1;
+	}
+	return 1;
+}
+
+/* The options of the flood cases (--case, --early-exit, the Malpasset
+ * cases'): 1 taken, 0 not one of them, -1 bad (with a message). */
+static int case_option(const char *a, struct bench_opts *o)
+{
+	static const char *const cases[] = { "dambreak", "malpasset", "rain" };
+	if (!strncmp(a, "--case=", 7)) {
+		for (int k = 0; k < 3; k++)
+			if (!strcmp(a + 7, cases[k])) {
+				o->bcase = k;
+				return 1;
+			}
+		spate_log_error("bench", "%s: use --case=dambreak, malpasset or rain (or, with "
+			"--physics=boussinesq, cavity or rayleigh_benard)", a);
+		return -1;
+	}
+	if (!strcmp(a, "--early-exit=on") || !strcmp(a, "--early-exit=off")) {
+		o->early = !strcmp(a + 13, "on");
+		return 1;
+	}
+	if (!strncmp(a, "--early-exit", 12)) {
+		spate_log_error("bench", "%s: use --early-exit=on or off", a);
+		return -1;
+	}
+	if (strncmp(a, "--data-dir=", 11) && strncmp(a, "--rain", 6) && strncmp(a, "--time=", 7) &&
+		strncmp(a, "--cellsize=", 11))
+		return 0;
+	o->dem_opt = a;
+	if (!strncmp(a, "--data-dir=", 11)) {
+		o->data_dir = a + 11;
+		return 1;
+	}
+	if (!strncmp(a, "--rain-file=", 12)) {
+		o->rain_file = a + 12;
+		return 1;
+	}
+	if (!strncmp(a, "--time=", 7))
+		return num_opt(a, 1e-3, 1e7, &o->time);
+	if (!strncmp(a, "--cellsize=", 11))
+		return num_opt(a, 1e-3, 1e5, &o->cellsize);
+	if (!strncmp(a, "--rain=", 7))
+		return num_opt(a, 0, 1e4, &o->rain);
+	if (!strncmp(a, "--rain-radius=", 14))
+		return num_opt(a, 0, 1e7, &o->rain_radius);
+	if (!strncmp(a, "--rain-centre=", 14)) {
+		if (sscanf(a + 14, "%lf,%lf", &o->rain_x, &o->rain_y) != 2 || !isfinite(o->rain_x) ||
+			!isfinite(o->rain_y)) {
+			spate_log_error("bench", "%s: give X,Y in metres (DEM coordinates)", a);
+			return -1;
+		}
+		return 1;
+	}
+	spate_log_error("bench", "unknown option %s (see spate --help)", a);
+	return -1;
+}
+
 int spate_bench(int argc, char **argv)
 {
 	const char *sizes = "1024,2048,4096,8192", *overlaps = "streams";
 	const struct spate_backend *be;
-	struct bench_opts o = { "auto", 0, 2.0, 1, 0, SWE_TRANSPORT_AUTO };
+	struct bench_opts o;
 	char desc[512], *list, *tok, *save = NULL;
 	int rc = 0;
 
+	memset(&o, 0, sizeof o);
+	o.device = "auto";
+	o.seconds = 2.0;
+	o.subdomains = 1;
+	o.transport = SWE_TRANSPORT_AUTO;
+	o.early = 1;
+	o.rain = 50;
+	o.rain_radius = 2000;
+	o.rain_x = 4700;
+	o.rain_y = 4300;
 	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--physics=shallow_water"))
+		int c = case_option(argv[i], &o);
+		if (c < 0)
+			return -SPATE_EINVAL;
+		if (c > 0 || !strcmp(argv[i], "--physics=shallow_water"))
 			continue;
 		if (!strncmp(argv[i], "--device=", 9))
 			o.device = argv[i] + 9;
@@ -182,14 +255,23 @@ int spate_bench(int argc, char **argv)
 			"--seconds in (0, 10000)", SWE_SUB_MAX);
 		return -SPATE_EINVAL;
 	}
+	if (o.bcase != BENCH_DAMBREAK)
+		return spate_bench_case(&o);
+	if (o.dem_opt) {
+		spate_log_error("bench", "%s: only --case=malpasset and rain take it", o.dem_opt);
+		return -SPATE_EINVAL;
+	}
 	be = spate_backend_select(o.device);
 	if (!be)
 		return -SPATE_ENODEV;
 	be->describe(0, desc, sizeof desc);
-	printf("# spate bench: circular dam break, SSP-RK2, one full step = both stages\n"
-		"# device: %s (%s)\n# bandwidth counts %d values = %zu bytes per cell per step\n"
+	printf("# spate bench: circular dam break (--case=dambreak), SSP-RK2, one full step = "
+		"both stages, early exit %s\n"
+		"# device: %s (%s)\n# bandwidth counts %d values = %zu bytes per cell per step "
+		"(every cell computed: all wet)\n"
 		"# backend     nx x ny     prec  gpus sub overlap    steps    wall s     "
-		"cells/s cells/s/GPU     GB/s\n", be->name, desc, BENCH_VALUES_PER_CELL,
+		"cells/s cells/s/GPU     GB/s\n", o.early ? "on" : "off", be->name, desc,
+		BENCH_VALUES_PER_CELL,
 		BENCH_VALUES_PER_CELL * sizeof(real));
 	list = strdup(sizes);
 	if (!list)

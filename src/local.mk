@@ -26,7 +26,7 @@ src_libspate_a_SOURCES = \
 	src/backend.c \
 	src/swe_run.c src/swe_watch.c \
 	src/output.c src/summary.c src/progress.c src/run_clock.c src/run_signal.c \
-	src/bench.c \
+	src/bench.c src/bench_case.c \
 	src/gauge.c \
 	src/ncout.c src/ncpoints.c src/ncutil.c src/ncmapinfo.c \
 	src/ckpt.c src/ckpt_bin.c src/ckpt_nc.c src/ckpt_file.c \
@@ -78,7 +78,7 @@ noinst_HEADERS += \
 	src/gauge_kern.h \
 	src/ncutil.h \
 	src/bsq.h src/bsq_kern.h src/bsq_impl.h src/bsq_cuda.h src/bsq_cuda_dev.h src/cuda_check.h \
-	src/bsq_scenario.h src/bsq_out.h src/bsq_ckpt.h src/bsq_run.h src/bsq_bench.h \
+	src/bsq_scenario.h src/bsq_out.h src/bsq_ckpt.h src/bsq_run.h src/bsq_bench.h src/bench.h \
 	src/bsq_slab.h src/bsq_slab_impl.h
 # Printed maps (spate map -o FILE.png|FILE.pdf), drawn with Cairo.
 if HAVE_CAIRO

@@ -67,6 +67,7 @@ static void usage(FILE *f)
 "  spate run scenarios/circular_dambreak.conf --output.dir=out --summary out/summary.json\n"
 "  spate run scenarios/lake_at_rest.conf --device=cpu --run.end_time=100\n"
 "  spate bench --device=cuda --sizes=4096,8192\n"
+"  spate bench --device=cuda --case=rain --early-exit=off\n"
 "  spate map out/results.nc --var max_depth -o max_depth.png\n"
 "\n"
 "Exit status: 0 success, 1 bad usage or input, 2 failure while running,\n"
@@ -397,7 +398,7 @@ static const struct command commands[] = {
 		spate_opts_run, cmd_run },
 	{ "devices", "", "list the CPU and each CUDA GPU with name and memory", NULL,
 		cmd_devices_args },
-	{ "bench", "[OPTIONS]", "time steps of the dam break (or the Boussinesq module)",
+	{ "bench", "[OPTIONS]", "time flood steps (dam break, Malpasset, rain) or Boussinesq ones",
 		spate_opts_bench, cmd_bench },
 	{ "map", "RESULT.nc [OPTIONS]", "draw a result as a GeoTIFF or a printed map (PNG, PDF)",
 		spate_opts_map, cmd_map },

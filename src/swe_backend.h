@@ -93,13 +93,16 @@ extern const struct spate_backend spate_backend_cpu;
 /* Rows whose right-hand side the CPU backend skipped as dry ([parallel]
  * early_exit), summed over all contexts since the program started. */
 extern long swe_cpu_rows_skipped;
-/* Blocks of CPU_BLOCK columns (whole rows included) skipped the same way. */
-extern long swe_cpu_blocks_skipped;
+/* Blocks of CPU_BLOCK columns (whole rows included) skipped the same way,
+ * and those looked at (skipped or computed), early exit on or off. */
+extern long swe_cpu_blocks_skipped, swe_cpu_blocks_seen;
 #ifdef HAVE_CUDA
 extern const struct spate_backend spate_backend_cuda;
 /* Tiles the CUDA backend's next step skipped as dry ([parallel] early_exit),
- * sampled once per batch of steps, summed since the program started. */
-extern long swe_cuda_tiles_skipped;
+ * sampled once per batch of steps, summed since the program started; and
+ * the tiles of the map at the same samples (0 without the tile map: every
+ * tile computed).  1 - skipped / seen: the share of the cells computed. */
+extern long swe_cuda_tiles_skipped, swe_cuda_tiles_seen;
 #endif
 
 #endif

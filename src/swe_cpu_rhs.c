@@ -35,7 +35,7 @@
 #include "swe_cpu_rhs.h"
 #include "swe_backend.h"
 
-long swe_cpu_rows_skipped, swe_cpu_blocks_skipped;
+long swe_cpu_rows_skipped, swe_cpu_blocks_skipped, swe_cpu_blocks_seen;
 
 /* Per-thread row buffers: reconstructed faces and fluxes of one row, and the
  * dry map of three rows. */
@@ -231,6 +231,8 @@ static void rhs_rows(struct swe_backend_ctx *x, const struct swe_view *v, struct
 #pragma omp atomic
 		swe_cpu_blocks_skipped += blocks_skipped;
 	}
+#pragma omp atomic
+	swe_cpu_blocks_seen += (long)nb * (j1 - j0);
 }
 
 void swe_cpu_rhs(struct swe_backend_ctx *x, struct swe_view v, int j0, int j1, int o0, int o1,

@@ -121,6 +121,10 @@ struct swe_cuda_step {
 	 * nx * ny row-major; NULL: none / kp.rain_u */
 	const real *n2;
 	const float *rain;
+	/* with the tile map and a rain raster in force: per tile of the map, 1
+	 * where a cell of it has a rate > 0 (swe_cuda_enqueue_rain_tiles);
+	 * NULL: the uniform kp.rain_u falls on every tile or on none */
+	const unsigned char *rtile;
 };
 
 /* Dynamic shared memory and other per-kernel set-up; 0 or -SPATE_EDEVICE. */
@@ -200,9 +204,17 @@ void swe_cuda_enqueue_tiles(const struct swe_cuda_params *kp, const struct swe_c
 
 /* Enqueue the sources split from the step (swe_sources) on the state the
  * step made (a->w1, ...), then its ghost cells again; nothing unless
- * kp->src. */
+ * kp->src.  Row 0 of the launch is row j0 of the tile map, which covers
+ * rows [0, mrows): with the tile map, the cells of a tile the step skipped
+ * (dry) on which no rain falls are left as they are (swe_sources changes
+ * nothing there). */
 void swe_cuda_enqueue_sources(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
-	void *stream);
+	int j0, int mrows, void *stream);
+/* Enqueue the flags of the tiles on which rain falls (rtile: kp->ntx x
+ * kp->nty bytes) from the rates rain (kp->nx x kp->ny, the map's rows);
+ * nothing unless kp->tiles. */
+void swe_cuda_enqueue_rain_tiles(const struct swe_cuda_params *kp, const float *rain,
+	unsigned char *rtile, void *stream);
 
 struct swe_prod;
 /* Enqueue the update of the flood products (products_kern.h) from the state

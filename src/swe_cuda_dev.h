@@ -142,6 +142,14 @@ enum {
 	TILE_SW = 32, TILE_SE = 64, TILE_NW = 128, TILE_NE = 256
 };
 
+/* Whether rain falls on tile t of the map in this step: its cells get
+ * water after the step (k_sources), so the map counts the tile as not dry
+ * (a.rtile: the flags of a raster; without one the uniform rate). */
+__device__ static inline bool tile_rain(const kparams_t &kp, const step_t &a, int t)
+{
+	return a.rtile ? a.rtile[t] != 0 : kp.rain_u > 0;
+}
+
 /* The step's dt from the stage-1 speeds (swe_cfl_dt), capped at t_stop;
  * dt = 0 marks a no-op step.  One thread, after every stage-1 block
  * (swe_cuda_kern.cu), or after every subdomain's (k_dt_peers). */

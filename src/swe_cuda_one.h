@@ -29,6 +29,7 @@ struct swe_backend_ctx {
 	real *n2;                     /* Manning n^2 per cell, or NULL */
 	float *rain;                  /* rain rates per cell (m/s), or NULL */
 	int have_rain;                /* the rain array holds the rates in force */
+	unsigned char *rtile;         /* tiles on which they fall (swe_cuda.h) */
 	real *hstage;                 /* pinned staging of downloads (w, hu, hv), or NULL */
 	ctl_t *dctl, *hctl;           /* device control block and its pinned copy */
 	int cur;                      /* parity of the current state */

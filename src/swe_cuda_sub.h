@@ -77,6 +77,8 @@ struct swe_backend_ctx {
 	unsigned int *tcnt;          /* [2]: their numbers */
 	unsigned short *wet;         /* the tile map's flags, streaks and activity */
 	unsigned char *act, *streak; /* (swe_cuda.h, struct swe_cuda_step) */
+	unsigned char *rtile;        /* tiles on which the rain raster in force
+	                                falls (made again when rows move) */
 	unsigned int *hcnt;          /* pinned: tiles the last stage 1 computed in
 	                                the interior */
 	struct swe_cuda_params kp;
@@ -239,9 +241,11 @@ int swe_cuda_sub_clock_get(struct swe_backend_ctx *x, double *t, long *steps, do
 
 /* cuda/swe_cuda_sub_tiles.cu.  The row ranges and tile lists of x->rows rows
  * (device arrays allocated anew when those held are too small), the tile map
- * reset: every tile computed in the next three steps, as after the upload.
- * 0 or -SPATE_E*.  The tile arrays freed. */
+ * reset: every tile computed in the next three steps, as after the upload;
+ * the tiles on which the rain raster in force falls.  0 or -SPATE_E*.  The
+ * tile arrays freed.  The rain's tiles alone (after a new raster). */
 int swe_cuda_sub_tiles(struct swe_backend_ctx *x);
+int swe_cuda_sub_rain_tiles(struct swe_backend_ctx *x);
 void swe_cuda_sub_tiles_free(struct swe_backend_ctx *x);
 
 /* cuda/swe_cuda_sub_activity.cu: where the work is (swe_multi.h). */

@@ -116,6 +116,69 @@ static SIM_UNUSED void sim_run(const struct swe_params *p, struct swe_state *fin
 	}
 }
 
+/* Rain on patches of a mostly dry DEM (t_early, t_cuda, t_cuda_multi):
+ * SIM_PATCH_NX x SIM_PATCH_NY cells of 5 m, a bed rising north (2 cm a
+ * cell) with a mound, a reservoir at 0.6 m in the south-west corner; with
+ * `manning` a raster of n (0.01 to 0.05); with `rain` three rain rasters in
+ * time: a disc of 12 cells radius in the north-west from 0 s (400 to 1000
+ * mm/h), a band of columns in the east from 4 s (2000 mm/h, every
+ * seventh cell NODATA: none there), none from 9 s (a raster of zeros).
+ * Most tiles see neither water nor rain.  The files go into the new
+ * directory dir (mkdtemp template), removed by sim_patch_clean. */
+enum { SIM_PATCH_NX = 180, SIM_PATCH_NY = 140 };
+
+static SIM_UNUSED void sim_patch_dem(struct swe_params *p, char *dir, int rain, int manning)
+{
+	static const char *const name[5] = { "dem", "n", "r1", "r2", "r3" };
+	size_t nn = (size_t)SIM_PATCH_NX * SIM_PATCH_NY;
+	double *f = (double *)malloc(5 * nn * sizeof *f);
+	char path[5][256];
+	if (!f || !mkdtemp(dir)) {
+		fprintf(stderr, "test error: no temporary directory or memory\n");
+		exit(99);
+	}
+	for (int j = 0; j < SIM_PATCH_NY; j++)
+		for (int i = 0; i < SIM_PATCH_NX; i++) {
+			double x = i - 120.0, y = j - 40.0, dx = i - 40.0, dy = j - 110.0;
+			size_t c = (size_t)j * SIM_PATCH_NX + i;
+			f[c] = 0.02 * j + 0.8 * exp(-(x * x + y * y) / 60.0);
+			f[nn + c] = 0.01 + 0.01 * ((i * 7 + j * 3) % 5);
+			f[2 * nn + c] = dx * dx + dy * dy < 144 ? 400 + 100 * ((i + 2 * j) % 7) : 0;
+			f[3 * nn + c] = i >= 150 && i < 165 ? ((i * 3 + j) % 7 == 0 ? -9999 : 2000) : 0;
+			f[4 * nn + c] = 0;
+		}
+	for (int k = 0; k < 5; k++) {
+		snprintf(path[k], sizeof path[k], "%s/%s.asc", dir, name[k]);
+		if (spate_write_asc(path[k], SIM_PATCH_NX, SIM_PATCH_NY, 0, 0, 5, 5, f + k * nn,
+			-9999)) {
+			fprintf(stderr, "test error: cannot write %s\n", path[k]);
+			exit(99);
+		}
+	}
+	free(f);
+	sim_params(p, "dem", SIM_PATCH_NX, SIM_PATCH_NY, 5, 5);
+	sim_set(p, "domain", "dem", "%s", path[0]);
+	sim_set(p, "initial", "reservoir_level", "0.6");
+	sim_set(p, "initial", "reservoir_line", "300 0 300 200");
+	if (manning)
+		sim_set(p, "physics", "manning_file", "%s", path[1]);
+	if (rain)
+		sim_set(p, "physics", "rain_files", "0 %s, 4 %s, 9 %s", path[2], path[3],
+			path[4]);
+	sim_set(p, "run", "end_time", "1e9");
+}
+
+static SIM_UNUSED void sim_patch_clean(const char *dir)
+{
+	static const char *const name[5] = { "dem", "n", "r1", "r2", "r3" };
+	char path[256];
+	for (int k = 0; k < 5; k++) {
+		snprintf(path, sizeof path, "%s/%s.asc", dir, name[k]);
+		remove(path);
+	}
+	remove(dir);
+}
+
 /* Depth of cell (i, j) in double (the state's w holds the depth). */
 static inline double sim_h(const struct swe_state *s, int i, int j)
 {

@@ -21,7 +21,11 @@
  *     exit on (dry tiles skipped) and off: the same bits, tiles skipped;
  *     16-row tiles split between 4 warps each, and never split: the same
  *     bits;
- *   - the dry-bed dam break under rain (the sources pass after each step). */
+ *   - the dry-bed dam break under rain (the sources pass after each step;
+ *     early exit on and off: the same bits, every tile computed);
+ *   - the tile map with rain rasters on patches of a dry DEM that change in
+ *     time, with and without a Manning raster, and the raster alone: early
+ *     exit on and off give the same state and products, tiles skipped. */
 #include "simtest.h"
 #include "swe_state.h"
 #include "swe_backend.h"
@@ -176,6 +180,56 @@ static void tiles(void)
 	swe_state_free(&a);
 	free(pa);
 }
+/* The tile map with rain and a Manning raster: rain rasters on patches of
+ * a dry DEM that change in time (sim_patch_dem), through the run driver
+ * (the rain set at its times), products on.  Early exit on and off: the
+ * same bits in the state and the products, and tiles skipped. */
+static void tiles_rain(int rain, int manning, const char *name)
+{
+	char dir[] = "/tmp/t_cuda.XXXXXX";
+	struct swe_params p;
+	struct swe_state s[2];
+	struct swe_prod *pr[2];
+	long skipped = 0;
+	size_t n;
+	sim_patch_dem(&p, dir, rain, manning);
+	sim_set(&p, "run", "max_steps", "300");
+	sim_set(&p, "run", "device", "cuda");
+	for (int off = 0; off < 2; off++) {
+		struct swe_run_opts o;
+		struct swe_result r;
+		long before = swe_cuda_tiles_skipped;
+		sim_set(&p, "parallel", "early_exit", off ? "off" : "on");
+		if (swe_params_validate(&p))
+			exit(99);
+		memset(&o, 0, sizeof o);
+		o.no_output = 1;
+		o.final_state = &s[off];
+		o.final_products = &pr[off];
+		pr[off] = NULL;
+		spate_set_quiet(1);
+		if (swe_run(&p, &o, &r) || strcmp(r.backend, "cuda") != 0 || !pr[off]) {
+			fprintf(stderr, "test error: %s: GPU run failed\n", name);
+			exit(99);
+		}
+		if (!off)
+			skipped = swe_cuda_tiles_skipped - before;
+	}
+	n = (size_t)(s[0].ny + 2 * SWE_GHOST) * s[0].pitch * sizeof(real);
+	printf("%s: %ld tiles skipped (sampled per batch), volume %.9g m^3\n", name, skipped,
+		swe_volume(&s[0]));
+	sim_check(skipped > 0, "%s: dry tiles without rain were skipped (%ld)", name, skipped);
+	sim_check(memcmp(s[0].w, s[1].w, n) == 0 && memcmp(s[0].hu, s[1].hu, n) == 0 &&
+		memcmp(s[0].hv, s[1].hv, n) == 0, "%s: state with early exit on vs off bitwise "
+		"identical", name);
+	sim_check(memcmp(pr[0], pr[1], (size_t)p.nx * p.ny * sizeof *pr[0]) == 0,
+		"%s: flood products with early exit on vs off bitwise identical", name);
+	for (int k = 0; k < 2; k++) {
+		swe_state_free(&s[k]);
+		free(pr[k]);
+	}
+	sim_patch_clean(dir);
+}
 #endif
 
 int main(void)
@@ -201,6 +255,9 @@ int main(void)
 	compare("bumps dam break, dry bed, rain 3600 mm/h", "bumps_dambreak", 128, 128, 10, 200, 0,
 		2e-4, 5e-5);
 	rain_mm_h = 0;
+	tiles_rain(1, 1, "tile map, rain patches and Manning raster");
+	tiles_rain(1, 0, "tile map, rain patches");
+	tiles_rain(0, 1, "tile map, Manning raster");
 	sim_lake("cuda lake with islands", 0.5, "cuda");
 	sim_lake("cuda fully wet lake", 1.5, "cuda");
 	return sim_done("t_cuda");

@@ -29,7 +29,8 @@
  * every move kept each row and its state (swe_balance_hook).  Ghost cell
  * expansion k = 2, 3, 4, 8 and auto: bitwise equal to one GPU.  Rain and
  * the Manning raster (check_sources): the same decompositions, moves and
- * expansions. */
+ * expansions, and rain on patches of a dry DEM (the tile map skips tiles
+ * in every subdomain). */
 #include "simtest.h"
 #include "swe_state.h"
 #include "swe_backend.h"
@@ -388,8 +389,9 @@ static void check_sources(int ngpu)
 	sim_set(&p, "run", "end_time", "1e9");
 	sim_set(&p, "run", "max_steps", "80");
 	check_case("DEM, Manning raster, rain rasters", &p, ngpu);
-	/* rain wets every row alike (no tile map, a bounding box of the whole
-	 * grid): seeded subdomain speeds make the plans move rows all the same */
+	/* rain on every cell wets every tile alike (the tile map computes them
+	 * all, a bounding box of the whole grid): seeded subdomain speeds make
+	 * the plans move rows all the same */
 	setenv("SPATE_BALANCE_FAKE_SPEED", "1", 1);
 	check_balance("DEM, Manning raster, rain rasters, seeded speeds", &p, ngpu);
 	unsetenv("SPATE_BALANCE_FAKE_SPEED");
@@ -400,6 +402,24 @@ static void check_sources(int ngpu)
 	remove(r2);
 	remove(dir);
 	free(B);
+
+	/* rain on patches of a dry DEM, rasters that change in time, and a
+	 * Manning raster: the tile map of every subdomain skips the dry tiles
+	 * without rain (the tiles of the rain made again after each move of
+	 * rows; the sources on the rows beyond an internal edge) */
+	{
+		char d[] = "/tmp/t_cuda_multi.XXXXXX";
+		sim_patch_dem(&p, d, 1, 1);
+		sim_set(&p, "run", "max_steps", "120");
+		want_skipped = 1;
+		check_case("DEM, rain patches, Manning raster (tile map)", &p, ngpu);
+		want_skipped = 0;
+		setenv("SPATE_BALANCE_FAKE_SPEED", "1", 1);
+		check_balance("DEM, rain patches, Manning raster (tile map), seeded speeds", &p, ngpu);
+		unsetenv("SPATE_BALANCE_FAKE_SPEED");
+		check_ghost("DEM, rain patches, Manning raster (tile map)", &p, ngpu);
+		sim_patch_clean(d);
+	}
 }
 
 #endif /* HAVE_CUDA */

@@ -4,8 +4,10 @@
  * (swe_cpu_rhs.c) must not change a bit: final w, hu, hv compared with memcmp
  * after a few hundred steps on dry beds (the dam break over bumps and the 1D
  * dam break with h_out = 0, RK2 and Euler, one and three subdomains, open and
- * inflow boundaries), and the skip must have happened where rows stay dry
- * (swe_cpu_rows_skipped).  That it saves time is a benchmark, not a test. */
+ * inflow boundaries, uniform rain; rain rasters on patches of a dry DEM that
+ * change in time, a Manning raster, both), and the skip must have happened
+ * where rows stay dry (swe_cpu_rows_skipped).  That it saves time is a
+ * benchmark, not a test. */
 #include "simtest.h"
 #include "swe_state.h"
 #include "swe_backend.h"
@@ -63,6 +65,10 @@ int main(void)
 	sim_set(&p, "boundary", "north", "outflow");
 	sim_set(&p, "parallel", "subdomains", "3");
 	compare("bumps_dambreak rk2 open, 3 subdomains", &p, 1);
+	/* uniform rain on the dry bed: every cell wet after the first step */
+	sim_set(&p, "physics", "rain", "3600");
+	sim_set(&p, "run", "max_steps", "100");
+	compare("bumps_dambreak rk2 open, 3 subdomains, uniform rain", &p, 0);
 
 	/* 1D dam break on a dry bed: every row is wet west of the front, so
 	 * nothing is skipped; the results must agree all the same */
@@ -82,6 +88,27 @@ int main(void)
 	sim_set(&p, "run", "end_time", "1e9");
 	sim_set(&p, "run", "max_steps", "200");
 	compare("dry bed, inflow and level boundaries", &p, 0);
+
+	/* rain on patches of a dry DEM, rasters that change in time, with a
+	 * Manning raster (RK2 and Euler, one and three subdomains), and each
+	 * alone: dry rows away from the water and the rain are skipped */
+	{
+		static const struct { int rain, manning, sub, euler; const char *name; } c[] = {
+			{ 1, 1, 1, 0, "DEM, rain patches and Manning raster" },
+			{ 1, 1, 3, 0, "DEM, rain patches and Manning raster, 3 subdomains" },
+			{ 1, 1, 3, 1, "DEM, rain patches and Manning raster, Euler, 3 subdomains" },
+			{ 1, 0, 1, 0, "DEM, rain patches" },
+			{ 0, 1, 3, 0, "DEM, Manning raster, 3 subdomains" } };
+		for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+			char dir[] = "/tmp/t_early.XXXXXX";
+			sim_patch_dem(&p, dir, c[k].rain, c[k].manning);
+			sim_set(&p, "run", "max_steps", "120");
+			sim_set(&p, "parallel", "subdomains", "%d", c[k].sub);
+			sim_set(&p, "physics", "integrator", "%s", c[k].euler ? "euler" : "rk2");
+			compare(c[k].name, &p, 1);
+			sim_patch_clean(dir);
+		}
+	}
 
 	return sim_done("t_early");
 }

@@ -1,0 +1,101 @@
+#!/bin/bash
+# bench_cases.sh: each case of `spate bench` runs a few steps on the CPU and
+# prints its lines (a benchmark checks nothing; this checks that it runs
+# and that what it prints adds up, not how fast):
+#   1. --case=dambreak (and the default), early exit on and off, 64^2, 3
+#      steps: exit 0, one data line with 3 steps and positive speeds; the
+#      Boussinesq bench keeps its own --case= (cavity);
+#   2. bad options (an unknown case, --early-exit=maybe, --rain=-1, a
+#      Malpasset option for the dam break) and the
+#      Malpasset cases without their data: exit non-zero with a message
+#      naming the option, or tools/get-malpasset;
+#   3. with the Malpasset data ($SPATE_DATA, else ../shared/data; else the
+#      rest is skipped, exit 77): --case=malpasset and --case=rain (a disc,
+#      everywhere) at 160 m, 4 steps, early exit on and off: one data line
+#      each with 4 steps, time > 0, speeds and GB/s > 0, the cells computed
+#      per step in (0, nx ny], all of them with early exit off, fewer with it
+#      on where rain falls on a disc of a mostly dry DEM.
+# Environment: SPATE, top_srcdir (set by make check).
+set -u
+: "${SPATE:?}" "${top_srcdir:?}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/spate-bench.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() {   # check WHAT STATUS [DETAIL]
+	if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1 ${3:-}"; fail=$((fail + 1)); fi
+}
+
+# 1. the dam break
+for args in "" "--case=dambreak --early-exit=off"; do
+	# shellcheck disable=SC2086
+	"$SPATE" bench --device=cpu --sizes=64 --steps=3 $args >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	# backend nx x ny prec gpus sub overlap steps wall cells/s cells/s/GPU GB/s
+	awk '!/^#/ { n++; ok = $1 == "cpu" && $2 == 64 && $4 == 64 && $9 == 3 && $11 > 0 &&
+		$12 > 0 } END { exit !(n == 1 && ok) }' "$tmp/out"
+	check "bench ${args:-(default)}: exit 0, one line of 3 steps on 64 x 64" \
+		$((rc + $?)) "(exit $rc: $(cat "$tmp/out" "$tmp/err" | head -c 400))"
+done
+grep -q "^# .*early exit off" "$tmp/out"
+check "bench --early-exit=off: the header says so" $?
+"$SPATE" bench --physics=boussinesq --case=cavity --sizes=8x1x8 --steps=1 --pressure=jacobi \
+	--tol=1e-3 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^cavity " "$tmp/out"
+check "bench --physics=boussinesq --case=cavity: a cavity line" $? "(exit $rc)"
+
+# 2. bad options, missing data
+for bad in --case=nope --early-exit=maybe --rain=-1 --rain-centre=x --cellsize=40; do
+	"$SPATE" bench --device=cpu --sizes=64 --steps=1 "$bad" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -ne 0 ] && grep -q -- "${bad%%=*}" "$tmp/err"
+	check "bench $bad: refused, naming it" $? "(exit $rc: $(head -c 300 "$tmp/err"))"
+done
+for c in malpasset rain; do
+	"$SPATE" bench --device=cpu --case=$c --steps=1 --data-dir="$tmp/none" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -ne 0 ] && grep -q "tools/get-malpasset" "$tmp/err"
+	check "bench --case=$c without the data: refused, saying where to get it" $? \
+		"(exit $rc: $(head -c 300 "$tmp/err"))"
+done
+
+# 3. the Malpasset cases
+data=${SPATE_DATA:-$top_srcdir/../shared/data}
+if [ ! -r "$data/malpasset/malpasset_dem_10m.asc.gz" ]; then
+	echo "SKIP: no Malpasset data in $data (set SPATE_DATA): the cases on it not run"
+	[ $fail -eq 0 ] && exit 77
+	exit 1
+fi
+# run NAME ARGS...: one case into $tmp/NAME; prints "steps nx ny active"
+run() {
+	local name=$1
+	shift
+	"$SPATE" bench --device=cpu --data-dir="$data" --cellsize=160 --steps=4 "$@" \
+		>"$tmp/$name" 2>"$tmp/$name.err"
+	rc=$?
+	# case backend nx x ny prec early steps sim wall cells/s active active-cells/s GB/s
+	awk -v rc=$rc '!/^#/ { n++; ok = $8 == 4 && $9 > 0 && $10 > 0 && $11 > 0 && $12 > 0 &&
+		$12 <= 1.001 * $3 * $5 && $13 > 0 && $14 > 0; line = $8 " " $3 " " $5 " " $12 }
+		END { if (rc == 0 && n == 1 && ok) print line; else print "bad" }' "$tmp/$name"
+}
+for c in "malpasset" "rain" "rain --rain-radius=0"; do
+	for e in on off; do
+		# shellcheck disable=SC2086
+		r=$(run "$e" --case=$c --early-exit=$e)
+		[ "$r" != bad ]
+		check "bench --case=$c --early-exit=$e: one line of 4 steps, positive speeds, cells computed in (0, nx ny] ($r)" \
+			$? "($(cat "$tmp/$e" "$tmp/$e.err" | head -c 600))"
+		eval "res_$e=\"\$r\""
+	done
+	# shellcheck disable=SC2154
+	read -r _ nx ny act_on <<<"$res_on"
+	read -r _ _ _ act_off <<<"$res_off"
+	awk -v a="$act_off" -v n="$nx" -v m="$ny" 'BEGIN { exit !(a >= 0.999 * n * m) }'
+	check "bench --case=$c: early exit off computes every cell ($act_off of ${nx}x$ny)" $?
+	if [ "$c" = rain ]; then
+		awk -v a="$act_on" -v n="$nx" -v m="$ny" 'BEGIN { exit !(a < 0.99 * n * m) }'
+		check "bench --case=rain (a disc): early exit on computes fewer cells ($act_on)" $?
+	fi
+done
+exit $((fail > 0))
