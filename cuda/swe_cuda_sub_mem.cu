@@ -319,6 +319,8 @@ static void settings(struct swe_backend_ctx *x, const struct swe_state *g,
 	x->room = p->balance != SWE_BALANCE_STATIC && env_int("SPATE_CUDA_ROOM", 1, 0, 1);
 	swe_cuda_params_fill(&x->kp, g, p, rows);
 	x->kp.host_dt = 1;
+	/* wide halos may come between two no-op steps (copy_all) */
+	x->kp.noop_skip = x->halo == G;
 	x->kp.sides = 1u << SWE_WEST | 1u << SWE_EAST | (row0 == 0 ? 1u << SWE_SOUTH : 0) |
 		(row0 + rows == g->ny ? 1u << SWE_NORTH : 0);
 }

@@ -86,6 +86,11 @@ TESTS += tests/balance_bound.sh
 # without a GPU.
 check_PROGRAMS += tests/t_cuda_multi
 tests_t_cuda_multi_SOURCES = tests/t_cuda_multi.c tests/simtest.h
+# No-op steps past a stop time (the copy of U only in the first of a row):
+# the same bits on one GPU and on GPU subdomains (t_cuda_noop; skips
+# without a GPU).
+check_PROGRAMS += tests/t_cuda_noop
+tests_t_cuda_noop_SOURCES = tests/t_cuda_noop.c tests/simtest.h
 dist_check_SCRIPTS += tests/mpi_cuda.sh
 TESTS += tests/mpi_cuda.sh
 # Gauges kept on the GPU = gauges sampled after every step, also restarted
