@@ -15,7 +15,10 @@
 # and continued with --restart on 3.  gauges.csv and gauges_summary.csv
 # must be the serial run's bytes every time, and so must today's way under
 # MPI (SPATE_GAUGES_HOST=1: sampled after every step through the ranks).
-# Also 3 CPU subdomains in one process with rows moving.
+# Also 3 CPU subdomains in one process with rows moving.  With a CUDA GPU
+# (the GPU machine) the same on GPU ranks against one GPU (each GPU
+# subdomain keeps its gauges; the ranks share the GPUs): 2 ranks with rows
+# moving, and 3 ranks.
 #
 # Environment (set by make check): SPATE, SPATE_SCENARIOS, MPIEXEC (empty:
 # none found), SPATE_HAVE_MPI (yes/no).  Skips (77) without MPI or mpiexec.
@@ -33,19 +36,20 @@ common="--domain.nx=80 --domain.ny=72 --initial.h_out=0 --initial.radius=60 --ru
 --gauges.threshold=0.01"
 bal="--parallel.balance=rows --parallel.balance_interval=2 --parallel.balance_gain=0"
 
-# run NAME NP ARGS...: NP = 0 runs without mpiexec
+# run NAME NP ARGS...: NP = 0 runs without mpiexec; on $device
+device=cpu
 run() {
 	local name=$1 np=$2
 	shift 2
 	if [ "$np" -eq 0 ]; then
 		# shellcheck disable=SC2086
-		timeout 120 "$SPATE" run "$scen/circular_dambreak.conf" --device=cpu $common \
+		timeout 120 "$SPATE" run "$scen/circular_dambreak.conf" --device=$device $common \
 			--output.dir="$tmp/$name" "$@" 2>"$tmp/$name.err" >/dev/null
 	else
 		# shellcheck disable=SC2086
 		timeout 120 "$MPIEXEC" --oversubscribe -np "$np" "$SPATE" run \
-			"$scen/circular_dambreak.conf" --device=cpu $common --output.dir="$tmp/$name" \
-			"$@" 2>"$tmp/$name.err" >/dev/null
+			"$scen/circular_dambreak.conf" --device=$device $common \
+			--output.dir="$tmp/$name" "$@" 2>"$tmp/$name.err" >/dev/null
 	fi
 }
 
@@ -152,6 +156,27 @@ if [ -n "$ck" ]; then
 	check "continued on 3 ranks" $? "$(tail -3 "$tmp/stop.err")"
 	kept stop
 	same stop serial
+fi
+
+# GPU ranks (where spate sees a CUDA GPU)
+if [ "$("$SPATE" devices 2>/dev/null | grep -cE '^cuda +[0-9]+ ')" -ge 1 ]; then
+	device=cuda
+	run gpu 0 --run.max_steps=200 --gauges.interval=0.2
+	check "one GPU" $? "$(tail -3 "$tmp/gpu.err")"
+	kept gpu
+	# seeded speeds: the rows move at every measure whatever the GPUs' load
+	# shellcheck disable=SC2086
+	SPATE_BALANCE_FAKE_SPEED=3 run gpu-np2 2 --run.max_steps=200 --gauges.interval=0.2 $bal
+	check "GPU, 2 ranks, balance = rows" $? "$(tail -3 "$tmp/gpu-np2.err")"
+	kept gpu-np2
+	moved gpu-np2
+	same gpu-np2 gpu
+	run gpu-np3 3 --run.max_steps=200 --gauges.interval=0.2 --parallel.subdomains=4
+	check "GPU, 4 subdomains on 3 ranks" $? "$(tail -3 "$tmp/gpu-np3.err")"
+	kept gpu-np3
+	same gpu-np3 gpu
+else
+	echo "mpi_gauges.sh: no CUDA GPU: the GPU ranks are not run"
 fi
 
 if [ "$fail" -ne 0 ]; then
