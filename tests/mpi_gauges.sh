@@ -9,7 +9,8 @@
 # under mpiexec, where each rank's CPU subdomains keep the tracks and rows
 # of their cells and the rows are gathered to rank 0 after advances of many
 # steps: on 2 ranks, 4 subdomains on 3 ranks, with balance = rows moving
-# rows between the ranks every two steps (the gauges follow them), rows
+# rows between the ranks every two steps (the gauges follow them; also
+# with ghost cell expansion, 3 subdomains on 2 ranks), rows
 # never after the first (interval 0), a row after every step over more
 # than SWE_GAUGE_ROWS (1024) steps, and stopped with checkpoints on 2 ranks
 # and continued with --restart on 3.  gauges.csv and gauges_summary.csv
@@ -114,6 +115,15 @@ for np in 2 3; do
 	moved "bal-np$np"
 	same "bal-np$np" serial
 done
+# ghost cell expansion: the subdomains hold more rows below their own
+# shellcheck disable=SC2086
+run ghost-np2 2 --run.max_steps=200 --gauges.interval=0.2 --parallel.subdomains=3 $bal \
+	--parallel.ghost_expansion=2
+check "balance = rows, ghost expansion 2, 3 subdomains on 2 ranks" $? \
+	"$(tail -3 "$tmp/ghost-np2.err")"
+kept ghost-np2
+moved ghost-np2
+same ghost-np2 serial
 # shellcheck disable=SC2086
 run bal-sub3 0 --run.max_steps=200 --gauges.interval=0.2 --parallel.subdomains=3 $bal
 check "balance = rows, 3 subdomains in one process" $? "$(tail -3 "$tmp/bal-sub3.err")"
