@@ -275,6 +275,7 @@ void swe_cuda_params_fill(struct swe_cuda_params *k, const struct swe_state *g,
 	 * of at least the stencil's two rows; SPATE_CUDA_TILES=0 turns it off */
 	k->tiles = k->early && k->integrator == 2 && env_int("SPATE_CUDA_TILES", 1, 0, 1);
 	k->ntx = (g->nx + SWE_CUDA_STRIP_COLS - 1) / SWE_CUDA_STRIP_COLS;
+	k->noop_skip = 1; /* a subdomain's: swe_cuda_sub_mem.cu */
 }
 
 

@@ -372,7 +372,7 @@ __device__ static __forceinline__ void strip(const kparams_t &kp, ctl_t *q, cons
 
 	if (S2) {
 		if (q->dt == 0) {
-			copy_all(kp, a);
+			copy_all(kp, q, a);
 			return;
 		}
 		dt = (real)q->dt;

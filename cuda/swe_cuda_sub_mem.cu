@@ -31,8 +31,7 @@ static int rows_copy(struct swe_backend_ctx *x, int st, int j0, int j1, real *w,
 	real *f[3], *h[3] = { w, hu, hv };
 	size_t n = (size_t)(j1 - j0) * x->kp.pitch * sizeof(real);
 	int rc;
-	int lo = x->kp.sides & 1u << SWE_SOUTH ? G : x->halo;
-	int hi = x->kp.sides & 1u << SWE_NORTH ? G : x->halo;
+	int lo = swe_cuda_sub_held(x, 0), hi = swe_cuda_sub_held(x, 1);
 	if (j0 < -lo || j1 > x->rows + hi || j0 > j1)
 		return -SPATE_EINVAL;
 	if ((rc = swe_cuda_sub_fields(x, st, f)) || (rc = swe_cuda_sub_sync(x)))
@@ -290,19 +289,6 @@ static int env_int(const char *name, int def, int lo, int hi)
 	return v >= lo && v <= hi ? v : def;
 }
 
-/* What GPU subdomains do not do yet: a message, -SPATE_EUNSUPPORTED. */
-static int refused(const struct swe_state *g, const struct swe_params *p)
-{
-	(void)g;
-	if (swe_halo_rows(p) > G && p->balance != SWE_BALANCE_STATIC) {
-		spate_log_error("cuda", "[parallel] ghost_expansion with balance = %s on GPU "
-			"subdomains is not built yet: use one of them (or CPU subdomains)",
-			p->balance == SWE_BALANCE_BBOX ? "bbox" : "rows");
-		return -SPATE_EUNSUPPORTED;
-	}
-	return 0;
-}
-
 /* x's settings and kernel parameters for rows [row0, row0 + rows) of g
  * (the tile height is sub_init's). */
 static void settings(struct swe_backend_ctx *x, const struct swe_state *g,
@@ -319,6 +305,8 @@ static void settings(struct swe_backend_ctx *x, const struct swe_state *g,
 	x->room = p->balance != SWE_BALANCE_STATIC && env_int("SPATE_CUDA_ROOM", 1, 0, 1);
 	swe_cuda_params_fill(&x->kp, g, p, rows);
 	x->kp.host_dt = 1;
+	/* wide halos may come between two no-op steps (copy_all) */
+	x->kp.noop_skip = x->halo == G;
 	x->kp.sides = 1u << SWE_WEST | 1u << SWE_EAST | (row0 == 0 ? 1u << SWE_SOUTH : 0) |
 		(row0 + rows == g->ny ? 1u << SWE_NORTH : 0);
 }
@@ -331,8 +319,6 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	step_t a;
 	if (row0 < 0 || rows < G || row0 + rows > g->ny)
 		return -SPATE_EINVAL;
-	if ((rc = refused(g, p)))
-		return rc;
 	if (!(x = (struct swe_backend_ctx *)calloc(1, sizeof *x)))
 		return -SPATE_ENOMEM;
 	x->device = device;

@@ -7,13 +7,15 @@
  * the next steps read of a row moves with it: both ping-pong copies of U =
  * (w, hu, hv) and the rates L (a tile the tile map skips keeps in them what
  * a step would write, see k_tiles), ghost columns included; the bed of the
- * row and of SWE_GHOST rows either side (cell centres and corners: the
- * gaining side's new ghost rows need them); the flood products; and, per
- * column of tiles, the dry streak of the tile that held the row.  The ghost
- * rows of internal edges are exchanged by the driver before the next step.
- * The Manning raster and the rain rates are held for the whole grid:
- * nothing of them moves; the tiles on which rain falls are found again for
- * the new rows (swe_cuda_sub_tiles).
+ * row and of `halo` rows either side (cell centres and corners: the
+ * gaining side's new ghost rows need them, and with ghost cell expansion
+ * the rows beyond them that the stages compute on); the flood products;
+ * and, per column of tiles, the dry streak of the tile that held the row.
+ * The ghost rows of internal edges (with ghost cell expansion all `halo`
+ * of them) are exchanged by the driver before the next step.  The Manning
+ * raster and the rain rates are held for the whole grid: nothing of them
+ * moves; the tiles on which rain falls are found again for the new rows
+ * (swe_cuda_sub_tiles).
  *
  * The tile map after a move: a new tile keeps the smallest streak of the
  * rows within two rows of it (tiles are columns of tiles in every
@@ -23,8 +25,8 @@
  * every other one gets flags that the next step rewrites (computed) or
  * that say dry (skipped).
  *
- * The message of n rows, in reals (P = pitch, C = cpitch, G = SWE_GHOST):
- * U, the other copy of U, L: 9 n P;  Bm: (n + 2G) P;  Bc: (n + 2G + 1) C;
+ * The message of n rows, in reals (P = pitch, C = cpitch, H = halo):
+ * U, the other copy of U, L: 9 n P;  Bm: (n + 2H) P;  Bc: (n + 2H + 1) C;
  * the streaks: n ntx bytes, rounded up to reals;  then n nx struct swe_prod
  * when products are kept. */
 #ifdef HAVE_CONFIG_H
@@ -124,10 +126,10 @@ struct pack_layout {
 static struct pack_layout layout(const struct swe_backend_ctx *x, int n)
 {
 	struct pack_layout l;
-	size_t P = (size_t)x->kp.pitch, C = (size_t)x->kp.cpitch;
+	size_t P = (size_t)x->kp.pitch, C = (size_t)x->kp.cpitch, H = (size_t)x->halo;
 	l.bm = 9 * (size_t)n * P;
-	l.bc = l.bm + ((size_t)n + 2 * G) * P;
-	l.st = l.bc + ((size_t)n + 2 * G + 1) * C;
+	l.bc = l.bm + ((size_t)n + 2 * H) * P;
+	l.st = l.bc + ((size_t)n + 2 * H + 1) * C;
 	l.end = l.st + ((size_t)n * x->kp.ntx + sizeof(real) - 1) / sizeof(real);
 	return l;
 }
@@ -172,8 +174,10 @@ int swe_cuda_sub_rows_pack(struct swe_backend_ctx *x, int side, int n, void *buf
 	struct pack_layout l = layout(x, n);
 	real *b = (real *)buf, **f[NF];
 	size_t P = (size_t)x->kp.pitch * sizeof(real), C = (size_t)x->kp.cpitch * sizeof(real);
-	int a = side ? x->rows - n : 0, rc;
-	if (n < 1 || n > x->rows)
+	int a = side ? x->rows - n : 0, H = x->halo, rc;
+	/* the bed of H rows either side: rows x holds */
+	if (n < 1 || n > x->rows || a - H < -swe_cuda_sub_held(x, 0) ||
+		a + n + H > x->rows + swe_cuda_sub_held(x, 1))
 		return -SPATE_EINVAL;
 	if ((rc = swe_cuda_sub_sync(x)))
 		return rc;
@@ -182,9 +186,9 @@ int swe_cuda_sub_rows_pack(struct swe_backend_ctx *x, int side, int n, void *buf
 		CUDA_CHECK(cudaMemcpy(b + (size_t)k * n * x->kp.pitch,
 			swe_cuda_sub_row(*f[msg_field(x, k)], x, a), (size_t)n * P,
 			cudaMemcpyDeviceToHost));
-	CUDA_CHECK(cudaMemcpy(b + l.bm, swe_cuda_sub_row(x->Bm, x, a - G), (size_t)(n + 2 * G) * P,
+	CUDA_CHECK(cudaMemcpy(b + l.bm, swe_cuda_sub_row(x->Bm, x, a - H), (size_t)(n + 2 * H) * P,
 		cudaMemcpyDeviceToHost));
-	CUDA_CHECK(cudaMemcpy(b + l.bc, crow(x, x->Bc, a - G), (size_t)(n + 2 * G + 1) * C,
+	CUDA_CHECK(cudaMemcpy(b + l.bc, crow(x, x->Bc, a - H), (size_t)(n + 2 * H + 1) * C,
 		cudaMemcpyDeviceToHost));
 	if ((rc = row_streaks(x, a, n, (unsigned char *)(b + l.st))))
 		return rc;
@@ -208,20 +212,24 @@ static int shift(real *to, const real *from, int v0, int v1, int d, size_t width
 /* The rows x keeps when it gains gain_lo rows at the south and gain_hi at
  * the north (< 0: loses them), row v of the new layout being old row
  * v - gain_lo, into a new store s: every row array with its ghost rows,
- * the products of the owned rows. */
+ * the bed also in the rows held beyond them (swe_cuda_sub_held), the
+ * products of the owned rows. */
 static int keep_rows(struct swe_backend_ctx *x, struct swe_cuda_store *s, int gain_lo,
 	int gain_hi)
 {
 	size_t P = (size_t)x->kp.pitch, C = (size_t)x->kp.cpitch, o = (size_t)s->off;
 	int rows = x->rows + gain_lo + gain_hi, d = gain_lo, rc = 0;
 	int v0 = -G > d - G ? -G : d - G, v1 = rows < x->rows + d ? rows : x->rows + d;
+	int lo = swe_cuda_sub_held(x, 0), hi = swe_cuda_sub_held(x, 1);
+	int b0 = -lo > d - lo ? -lo : d - lo, b1 = v1 + hi;
 	real **f[NF];
 	row_arrays(x, f);
 	v1 += G;
-	for (int k = 0; k < NF && !rc; k++)
-		rc = shift(s->f[k] + o * P, *f[k], v0, v1, d, P);
+	for (int k = 0; k < NF && !rc; k++) /* the bed, Bm, last */
+		rc = k < NF - 1 ? shift(s->f[k] + o * P, *f[k], v0, v1, d, P) :
+			shift(s->f[k] + o * P, *f[k], b0, b1, d, P);
 	if (!rc) /* corner rows: one more */
-		rc = shift(s->Bc + o * C, x->Bc, v0, v1 + 1, d, C);
+		rc = shift(s->Bc + o * C, x->Bc, b0, b1 + 1, d, C);
 	v0 = d > 0 ? d : 0;
 	v1 -= G;
 	if (!rc && s->prod && v1 > v0)
@@ -243,7 +251,9 @@ static int make_room(struct swe_backend_ctx *x, int gain_lo, int gain_hi, unsign
 	struct swe_cuda_store s;
 	if (v1 > v0 && (rc = row_streaks(x, v0 - d, v1 - v0, st + (size_t)v0 * x->kp.ntx)))
 		return rc;
-	if (off >= 0 && off + rows <= x->st.cap) {
+	/* in place while the store holds the rows beyond the edges too */
+	if (off >= swe_cuda_sub_held(x, 0) - G &&
+		off + rows + swe_cuda_sub_held(x, 1) - G <= x->st.cap) {
 		x->st.off = off;
 		swe_cuda_sub_store_use(x);
 		return 0;
@@ -261,25 +271,34 @@ static int make_room(struct swe_backend_ctx *x, int gain_lo, int gain_hi, unsign
 	return 0;
 }
 
+/* The rows of the bed that n rows becoming owned rows [j, j + n) of x's
+ * layout of `rows` rows bring: halo rows either side, those x holds. */
+static void bed_rows(const struct swe_backend_ctx *x, int rows, int j, int n, int *r0, int *r1)
+{
+	int lo = swe_cuda_sub_held(x, 0), hi = swe_cuda_sub_held(x, 1), H = x->halo;
+	*r0 = j - H < -lo ? -lo : j - H;
+	*r1 = j + n + H > rows + hi ? rows + hi : j + n + H;
+}
+
 /* A message of n rows that become owned rows [j, j + n) of x's new layout
- * of `rows` rows, with the bed of G rows either side (those that fall in
- * the layout); their streaks into st. */
+ * of `rows` rows, with their bed (bed_rows); their streaks into st. */
 static int unpack(struct swe_backend_ctx *x, int rows, const void *buf, int j, int n,
 	unsigned char *st)
 {
 	struct pack_layout l = layout(x, n);
 	const real *b = (const real *)buf;
 	size_t P = (size_t)x->kp.pitch, C = (size_t)x->kp.cpitch;
-	int r0 = j - G < -G ? -G : j - G, r1 = j + n + G > rows + G ? rows + G : j + n + G;
+	int r0, r1, H = x->halo;
 	real **f[NF];
 	row_arrays(x, f);
 	for (int k = 0; k < 9; k++)
 		CUDA_CHECK(cudaMemcpy(swe_cuda_sub_row(*f[msg_field(x, k)], x, j),
 			b + (size_t)k * n * P, (size_t)n * P * sizeof(real), cudaMemcpyHostToDevice));
-	/* message bed row r is row j - G + r of the layout */
-	CUDA_CHECK(cudaMemcpy(swe_cuda_sub_row(x->Bm, x, r0), b + l.bm + (size_t)(r0 - j + G) * P,
+	/* message bed row r is row j - H + r of the layout */
+	bed_rows(x, rows, j, n, &r0, &r1);
+	CUDA_CHECK(cudaMemcpy(swe_cuda_sub_row(x->Bm, x, r0), b + l.bm + (size_t)(r0 - j + H) * P,
 		(size_t)(r1 - r0) * P * sizeof(real), cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMemcpy(crow(x, x->Bc, r0), b + l.bc + (size_t)(r0 - j + G) * C,
+	CUDA_CHECK(cudaMemcpy(crow(x, x->Bc, r0), b + l.bc + (size_t)(r0 - j + H) * C,
 		(size_t)(r1 - r0 + 1) * C * sizeof(real), cudaMemcpyHostToDevice));
 	memcpy(st + (size_t)j * x->kp.ntx, b + l.st, (size_t)n * x->kp.ntx);
 	if (x->prod)
@@ -402,8 +421,7 @@ int swe_cuda_sub_rows_take(struct swe_backend_ctx *x, int side, int n,
 	struct swe_backend_ctx *from)
 {
 	int rows = x->rows + n, j = side ? x->rows : 0, a = side ? 0 : from->rows - n, rc;
-	int gl = side ? 0 : n, gh = side ? n : 0;
-	int r0 = j - G < -G ? -G : j - G, r1 = j + n + G > rows + G ? rows + G : j + n + G;
+	int gl = side ? 0 : n, gh = side ? n : 0, r0, r1;
 	size_t P = (size_t)x->kp.pitch * sizeof(real), C = (size_t)x->kp.cpitch * sizeof(real);
 	real **f[NF], **g[NF];
 	unsigned char *st;
@@ -421,7 +439,9 @@ int swe_cuda_sub_rows_take(struct swe_backend_ctx *x, int side, int n,
 	for (int k = 0; k < 9 && !rc; k++)
 		rc = dcopy(swe_cuda_sub_row(*f[msg_field(x, k)], x, j),
 			swe_cuda_sub_row(*g[msg_field(from, k)], from, a), (size_t)n * P);
-	/* the bed of the new rows and of G rows either side (in the layout) */
+	/* the bed of the new rows and of halo rows either side (bed_rows; from
+	 * holds them: it keeps at least halo rows) */
+	bed_rows(x, rows, j, n, &r0, &r1);
 	if (!rc)
 		rc = dcopy(swe_cuda_sub_row(x->Bm, x, r0), swe_cuda_sub_row(from->Bm, from,
 			a + r0 - j), (size_t)(r1 - r0) * P);

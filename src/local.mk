@@ -13,13 +13,14 @@ src_libspate_a_SOURCES = \
 	src/diag.c \
 	src/swe_cpu.c src/swe_cpu_mem.c src/swe_cpu_guard.c \
 	src/swe_cpu_rhs.c \
-	src/swe_cpu_sub.c \
+	src/swe_cpu_sub.c src/swe_cpu_gauges.c \
 	src/swe_bc.c \
 	src/decomp.c \
 	src/halo.c \
 	src/halo_nccl.c \
 	src/balance.c \
-	src/swe_multi.c src/swe_multi_halo.c src/swe_multi_io.c src/swe_multi_dev.c \
+	src/swe_multi.c src/swe_multi_halo.c src/swe_multi_io.c src/swe_multi_gauges.c \
+	src/swe_multi_dev.c \
 	src/swe_balance.c src/swe_balance_trial.c src/swe_balance_measure.c \
 	src/swe_balance_plan.c src/swe_balance_move.c src/swe_balance_run.h \
 	src/swe_probe.c \
@@ -62,6 +63,7 @@ noinst_HEADERS += \
 	src/swe_cpu_ctx.h \
 	src/swe_cpu_mem.h \
 	src/swe_cpu_sub.h \
+	src/swe_cpu_gauges.h \
 	src/swe_cpu_rhs.h \
 	src/swe_balance.h src/swe_balance_types.h \
 	src/decomp.h \

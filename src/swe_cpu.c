@@ -29,6 +29,7 @@
 
 #include "spate.h"
 #include "swe_cpu.h"
+#include "swe_cpu_gauges.h"
 #include "swe_cpu_mem.h"
 #include "swe_sub.h"
 #include "products_kern.h"
@@ -351,6 +352,7 @@ static int cpu_commit(struct swe_backend_ctx *x, double t, double dt)
 		cpu_sources(x, dt);
 	if (x->prod)
 		cpu_products(x, dt);
+	swe_cpu_gauges_step(x);
 	return 0;
 }
 
@@ -393,6 +395,7 @@ static void cpu_fini(struct swe_backend_ctx *x)
 	if (!x)
 		return;
 	swe_cpu_free_work(x);
+	swe_cpu_gauges_free(x);
 	free(x->rowbuf);
 	free(x->prod);
 	free(x->good);
@@ -422,6 +425,9 @@ const struct swe_sub_ops swe_cpu_sub_ops = {
 	.rows_get = swe_cpu_rows_get,
 	.rows_put = swe_cpu_rows_put,
 	.sample = swe_cpu_sample,
+	.gauges_start = swe_cpu_gauges_start,
+	.gauges_rows = swe_cpu_gauges_rows,
+	.gauges_get = swe_cpu_gauges_get,
 	.products_start = cpu_products_start,
 	.products_get = cpu_products_get,
 	.fini = cpu_fini,

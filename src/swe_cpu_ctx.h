@@ -18,6 +18,8 @@
 /* Columns per block of the early-exit dry map. */
 #define CPU_BLOCK 32
 
+struct swe_cpu_gauges;
+
 struct swe_backend_ctx {
 	struct swe_state s;        /* current state (owned arrays), the view */
 	real *w1, *hu1, *hv1;      /* next state */
@@ -50,6 +52,7 @@ struct swe_backend_ctx {
 	int bad;                   /* a step stored a non-finite value (swe_guard.h) */
 	real *good;                /* the guard's last good (w, hu, hv), or NULL */
 	struct swe_prod *good_prod; /* ... and its flood products, or NULL */
+	struct swe_cpu_gauges *gg; /* gauges kept here (swe_cpu_gauges.c), or NULL */
 };
 
 /* The instability guard of the single-domain backend (struct

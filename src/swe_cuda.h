@@ -50,6 +50,7 @@ struct swe_cuda_ctl {
 	long long steps;   /* real steps taken */
 	int err;           /* 1: non-finite speeds or dt <= 0; every step is a no-op */
 	int bad;           /* 1: a step stored a non-finite value (swe_guard_note) */
+	int noop;          /* no-op steps in a row up to this one (set_dt; at most 2) */
 	unsigned int done; /* stage-1 blocks finished (the last one sets dt, resets it) */
 	swe_rbits ax1, ay1; /* stage-1 face-speed maxima of this step */
 	swe_rbits ax2, ay2; /* stage-2 maxima of the last real RK2 step */
@@ -80,6 +81,9 @@ struct swe_cuda_params {
 	                        side not in `sides`) are computed every step,
 	                        launched on their own (k_tiles) */
 	int src;             /* sources after each step (rain, Manning raster) */
+	int noop_skip;       /* a no-op step after a no-op step copies nothing
+	                        (copy_all, swe_cuda_dev.h); 0 with ghost cell
+	                        expansion */
 	double max_dt;       /* longest step, s (0: no bound; swe_max_dt) */
 	real rain_u;         /* uniform rain rate where the step's rain is NULL, m/s */
 	int jlo, jhi;        /* rows [jlo, jhi) of the stage kernels: tile rows start

@@ -119,9 +119,16 @@ __device__ static inline void each_ghost_of(const struct swe_view &v, const kpar
 	}
 }
 
-/* A no-op step: U^{n+1} = U^n on every cell, ghosts included. */
-__device__ static inline void copy_all(const kparams_t &kp, const step_t &a)
+/* A no-op step: U^{n+1} = U^n on every cell, ghosts included; nothing
+ * when the step before was a no-op too (q->noop > 1, set_dt), which left
+ * U^n in both copies, and nothing wrote either since (kp.noop_skip: no
+ * ghost cell expansion, whose exchanges of many rows may come between two
+ * steps; the other writers between two steps, halos of SWE_GHOST rows,
+ * store the values both copies hold). */
+__device__ static inline void copy_all(const kparams_t &kp, const ctl_t *q, const step_t &a)
 {
+	if (kp.noop_skip && q->noop > 1)
+		return;
 	long n = (long)gridDim.x * gridDim.y * blockDim.x * blockDim.y;
 	long k = ((long)blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x * blockDim.y +
 		(long)threadIdx.y * blockDim.x + threadIdx.x;
@@ -180,6 +187,7 @@ __device__ static inline void set_dt(const kparams_t &kp, ctl_t *q)
 			}
 		}
 	}
+	q->noop = dt > 0 ? 0 : q->noop < 2 ? q->noop + 1 : 2;
 	q->dt = dt;
 	q->done = 0;
 }

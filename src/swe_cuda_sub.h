@@ -149,6 +149,14 @@ static inline size_t swe_cuda_sub_halo(const struct swe_backend_ctx *x)
 	return (size_t)SWE_GHOST * x->kp.pitch;
 }
 
+/* Rows held beyond edge `side` (0 south, 1 north): the ghost rows of a
+ * global edge, or the halo of an internal one (more with ghost cell
+ * expansion); the bed is valid in all of them. */
+static inline int swe_cuda_sub_held(const struct swe_backend_ctx *x, int side)
+{
+	return x->kp.sides & 1u << (side ? SWE_NORTH : SWE_SOUTH) ? SWE_GHOST : x->halo;
+}
+
 static inline real *swe_cuda_sub_row(real *f, const struct swe_backend_ctx *x, int j)
 {
 	return f + (size_t)(j + SWE_GHOST) * x->kp.pitch;

@@ -32,8 +32,11 @@ int swe_gauges_sample(const struct spate_backend *be, struct swe_backend_ctx *ct
 	if (rc)
 		return rc;
 	gauge_update(gs, s, t, p->kappa);
-	if (t >= *next && out) {
-		rc = swe_out_gauges(out, gs, t);
+	/* every rank's clock moves on (under MPI the ranks that write nothing
+	 * keep the rows of their subdomains' gauges at the same steps) */
+	if (t >= *next) {
+		if (out)
+			rc = swe_out_gauges(out, gs, t);
 		*next = gauge_next_row(*next, t, p->gauge_interval);
 	}
 	return rc;

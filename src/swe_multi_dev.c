@@ -194,8 +194,10 @@ int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps, struct
 		int near = 0;
 		if (m->last_dt > 0) {
 			/* Near t_stop (swe_steps_short), not rounded up to graphs:
-			 * a no-op step copies U in every launch of its second stage,
-			 * the edge rows' few blocks too.  Batches rounded up used to
+			 * the first no-op step of a row copies U in every launch of
+			 * its second stage (copy_all), the edge rows' few blocks too,
+			 * and every no-op step with ghost cell expansion; each still
+			 * launches its kernels.  Batches rounded up used to
 			 * run past each output time: 4000^2 dam break on two H200s,
 			 * 0.73 s against 0.53 s without those steps. */
 			double need = (t_stop - m->t) / m->last_dt;

@@ -1,7 +1,8 @@
 /* swe_multi_io.c: data in and out of a decomposed run: the state and the
  * flood products gathered to rank 0 (whole planes, no global copy on the
  * other ranks), gauge samples from the subdomains that own them, products
- * put back on restart. */
+ * put back on restart, rain and the clock of a restart (the gauges kept on
+ * the devices: swe_multi_gauges.c). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -12,7 +13,6 @@
 #include "swe.h"
 #include "swe_backend.h"
 #include "swe_multi_run.h"
-#include "gauge.h"
 #include "swe_balance.h"
 #include "products_kern.h"
 
@@ -63,15 +63,6 @@ int swe_multi_download(struct swe_backend_ctx *ctx, struct swe_state *s)
 	return rc ? rc : gather(m, f, 3, (size_t)m->pitch * sizeof(real));
 }
 
-/* The subdomain that holds global row j (ghost rows: the edge ones). */
-static int owner(const struct multi *m, int j)
-{
-	int k = 0;
-	while (k + 1 < m->d.n && j >= m->d.part[k + 1].row0)
-		k++;
-	return k;
-}
-
 /* Each subdomain of this rank samples its cells in one call; the owner's
  * value is the only one above -inf, so the maximum over the ranks is
  * exact. */
@@ -93,7 +84,7 @@ int swe_multi_sample(struct swe_backend_ctx *ctx, const long *idx, int n, real *
 	for (int k = m->d.first; k < m->d.last && !rc; k++) {
 		int c = 0;
 		for (int q = 0; q < n; q++)
-			if (owner(m, (int)(idx[q] / m->pitch) - SWE_GHOST) == k) {
+			if (swe_multi_owner(m, idx[q]) == k) {
 				li[c] = idx[q] - (long)m->d.part[k].row0 * m->pitch;
 				qs[c++] = q;
 			}
@@ -188,170 +179,4 @@ int swe_multi_set_time(struct swe_backend_ctx *ctx, double t, long steps, double
 	/* the ghost rows as restored may not be the neighbours' */
 	swe_balance_exchange_soon(m->bal);
 	return 0;
-}
-
-/* ---- gauges kept on the devices (struct spate_backend, gauges_start):
- * every subdomain of this process is handed all the gauges, with the cells
- * it does not hold marked (-1); each keeps the tracks of its cells and the
- * row values of the gauges whose centre it holds, and records rows at the
- * same steps as the others (the same clock; no subdomain rests: rows would
- * be missing).  After rows move, what they kept is read back and handed to
- * the new holders.  One MPI rank only. */
-
-void swe_multi_gauges_free(struct multi *m)
-{
-	free(m->gidx);
-	free(m->gloc);
-	free(m->gown);
-	free(m->gtr);
-	free(m->str);
-	free(m->gt);
-	free(m->st);
-	free(m->gv);
-	free(m->sv);
-	m->gidx = m->gloc = NULL;
-	m->gown = NULL;
-	m->gtr = m->str = NULL;
-	m->gt = m->st = NULL;
-	m->gv = m->sv = NULL;
-	m->gn = 0;
-}
-
-/* Hand the gauges to the subdomains that hold their cells now; next: the
- * time of the next row. */
-static int gauges_place(struct multi *m, double next)
-{
-	size_t ns = (size_t)m->gn * m->gper;
-	int rc = 0;
-	for (size_t s = 0; s < ns; s++)
-		m->gown[s] = owner(m, (int)(m->gidx[s] / m->pitch) - SWE_GHOST);
-	for (int k = m->d.first; k < m->d.last && !rc; k++) {
-		for (size_t s = 0; s < ns; s++)
-			m->gloc[s] = m->gown[s] == k ?
-				m->gidx[s] - (long)m->d.part[k].row0 * m->pitch : -1;
-		rc = m->ops->gauges_start(m->sub[k], m->gloc, m->gn, m->gper, m->gtr, m->gbref,
-			m->gthr, next, m->ginterval);
-	}
-	swe_multi_graph_drop(m); /* the steps' kernels changed */
-	return rc;
-}
-
-int swe_multi_gauges_start(struct swe_backend_ctx *ctx, const struct gauge_set *gs,
-	double bref, double next, double interval)
-{
-	struct multi *m = (struct multi *)ctx;
-	size_t ns = (size_t)gs->n * gs->per, nv = 3 * (size_t)SWE_GAUGE_ROWS * gs->n;
-	if (m->d.nranks > 1 || !m->ops->gauges_start || !m->ops->gauges_rows ||
-		!m->ops->gauges_get)
-		return -SPATE_EUNSUPPORTED;
-	swe_multi_gauges_free(m);
-	m->gidx = malloc(ns * sizeof *m->gidx);
-	m->gloc = malloc(ns * sizeof *m->gloc);
-	m->gown = malloc(ns * sizeof *m->gown);
-	m->gtr = malloc(ns * sizeof *m->gtr);
-	m->str = malloc(ns * sizeof *m->str);
-	m->gt = malloc(SWE_GAUGE_ROWS * sizeof *m->gt);
-	m->st = malloc(SWE_GAUGE_ROWS * sizeof *m->st);
-	m->gv = malloc(nv * sizeof *m->gv);
-	m->sv = malloc(nv * sizeof *m->sv);
-	if (!m->gidx || !m->gloc || !m->gown || !m->gtr || !m->str || !m->gt || !m->st ||
-		!m->gv || !m->sv) {
-		swe_multi_gauges_free(m);
-		return -SPATE_ENOMEM;
-	}
-	memcpy(m->gidx, gs->idx, ns * sizeof *m->gidx);
-	memcpy(m->gtr, gs->tr, ns * sizeof *m->gtr);
-	m->gn = gs->n;
-	m->gper = gs->per;
-	m->gpend = 0;
-	m->gbref = bref;
-	m->gthr = gs->threshold;
-	m->ginterval = interval;
-	swe_balance_keep_awake(m->bal);
-	return gauges_place(m, next);
-}
-
-/* Every subdomain's rows since the last read, merged after the m->gpend
- * already kept: a gauge's values from the subdomain that held its centre. */
-static int gauges_collect(struct multi *m)
-{
-	int n = m->gn, rows = -1, rc = 0;
-	for (int k = m->d.first; k < m->d.last && !rc; k++) {
-		int nk;
-		if ((rc = m->ops->gauges_rows(m->sub[k], m->st, m->sv, &nk)))
-			break;
-		if (rows >= 0 && nk != rows) {
-			spate_log_error("run", "subdomains kept %d and %d gauge rows: an internal error",
-				rows, nk);
-			return -SPATE_EDEVICE;
-		}
-		rows = nk;
-		if (m->gpend + nk > SWE_GAUGE_ROWS) {
-			spate_log_error("run", "%d gauge rows between two reads, room for %d",
-				m->gpend + nk, SWE_GAUGE_ROWS);
-			return -SPATE_EINVAL;
-		}
-		for (int r = 0; r < nk; r++) {
-			size_t o = 3 * (size_t)(m->gpend + r) * n, i = 3 * (size_t)r * n;
-			m->gt[m->gpend + r] = m->st[r];
-			for (int g = 0; g < n; g++) {
-				if (m->gown[(size_t)g * m->gper] != k)
-					continue;
-				for (int f = 0; f < 3; f++)
-					m->gv[o + (size_t)f * n + g] = m->sv[i + (size_t)f * n + g];
-			}
-		}
-	}
-	if (!rc && rows > 0)
-		m->gpend += rows;
-	return rc;
-}
-
-int swe_multi_gauges_rows(struct swe_backend_ctx *ctx, double *t, real *v, int *nrows)
-{
-	struct multi *m = (struct multi *)ctx;
-	int rc = gauges_collect(m);
-	*nrows = 0;
-	if (rc)
-		return rc;
-	memcpy(t, m->gt, (size_t)m->gpend * sizeof *t);
-	memcpy(v, m->gv, 3 * (size_t)m->gpend * m->gn * sizeof *v);
-	*nrows = m->gpend;
-	m->gpend = 0;
-	return 0;
-}
-
-/* The tracks of every subdomain's cells into m->gtr; *next. */
-static int gauges_tracks(struct multi *m, double *next)
-{
-	size_t ns = (size_t)m->gn * m->gper;
-	int rc = 0;
-	for (int k = m->d.first; k < m->d.last && !rc; k++) {
-		if ((rc = m->ops->gauges_get(m->sub[k], m->str, next)))
-			break;
-		for (size_t s = 0; s < ns; s++)
-			if (m->gown[s] == k)
-				m->gtr[s] = m->str[s];
-	}
-	return rc;
-}
-
-int swe_multi_gauges_get(struct swe_backend_ctx *ctx, struct gauge_set *gs, double *next)
-{
-	struct multi *m = (struct multi *)ctx;
-	int rc = gauges_tracks(m, next);
-	if (!rc)
-		memcpy(gs->tr, m->gtr, (size_t)m->gn * m->gper * sizeof *gs->tr);
-	return rc;
-}
-
-int swe_multi_gauges_moved(struct multi *m)
-{
-	double next;
-	int rc;
-	if (!m->gn)
-		return 0;
-	if ((rc = gauges_collect(m)) || (rc = gauges_tracks(m, &next)))
-		return rc;
-	return gauges_place(m, next);
 }

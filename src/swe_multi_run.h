@@ -1,7 +1,8 @@
 /* swe_multi_run.h: the decomposed run's context, shared by the step driver
  * (swe_multi.c, swe_multi_halo.c for the halos, and swe_multi_dev.c for the
  * time step on the devices) and its data access (swe_multi_io.c: download,
- * sampling, products, gauges, rain, the clock of a restart).
+ * sampling, products, rain, the clock of a restart; swe_multi_gauges.c:
+ * the gauges kept on the devices).
  * Internal to those files. */
 #ifndef SPATE_SWE_MULTI_RUN_H
 #define SPATE_SWE_MULTI_RUN_H
@@ -49,7 +50,7 @@ struct multi {
 	 * swe_balance_resting), whose graphs and clocks are linked */
 	struct swe_backend_ctx *on[DECOMP_MAX];
 	int non;
-	/* gauges kept on the devices (swe_multi_io.c; gn > 0): the n * per
+	/* gauges kept on the devices (swe_multi_gauges.c; gn > 0): the n * per
 	 * cells' global indices, the subdomain each was handed to, the tracks
 	 * as last read back, rows read back at a move and not yet handed on
 	 * (gpend at gt, gv), scratch for a subdomain's (st, sv, str, gloc) */
@@ -77,6 +78,16 @@ void swe_multi_dev_on(struct multi *m);
 int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps,
 	struct swe_stats *st);
 
+/* The subdomain that holds the cell at global state index idx (ghost rows:
+ * those at the global edges). */
+static inline int swe_multi_owner(const struct multi *m, long idx)
+{
+	int k = 0, j = (int)(idx / m->pitch) - SWE_GHOST;
+	while (k + 1 < m->d.n && j >= m->d.part[k + 1].row0)
+		k++;
+	return k;
+}
+
 /* swe_multi_io.c: the backend table's data entries of the decomposed run. */
 int swe_multi_download(struct swe_backend_ctx *ctx, struct swe_state *s);
 int swe_multi_sample(struct swe_backend_ctx *ctx, const long *idx, int n, real *w, real *hu,
@@ -86,6 +97,7 @@ int swe_multi_products_get(struct swe_backend_ctx *ctx, struct swe_prod *out);
 int swe_multi_products_put(struct swe_backend_ctx *ctx, const struct swe_prod *in);
 int swe_multi_set_rain(struct swe_backend_ctx *ctx, const float *rate, double uniform);
 int swe_multi_set_time(struct swe_backend_ctx *ctx, double t, long steps, double last_dt);
+/* swe_multi_gauges.c: the gauges kept on the devices, over the ranks. */
 int swe_multi_gauges_start(struct swe_backend_ctx *ctx, const struct gauge_set *gs,
 	double bref, double next, double interval);
 int swe_multi_gauges_rows(struct swe_backend_ctx *ctx, double *t, real *v, int *nrows);

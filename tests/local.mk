@@ -73,9 +73,9 @@ tests_t_early_SOURCES = tests/t_early.c tests/simtest.h
 # same as one static domain (t_balance).
 check_PROGRAMS += tests/t_balance
 tests_t_balance_SOURCES = tests/t_balance.c tests/simtest.h
-dist_check_SCRIPTS += tests/mpi_decomp.sh tests/mpi_balance.sh
+dist_check_SCRIPTS += tests/mpi_decomp.sh tests/mpi_balance.sh tests/mpi_gauges.sh
 EXTRA_DIST += tests/mpi_common.sh tests/badinput_common.sh
-TESTS += tests/mpi_decomp.sh tests/mpi_balance.sh
+TESTS += tests/mpi_decomp.sh tests/mpi_balance.sh tests/mpi_gauges.sh
 # tools/balance-bound: the most a re-decomposition could gain, from the
 # plans a traced run logs (balance_bound.sh).
 dist_check_SCRIPTS += tests/balance_bound.sh
@@ -86,6 +86,11 @@ TESTS += tests/balance_bound.sh
 # without a GPU.
 check_PROGRAMS += tests/t_cuda_multi
 tests_t_cuda_multi_SOURCES = tests/t_cuda_multi.c tests/simtest.h
+# No-op steps past a stop time (the copy of U only in the first of a row):
+# the same bits on one GPU and on GPU subdomains (t_cuda_noop; skips
+# without a GPU).
+check_PROGRAMS += tests/t_cuda_noop
+tests_t_cuda_noop_SOURCES = tests/t_cuda_noop.c tests/simtest.h
 dist_check_SCRIPTS += tests/mpi_cuda.sh
 TESTS += tests/mpi_cuda.sh
 # Gauges kept on the GPU = gauges sampled after every step, also restarted

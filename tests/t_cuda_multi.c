@@ -26,8 +26,10 @@
  * SPATE_CUDA_ROOM=0), and streams with 16-row tiles split between warps
  * (SPATE_CUDA_ROWS=16, SPATE_CUDA_SPLIT=64): the final state and products
  * bitwise equal to one GPU, rows moved, and
- * every move kept each row and its state (swe_balance_hook).  Ghost cell
- * expansion k = 2, 3, 4, 8 and auto: bitwise equal to one GPU.  Rain and
+ * every move kept each row and its state (swe_balance_hook); the same with
+ * ghost cell expansion k = 2 and 4, rows moving at every measure (seeded
+ * speeds, SPATE_BALANCE_FAKE_SPEED).  Ghost cell expansion k = 2, 3, 4, 8
+ * and auto: bitwise equal to one GPU.  Rain and
  * the Manning raster (check_sources): the same decompositions, moves and
  * expansions, and rain on patches of a dry DEM (the tile map skips tiles
  * in every subdomain). */
@@ -165,12 +167,14 @@ static void check_move(const struct swe_balance_check *c)
 	hook_bad += !ok;
 }
 
-/* Dynamic load balancing on GPU subdomains against one GPU. */
+/* Dynamic load balancing on GPU subdomains against one GPU; with ghost
+ * cell expansion k = 2 and 4 too, the speeds seeded so that rows move at
+ * every measure (the bed of the rows beyond the edges moves with them). */
 static void check_balance(const char *name, const struct swe_params *p, int ngpu)
 {
-	static const struct { const char *sub, *bal, *interval; int gpus; } dec[] = {
-		{ "2", "rows", "8", 1 }, { "2", "bbox", "5", 1 }, { "3", "rows", "8", 2 },
-		{ "3", "bbox", "5", 2 },
+	static const struct { const char *sub, *bal, *interval; int gpus; const char *k; } dec[] = {
+		{ "2", "rows", "8", 1, "1" }, { "2", "bbox", "5", 1, "1" }, { "3", "rows", "8", 2, "1" },
+		{ "3", "bbox", "5", 2, "1" }, { "2", "rows", "4", 1, "2" }, { "3", "rows", "4", 2, "4" },
 	};
 	static const char *const overlap[] = { "none", "streams" };
 	struct outcome ref, o;
@@ -189,8 +193,11 @@ static void check_balance(const char *name, const struct swe_params *p, int ngpu
 			const struct balance_report *r = balance_last();
 			long calls = hook_calls, bad = hook_bad;
 			const char *what;
-			int same;
+			int same, seed = *dec[d].k != '1' && !getenv("SPATE_BALANCE_FAKE_SPEED");
 			double diff;
+			sim_set(&q, "parallel", "ghost_expansion", "%s", dec[d].k);
+			if (seed)
+				setenv("SPATE_BALANCE_FAKE_SPEED", "3", 1);
 			sim_set(&q, "parallel", "balance", "%s", dec[d].bal);
 			sim_set(&q, "parallel", "balance_interval", "%s", dec[d].interval);
 			sim_set(&q, "parallel", "balance_gain", "0");
@@ -207,20 +214,23 @@ static void check_balance(const char *name, const struct swe_params *p, int ngpu
 			unsetenv("SPATE_CUDA_ROOM");
 			unsetenv("SPATE_CUDA_ROWS");
 			unsetenv("SPATE_CUDA_SPLIT");
+			if (seed)
+				unsetenv("SPATE_BALANCE_FAKE_SPEED");
 			what = v == 2 ? "none, host messages" : v == 3 ?
 				"streams, split 16-row tiles" : overlap[v];
 			diff = max_diff(&ref.s, &o.s, &same);
 			sim_check(!strcmp(o.backend, "cuda") && o.steps == ref.steps && same &&
 				ref.prod && o.prod && !memcmp(ref.prod, o.prod, np), "%s: %s subdomains "
 				"on %d GPU%s, balance %s every %s steps, overlap %s: w hu hv and products "
-				"bitwise equal to 1 GPU (max |diff| %.3g)", name, dec[d].sub, gpus,
-				gpus > 1 ? "s" : "", dec[d].bal, dec[d].interval,
-				what, diff);
+				"bitwise equal to 1 GPU (max |diff| %.3g), ghost expansion %s", name,
+				dec[d].sub, gpus, gpus > 1 ? "s" : "", dec[d].bal, dec[d].interval, what,
+				diff, dec[d].k);
 			/* moves follow measured device times: count them over the case */
-			sim_check(r->valid && hook_calls - calls == r->moves && hook_bad == bad,
-				"%s: %s subdomains, balance %s, overlap %s: %ld moves (%ld rows), each "
-				"keeping every row and its state", name, dec[d].sub, dec[d].bal,
-				what, r->moves, r->planes_moved);
+			sim_check(r->valid && hook_calls - calls == r->moves && hook_bad == bad &&
+				(*dec[d].k == '1' || r->moves > 0), "%s: %s subdomains, balance %s, "
+				"overlap %s, ghost expansion %s: %ld moves (%ld rows), each keeping every "
+				"row and its state", name, dec[d].sub, dec[d].bal, what, dec[d].k, r->moves,
+				r->planes_moved);
 			moves += r->moves;
 			swe_state_free(&o.s);
 			free(o.prod);
