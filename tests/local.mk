@@ -85,7 +85,7 @@ TESTS += tests/balance_bound.sh
 # overlap strategy (t_cuda_multi), 1 vs 2 MPI ranks (mpi_cuda.sh); both skip
 # without a GPU.
 check_PROGRAMS += tests/t_cuda_multi
-tests_t_cuda_multi_SOURCES = tests/t_cuda_multi.c tests/simtest.h
+tests_t_cuda_multi_SOURCES = tests/t_cuda_multi.c tests/simtest.h tests/cudamulti.h
 # No-op steps past a stop time (the copy of U only in the first of a row):
 # the same bits on one GPU and on GPU subdomains (t_cuda_noop; skips
 # without a GPU).
