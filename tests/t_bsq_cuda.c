@@ -130,7 +130,7 @@ static void test_taylor_green(void **unused)
 	struct bsq_params p;
 	(void)unused;
 	setup(&p, TG, 32);
-	p.tol = 1e-10;
+	p.tol = BSQTEST_TOL(1e-10);
 	compare("taylor-green 32x1x32 mg", &p, 40);
 }
 
@@ -178,7 +178,7 @@ static void bench(void)
 	p.ny = 32;
 	p.nz = 256;
 	p.ly = 0.125;
-	p.tol = 1e-8;
+	p.tol = BSQTEST_TOL(1e-8);
 	bench_one("cavity 256x32x256 mg V(2,2) pl", &p, 3, 10);
 	p.interp = BSQ_INTERP_PC;
 	bench_one("cavity 256x32x256 mg V(2,2) pc", &p, 3, 10);
