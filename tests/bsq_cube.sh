@@ -3,7 +3,8 @@
 # cavity3d, Re 1000) as a user runs it, at a size make check affords:
 # 16^3 cells, 40 steps on the CPU.  Checks that
 #  - it runs, and max |div u| <= the solver's tol after every step
-#    (series.csv) and at the end (the summary);
+#    (series.csv) and at the end (the summary) (1.25 tol in a
+#    single-precision build);
 #  - profiles.csv has the header line,coordinate,value and the six lines of
 #    a box wider than one cell in y (u_along_z, w_along_x, T_along_x,
 #    u_along_y, v_along_y, w_along_y), 16 samples each at the cell centres
@@ -13,7 +14,7 @@
 #    the centre, v is odd, u and w are even, each to SYM_TOL = 1e-8 U (the
 #    red-black order of the pressure smoother is not mirror-symmetric, so
 #    the asymmetry is the solve's: measured 1.5e-12 U; in a single-precision
-#    build SYM_TOL = 1e-5 U, measured SINGLE_SYM), while v itself
+#    build SYM_TOL = 1e-7 U, measured 3.7e-9 U), while v itself
 #    is far from zero (the span flow exists: max |v| > 1e-6 U; measured
 #    1e-4 U at step 40) and the lid drags the top layer forward;
 #  - tests/bsq_compare.py cube reads this profiles.csv and Albensoeder &
@@ -32,14 +33,17 @@ scen=${SPATE_SCENARIOS:-${top_srcdir:-$here/..}/scenarios}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/spate-bsqcube.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-SYM_TOL=1e-8
-"$SPATE" --version | grep -q '^boussinesq precision: single' && SYM_TOL=1e-5
+SYM_TOL=1e-8 single=no
+"$SPATE" --version | grep -q '^boussinesq precision: single' && SYM_TOL=1e-7 single=yes
 result() { if [ "$1" -eq 0 ]; then echo "ok   $2"; else echo "FAIL $2"; fail=1; fi; }
 key() { sed -n "s/^ *\"$2\": \\(.*\\),\\?\$/\\1/p" "$1" | sed 's/,$//; s/"//g'; }
 
 cube=(run "$scen/bsq_cube.conf" --domain.n=16 --run.max_steps=40 --output.netcdf=no
 	--output.series_interval=0 --run.threads=1 -q)
 tol=$("$SPATE" "${cube[@]}" --print-params 2>/dev/null | sed -n 's/^tol = //p' | head -n 1)
+# single precision: the correction's rounding may pass tol by a little
+# (1.25 tol allowed, as bsqtest.h's BSQTEST_DIV_OK)
+[ $single = yes ] && tol=$(awk -v t="$tol" 'BEGIN { print 1.25 * t }')
 "$SPATE" "${cube[@]}" --output.dir="$tmp/C" --summary "$tmp/C.json"
 result $? "cube 16^3 runs 40 steps from scenarios/bsq_cube.conf"
 result $([ "$(key "$tmp/C.json" setup)" = cavity3d ] && [ "$(key "$tmp/C.json" steps)" = 40 ]

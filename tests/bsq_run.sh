@@ -33,8 +33,12 @@ prec=$("$SPATE" --version | sed -n 's/^boussinesq precision: //p')
 result $([ -n "$prec" ] && [ "$(key "$tmp/A.json" precision)" = "$prec" ]; echo $?) \
 	"summary: precision $(key "$tmp/A.json" precision), as spate --version says ($prec)"
 div=$(key "$tmp/A.json" div_max)
-# the solver's tolerance: 1e-8, 1e-5 in a single-precision build
+# the solver's tolerance: 1e-8; 1e-4 in a single-precision build, where
+# the correction's rounding may pass it by a little (1.25 tol allowed, as
+# bsqtest.h's BSQTEST_DIV_OK)
 tol=$("$SPATE" "${cav[@]}" --print-params 2>/dev/null | sed -n 's/^tol = //p' | head -n 1)
+ncty=double
+[ "$prec" = single ] && tol=$(awk -v t="$tol" 'BEGIN { print 1.25 * t }') && ncty=float
 result $(awk -v d="$div" -v t="$tol" 'BEGIN { exit !(d != "" && t != "" && d <= t + 0) }'; echo $?) \
 	"summary: max |div u| = $div <= tol $tol"
 steps=$(key "$tmp/A.json" steps)
@@ -53,8 +57,8 @@ result $([ "$outs" = 5 ]; echo $?) "summary: 5 snapshots (t = 0, 0.25, ..., 1)"
 if [ $nc = yes ]; then
 	h=$(ncdump -h "$tmp/A/results.nc")
 	ok=0
-	for v in "double u(time, z, y, x)" "double w(time, z, y, x)" "double p(time, z, y, x)" \
-		"double T(time, z, y, x)" "time = UNLIMITED ; // (5 currently)" "z = 24" "y = 1" "x = 24"; do
+	for v in "$ncty u(time, z, y, x)" "$ncty w(time, z, y, x)" "$ncty p(time, z, y, x)" \
+		"$ncty T(time, z, y, x)" "time = UNLIMITED ; // (5 currently)" "z = 24" "y = 1" "x = 24"; do
 		grep -qF "$v" <<<"$h" || { ok=1; echo "     missing in results.nc: $v"; }
 	done
 	result $ok "results.nc: u, w, p, T on (time, z, y, x), 5 records"

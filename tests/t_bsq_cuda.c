@@ -70,7 +70,7 @@ static void compare(const char *name, struct bsq_params *p, int steps)
 	for (i = 0; i < steps; i++) {
 		assert_int_equal(bsq_step(&a, p, &sa), 0);
 		assert_int_equal(bsq_cuda_step(ctx, p, &sb), 0);
-		if (!(sb.div_max <= p->tol))
+		if (!BSQTEST_DIV_OK(sb.div_max, p->tol))
 			fail_msg("%s: CUDA step %d: max |div u| = %g > tol %g", name, i + 1, sb.div_max,
 				p->tol);
 		cycles_a += sa.cycles;

