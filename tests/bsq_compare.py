@@ -26,7 +26,7 @@
       t_bsq_dhc.c) within 2%.  Velocities in kappa / L: the set-up's
       diffusive scaling (kappa = 1, L = 1) is de Vahl Davis's.
 
-Both also ask that the run has settled: the kinetic energy of series.csv
+Each also asks that the run has settled: the kinetic energy of series.csv
 over the last tenth of the run changes by at most STEADY (5e-3) of itself.
 Prints a line per point or quantity and the worst; exits 0 when all hold,
 1 when one does not, 2 on unreadable input (with what is wrong)."""
