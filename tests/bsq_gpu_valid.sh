@@ -35,11 +35,12 @@
 #          points.  The end time: on 32^3 the kinetic energy settles to
 #          1e-3 by t = 25 and to 3e-5 by t = 60 (1e-6 by t = 80), and the
 #          profiles at t = 40 and t = 80 differ by 9e-4 U, at t = 60 by
-#          less.  Measured on the CPU to t = 40 (max deviation, both at v
-#          near the downstream wall, x = 0.9063): 32^3 0.069 U, 48^3
-#          0.038 U, an observed order of 1.45 (not yet 2): 128^3 is
-#          expected at 0.005-0.009 U (orders 2 and 1.45), a narrow pass;
-#          96^3 (BSQ_VALID_N=96) at 0.008-0.014 U.
+#          less.  Measured on the CPU (max deviation, each at v near the
+#          downstream wall, x = 0.9063): 32^3 0.069 U (t = 40), 48^3
+#          0.038 U (t = 40), 64^3 0.0225 U (t = 30): observed orders 1.45
+#          and 1.85, rising to 2; so 128^3 is expected at about 0.006 U
+#          (0.0056 at order 2, 0.0062 at 1.85), and 96^3 (BSQ_VALID_N=96)
+#          at about 0.010 U, on the bound.
 #  dhc     differentially heated cavity, Ra = 1e5, Pr = 0.71
 #          (scenarios/bsq_heated_cavity.conf with ra = 1e5), 96 x 1 x 96
 #          cells, from conduction to t = 0.2 diffusion times (16400 steps,
