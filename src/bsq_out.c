@@ -196,6 +196,11 @@ int bsq_out_profiles(const struct bsq_out *o, const struct bsq_state *s)
 	profile(f, s, "u_along_z", 0, 2, p->lx / 2, p->ly / 2, 0);
 	profile(f, s, "w_along_x", 2, 0, 0, p->ly / 2, p->lz / 2);
 	profile(f, s, "T_along_x", 3, 0, 0, p->ly / 2, p->lz / 2);
+	if (s->g.ny > 1) { /* across the span, through the box's centre */
+		profile(f, s, "u_along_y", 0, 1, p->lx / 2, 0, p->lz / 2);
+		profile(f, s, "v_along_y", 1, 1, p->lx / 2, 0, p->lz / 2);
+		profile(f, s, "w_along_y", 2, 1, p->lx / 2, 0, p->lz / 2);
+	}
 	bad = ferror(f);
 	if (fclose(f) || bad) {
 		spate_log_error("output", "error writing %s", path);

@@ -35,8 +35,10 @@ int bsq_out_snapshot(struct bsq_out *o, const struct bsq_state *s, int rec);
 int bsq_out_series_due(const struct bsq_out *o, double t);
 /* A row of series.csv after step st, when due. */
 int bsq_out_series(struct bsq_out *o, const struct bsq_state *s, const struct bsq_stats *st);
-/* profiles.csv: u along z through the box's centre line (x, y at the middle),
- * w along x at mid-height, T along x at mid-height. */
+/* profiles.csv (line,coordinate,value at the cell centres): u along z
+ * through the box's centre line (x, y at the middle), w along x at
+ * mid-height, T along x at mid-height; in a box more than one cell wide in
+ * y also u, v and w along y through the box's centre. */
 int bsq_out_profiles(const struct bsq_out *o, const struct bsq_state *s);
 /* Close everything; returns the first error. */
 int bsq_out_close(struct bsq_out *o);

@@ -25,7 +25,7 @@ void bsq_params_default(struct bsq_params *p)
 	p->interp = BSQ_INTERP_PL;
 	p->pre = p->post = 2;
 	p->fmg = 1;
-	p->tol = 1e-8;
+	p->tol = BSQ_TOL_DEFAULT;
 	p->max_cycles = 50;
 	p->max_sweeps = 200000;
 	p->cfl = 0.3;

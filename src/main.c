@@ -20,6 +20,7 @@
 #include "scenario.h"
 #include "bsq_run.h"
 #include "bsq_bench.h"
+#include "bsq_kern.h"
 #include "ens.h"
 #include "export_cli.h"
 
@@ -88,7 +89,8 @@ static void command_usage(const struct command *c)
 
 static void version(void)
 {
-	printf("spate %s\nprecision: %s\nbackends: cpu", PACKAGE_VERSION, SPATE_PRECISION);
+	printf("spate %s\nprecision: %s\nboussinesq precision: %s\nbackends: cpu", PACKAGE_VERSION,
+		SPATE_PRECISION, BSQ_PRECISION);
 #ifdef HAVE_CUDA
 	printf(", cuda");
 #endif

@@ -52,6 +52,8 @@ grep -Eq '^spate [0-9]+\.[0-9]+(\.[0-9]+)?' "$tmp/out"
 check "--version prints 'spate X.Y.Z'" $? "$(head -n 1 "$tmp/out")"
 grep -Eq '^precision: (single|double)$' "$tmp/out"
 check "--version prints the precision" $?
+grep -Eq '^boussinesq precision: (single|double)$' "$tmp/out"
+check "--version prints the Boussinesq module's precision" $?
 
 # ---------------------------------------------------------------- devices
 "$SPATE" devices >"$tmp/out" 2>"$tmp/err"

@@ -124,9 +124,15 @@ TESTS += tests/bsq_mpi.sh
 # The Boussinesq module through the run layer (bsq_run.sh).
 dist_check_SCRIPTS += tests/bsq_run.sh
 TESTS += tests/bsq_run.sh
-# Ghia's cavity at Re 1000 and de Vahl Davis's heated cavity at Ra 1e5 on
-# 128 x 1 x 128 cells by `spate run --device=cuda` (bsq_gpu_valid.sh, the
-# comparisons in bsq_compare.py; skips without a GPU).
+# The cubic lid-driven cavity (scenarios/bsq_cube.conf) on 16^3 cells for
+# 40 steps: divergence, profiles.csv's lines and mirror symmetry, and
+# bsq_compare.py cube on it and on made-up files (bsq_cube.sh).
+dist_check_SCRIPTS += tests/bsq_cube.sh
+TESTS += tests/bsq_cube.sh
+# Ghia's cavity at Re 1000 (128^2, 256^2), Albensoeder & Kuhlmann's cube
+# (128^3) and de Vahl Davis's heated cavity at Ra 1e5 by `spate run
+# --device=cuda` (bsq_gpu_valid.sh, the comparisons in bsq_compare.py;
+# skips without a GPU; make check runs the heated cavity only).
 dist_check_SCRIPTS += tests/bsq_gpu_valid.sh
 EXTRA_DIST += tests/bsq_compare.py
 TESTS += tests/bsq_gpu_valid.sh
@@ -290,6 +296,16 @@ tests_t_bsq_slabs_cuda_LDADD = $(LDADD) $(CMOCKA_LIBS)
 tests_t_bsq_cuda_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bsq_cuda_LDADD = $(LDADD) $(CMOCKA_LIBS)
 endif
+
+# make check-bsq: the Boussinesq module's tests alone, building only their
+# programs (the cmocka ones above, none without cmocka) and spate: .ci/run's
+# second build, configured with --enable-bsq-single (t_bsq_mg, t_bsq_rb and
+# t_bsq_onset skip there: they measure below fp32's round-off).
+BSQ_RUN_TESTS = tests/bsq_run.sh tests/bsq_cube.sh tests/bsq_mpi.sh
+check-bsq:
+	$(MAKE) $(AM_MAKEFLAGS) check check_PROGRAMS="$(BSQ_TESTS)" \
+		TESTS="$(BSQ_TESTS) $(BSQ_RUN_TESTS)"
+.PHONY: check-bsq
 
 # spate ensemble: the parts on known inputs (t_ens); the command end to end,
 # 1 member = a plain run bit for bit, 8 members' probabilities and ordered

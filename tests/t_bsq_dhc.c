@@ -79,6 +79,10 @@ static void test_dhc_devahl(void **unused)
 	assert_true(line && at);
 	bsq_params_default(&p);
 	assert_int_equal(bsq_setup_dhc(&p, n_cells, 1e4, 0.71), 0);
+	/* fp32: velocities of order 20 kappa / L on 64 cells round to about
+	 * 1e-7 * 20 * 64 ~ 1e-4 in div u, so 1e-3 there (fp64: the default) */
+	if (sizeof(bsq_real) < 8)
+		p.tol = 1e-3;
 	assert_int_equal(bsq_init(&s, &p), 0);
 	t = bsqtest_steady(&s, &p, 0.05, 1e-4, 5);
 	nu = bsq_diag_nusselt_wall(&s, &p, 1.0);

@@ -2,7 +2,10 @@
  * the multigrid and the Jacobi pressure solves, on cases with walls (2D-like
  * and 3D lid-driven cavity, heated cavity, free-slip Rayleigh-Benard) and a
  * periodic one (Taylor-Green); and the same bits on 1 and 2 OpenMP threads
- * (a 3D cavity large enough for the plane loops to run in parallel). */
+ * (a 3D cavity large enough for the plane loops to run in parallel).
+ * Tolerances 1e-8 and 1e-10; in a single-precision build 1e-4 (BSQTEST_TOL),
+ * 1e-3 for the heated cavity and Rayleigh-Benard (velocities of 10-100 in
+ * diffusive units), and max |div u| up to 1.25 tol (BSQTEST_DIV_OK). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,10 +44,13 @@ static void run(int kind, int n, int solver, int steps, double tol)
 	struct bsq_state s;
 	struct bsq_stats st;
 	setup(&p, kind, n, solver);
+	/* fp32, diffusive scaling (velocities of 10-100 kappa / L): 1e-3 */
+	if (sizeof(bsq_real) < 8 && (kind == DHC || kind == RB))
+		tol = 1e-3;
 	p.tol = tol;
 	assert_int_equal(bsq_init(&s, &p), 0);
 	assert_int_equal(bsq_step(&s, &p, &st), 0);
-	assert_true(st.div_max <= tol);
+	assert_true(BSQTEST_DIV_OK(st.div_max, tol));
 	assert_true(solver == BSQ_SOLVER_JACOBI || st.fmg == 1);
 	bsqtest_run(&s, &p, s.t + (steps - 1) * st.dt);
 	bsq_free(&s);
@@ -53,19 +59,19 @@ static void run(int kind, int n, int solver, int steps, double tol)
 static void test_div_multigrid(void **unused)
 {
 	(void)unused;
-	run(CAVITY2D, 32, BSQ_SOLVER_MG, 50, 1e-8);
-	run(CAVITY3D, 16, BSQ_SOLVER_MG, 20, 1e-8);
-	run(DHC, 32, BSQ_SOLVER_MG, 50, 1e-8);
-	run(RB, 16, BSQ_SOLVER_MG, 50, 1e-8);
-	run(TG, 32, BSQ_SOLVER_MG, 50, 1e-10);
+	run(CAVITY2D, 32, BSQ_SOLVER_MG, 50, BSQTEST_TOL(1e-8));
+	run(CAVITY3D, 16, BSQ_SOLVER_MG, 20, BSQTEST_TOL(1e-8));
+	run(DHC, 32, BSQ_SOLVER_MG, 50, BSQTEST_TOL(1e-8));
+	run(RB, 16, BSQ_SOLVER_MG, 50, BSQTEST_TOL(1e-8));
+	run(TG, 32, BSQ_SOLVER_MG, 50, BSQTEST_TOL(1e-10));
 }
 
 static void test_div_jacobi(void **unused)
 {
 	(void)unused;
-	run(CAVITY2D, 16, BSQ_SOLVER_JACOBI, 20, 1e-8);
-	run(CAVITY3D, 8, BSQ_SOLVER_JACOBI, 10, 1e-8);
-	run(TG, 16, BSQ_SOLVER_JACOBI, 20, 1e-8);
+	run(CAVITY2D, 16, BSQ_SOLVER_JACOBI, 20, BSQTEST_TOL(1e-8));
+	run(CAVITY3D, 8, BSQ_SOLVER_JACOBI, 10, BSQTEST_TOL(1e-8));
+	run(TG, 16, BSQ_SOLVER_JACOBI, 20, BSQTEST_TOL(1e-8));
 }
 
 /* The state after `steps` steps of a 3D cavity on `threads` threads. */

@@ -66,6 +66,8 @@ static void test_rb_growth(void **unused)
 
 int main(void)
 {
+	BSQTEST_NEEDS_DOUBLE("growth rates of a 1e-4 perturbation, whose energy (1e-10) is "
+		"below fp32's resolution of the conduction profile");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rb_growth),
 	};

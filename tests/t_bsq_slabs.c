@@ -55,7 +55,7 @@ static void setup(struct bsq_params *p, int kind, int solver, int interp)
 	}
 	p->solver = solver;
 	p->interp = interp;
-	p->tol = solver == BSQ_SOLVER_JACOBI ? 1e-5 : 1e-9;
+	p->tol = solver == BSQ_SOLVER_JACOBI ? 1e-5 : BSQTEST_TOL(1e-9);
 	p->max_sweeps = 20000;
 }
 
