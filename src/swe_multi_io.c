@@ -63,15 +63,6 @@ int swe_multi_download(struct swe_backend_ctx *ctx, struct swe_state *s)
 	return rc ? rc : gather(m, f, 3, (size_t)m->pitch * sizeof(real));
 }
 
-/* The subdomain that holds global row j (ghost rows: the edge ones). */
-static int owner(const struct multi *m, int j)
-{
-	int k = 0;
-	while (k + 1 < m->d.n && j >= m->d.part[k + 1].row0)
-		k++;
-	return k;
-}
-
 /* Each subdomain of this rank samples its cells in one call; the owner's
  * value is the only one above -inf, so the maximum over the ranks is
  * exact. */
@@ -93,8 +84,8 @@ int swe_multi_sample(struct swe_backend_ctx *ctx, const long *idx, int n, real *
 	for (int k = m->d.first; k < m->d.last && !rc; k++) {
 		int c = 0;
 		for (int q = 0; q < n; q++)
-			if (owner(m, (int)(idx[q] / m->pitch) - SWE_GHOST) == k) {
-				li[c] = idx[q] - (long)m->d.part[k].row0 * m->pitch;
+			if (swe_multi_owner(m, (int)(idx[q] / m->pitch) - SWE_GHOST) == k) {
+				li[c] = swe_multi_local(m, k, idx[q]);
 				qs[c++] = q;
 			}
 		if (!c || !m->sub[k])
@@ -224,11 +215,10 @@ static int gauges_place(struct multi *m, double next)
 	size_t ns = (size_t)m->gn * m->gper;
 	int rc = 0;
 	for (size_t s = 0; s < ns; s++)
-		m->gown[s] = owner(m, (int)(m->gidx[s] / m->pitch) - SWE_GHOST);
+		m->gown[s] = swe_multi_owner(m, (int)(m->gidx[s] / m->pitch) - SWE_GHOST);
 	for (int k = m->d.first; k < m->d.last && !rc; k++) {
 		for (size_t s = 0; s < ns; s++)
-			m->gloc[s] = m->gown[s] == k ?
-				m->gidx[s] - (long)m->d.part[k].row0 * m->pitch : -1;
+			m->gloc[s] = m->gown[s] == k ? swe_multi_local(m, k, m->gidx[s]) : -1;
 		rc = m->ops->gauges_start(m->sub[k], m->gloc, m->gn, m->gper, m->gtr, m->gbref,
 			m->gthr, next, m->ginterval);
 	}

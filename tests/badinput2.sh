@@ -8,7 +8,9 @@
 #   - rasters: the DEM's non-finite and impossible values (file, row,
 #     column), forcing rasters on another grid or with non-finite values;
 #   - gauge CSV files;
-#   - checkpoints: truncated, of another version, of another grid, not one.
+#   - checkpoints: truncated, of another version, of another grid, not one;
+#     NetCDF ones truncated, with a flipped byte, without or with a bad
+#     sum file.
 # Each case asserts the exit status (1: found before the run; 2: data read
 # when the run starts, spate(1)) and fragments of stderr.  badinput.sh holds
 # the single-key cases, terrain_bad.sh the DEM reader's, restart.sh the
@@ -219,6 +221,52 @@ else
 	n=$((n + 1))
 	fail=$((fail + 1))
 	echo "FAIL no checkpoint written to $tmp/ck"
+fi
+
+# NetCDF checkpoints (where spate has NetCDF): the sum file next to
+# checkpoint.nc (spate(1), FILES) vouches for its bytes before libhdf5 reads
+# them; without a sum file only SPATE_CHECKPOINT_UNCHECKED=1 opens it.
+"$SPATE" run "$tmp/c0.conf" --quiet "--output.dir=$tmp/nck" --run.max_steps=3 \
+	--checkpoint-every=1e-9 --output.grids=no >/dev/null 2>&1
+nck=$tmp/nck/checkpoint.nc
+if [ -f "$nck" ] && [ -f "$nck.sum" ]; then
+	expect "control: checkpoint.nc with its sum restarts" 0 -- run "$tmp/c0.conf" --quiet \
+		"--output.dir=$tmp/nck2" --restart "$nck" --run.max_steps=5
+	size=$(wc -c <"$nck")
+	head -c $((size / 2)) "$nck" >"$tmp/cut.nc"
+	cp "$nck.sum" "$tmp/cut.nc.sum"
+	expect "truncated checkpoint.nc" 2 "cut.nc: $((size / 2)) bytes, its sum file" \
+		"says $size: truncated or damaged" -- run "$tmp/c0.conf" --no-output \
+		--restart "$tmp/cut.nc"
+	cp "$nck" "$tmp/flip.nc"
+	cp "$nck.sum" "$tmp/flip.nc.sum"
+	b=$(od -An -tu1 -j $((size / 3)) -N1 "$nck" | tr -d ' ')
+	printf "\\$(printf '%03o' $(( (b ^ 16) & 255 )))" |
+		dd of="$tmp/flip.nc" bs=1 seek=$((size / 3)) conv=notrunc 2>/dev/null
+	expect "checkpoint.nc with one flipped byte" 2 \
+		"flip.nc: its bytes do not match its sum file" -- run "$tmp/c0.conf" --no-output \
+		--restart "$tmp/flip.nc"
+	SPATE_CHECKPOINT_UNCHECKED=1 expect "flipped byte, SPATE_CHECKPOINT_UNCHECKED=1: \
+still refused (the sum is there)" 2 "flip.nc: its bytes do not match" -- \
+		run "$tmp/c0.conf" --no-output --restart "$tmp/flip.nc"
+	cp "$nck" "$tmp/nosum.nc"
+	expect "checkpoint.nc without its sum file" 2 "nosum.nc has no sum file" \
+		"to restart from it anyway, set SPATE_CHECKPOINT_UNCHECKED=1" -- \
+		run "$tmp/c0.conf" --no-output --restart "$tmp/nosum.nc"
+	SPATE_CHECKPOINT_UNCHECKED=1 expect "control: without its sum, \
+SPATE_CHECKPOINT_UNCHECKED=1 restarts" 0 "opened unchecked" -- run "$tmp/c0.conf" \
+		"--output.dir=$tmp/nck3" --restart "$tmp/nosum.nc" --run.max_steps=5
+	cp "$nck" "$tmp/badsum.nc"
+	printf 'spate-checkpoint-sum 1 md5 0123\n' >"$tmp/badsum.nc.sum"
+	expect "checkpoint.nc with a sum file that does not parse" 2 \
+		"badsum.nc.sum: not a spate checkpoint sum" -- run "$tmp/c0.conf" --no-output \
+		--restart "$tmp/badsum.nc"
+elif [ -f "$nck" ]; then
+	n=$((n + 1))
+	fail=$((fail + 1))
+	echo "FAIL checkpoint.nc written without its sum file $nck.sum"
+else
+	echo "skip NetCDF checkpoints: spate without NetCDF"
 fi
 
 echo "badinput2.sh: $n cases, $fail failed"
