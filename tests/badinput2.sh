@@ -145,8 +145,22 @@ expect "DEM with nan, NODATA_value -9999" 2 "nan.asc:" "row 3, column 4: 'nan'" 
 	"NODATA_value nan" -- run "$tmp/nan.conf" --no-output
 grid 8 6 10 10 0 -2e5 >"$tmp/deep.asc"
 dem "$tmp/deep.asc" >"$tmp/deep.conf"
-expect "DEM with an elevation of -2e5 m" 2 "deep.asc: row 3, column 4: elevation -200000 m" -- \
-	run "$tmp/deep.conf" --no-output
+expect "DEM with an elevation of -2e5 m" 2 "deep.asc: row 3, column 4: elevation -200000 m" \
+	"beyond +-100000 m ([domain] max_abs_elevation)" -- run "$tmp/deep.conf" --no-output
+expect "control: the same DEM with max_abs_elevation = 3e5" 0 -- run "$tmp/deep.conf" \
+	--no-output --domain.max_abs_elevation=3e5 --run.end_time=0.1
+grid 8 6 10 10 0 2e5 >"$tmp/tall.asc"
+dem "$tmp/tall.asc" >"$tmp/tall.conf"
+expect "DEM with a bed of 2e5 m" 2 "tall.asc: row 3, column 4: elevation 200000 m" -- \
+	run "$tmp/tall.conf" --no-output
+expect "control: the bed of 2e5 m with max_abs_elevation = 2e5" 0 -- run "$tmp/tall.conf" \
+	--no-output --domain.max_abs_elevation=2e5 --run.end_time=0.1
+expect "max_abs_elevation = 1.5e5: -2e5 m still refused" 2 "elevation -200000 m, beyond +-150000 m" \
+	-- run "$tmp/deep.conf" --no-output --domain.max_abs_elevation=1.5e5
+expect "max_abs_elevation out of range" 1 "max_abs_elevation" -- run "$tmp/deep.conf" \
+	--no-output --domain.max_abs_elevation=0
+expect "max_abs_elevation without setup = dem" 1 "max_abs_elevation" "setup" -- \
+	run "$tmp/c0.conf" --no-output --domain.max_abs_elevation=2e5
 grid 8 6 5 10 0.03 >"$tmp/n-dx.asc"
 dem "$tmp/dem.asc" '[physics]' "manning_file = $tmp/n-dx.asc" >"$tmp/ndx.conf"
 expect "Manning raster with other cells" 2 "n-dx.asc: its grid" "differs from the DEM's" -- \

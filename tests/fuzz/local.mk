@@ -35,7 +35,8 @@ FUZZ_CKPT_LIB = $(srcdir)/src/checkpoint.c \
 	$(srcdir)/src/ckpt_file.c $(srcdir)/src/ckpt_bin.c $(srcdir)/src/ckpt_nc.c \
 	$(srcdir)/src/ckpt_sum.c \
 	$(srcdir)/src/ckpt.c $(srcdir)/src/ncutil.c $(srcdir)/src/params.c \
-	$(srcdir)/src/params_check.c $(srcdir)/src/params_setup.c $(srcdir)/src/util.c
+	$(srcdir)/src/params_check.c $(srcdir)/src/params_setup.c $(srcdir)/src/util.c \
+	$(srcdir)/src/params_print.c $(srcdir)/src/cftime.c
 
 tests/fuzz/fuzz_gauge: $(FUZZ_GAUGE_SRC) $(srcdir)/tests/fuzz/fuzz_file.h config.h
 	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_GAUGE_SRC) -lm -o $@
