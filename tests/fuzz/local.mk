@@ -14,9 +14,13 @@ FUZZ_CC = clang
 FUZZ_SECONDS = 120
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer
 FUZZ_FLAGS = -DHAVE_CONFIG_H $(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz $(FUZZ_CFLAGS)
-FUZZ_SCENARIO_SRC = $(srcdir)/tests/fuzz/fuzz_scenario.c $(srcdir)/src/params.c \
-	$(srcdir)/src/params_check.c $(srcdir)/src/params_setup.c $(srcdir)/src/params_file.c \
-	$(srcdir)/src/scenario.c $(srcdir)/src/util.c
+# The parameter table and its checks, which every target that reads
+# parameters links.
+FUZZ_PARAMS_SRC = $(srcdir)/src/params.c $(srcdir)/src/params_check.c \
+	$(srcdir)/src/params_setup.c $(srcdir)/src/params_print.c $(srcdir)/src/cftime.c \
+	$(srcdir)/src/util.c
+FUZZ_SCENARIO_SRC = $(srcdir)/tests/fuzz/fuzz_scenario.c $(FUZZ_PARAMS_SRC) \
+	$(srcdir)/src/params_file.c $(srcdir)/src/scenario.c
 FUZZ_ASC_SRC = $(srcdir)/tests/fuzz/fuzz_asc.c $(srcdir)/terrain/asc.c \
 	$(srcdir)/terrain/grid.c $(srcdir)/src/util.c
 
@@ -28,15 +32,12 @@ tests/fuzz/fuzz_asc: $(FUZZ_ASC_SRC) $(srcdir)/tests/fuzz/fuzz_file.h config.h
 		$(FUZZ_ASC_SRC) $(ZLIB_LIBS) -lm -o $@
 
 FUZZ_GAUGE_SRC = $(srcdir)/tests/fuzz/fuzz_gauge.c $(srcdir)/src/gauge.c $(srcdir)/src/util.c
-FUZZ_HYDROGRAPH_SRC = $(srcdir)/tests/fuzz/fuzz_hydrograph.c $(srcdir)/src/params.c \
-	$(srcdir)/src/params_check.c $(srcdir)/src/params_setup.c $(srcdir)/src/util.c
+FUZZ_HYDROGRAPH_SRC = $(srcdir)/tests/fuzz/fuzz_hydrograph.c $(FUZZ_PARAMS_SRC)
 FUZZ_CKPT_SRC = $(srcdir)/tests/fuzz/fuzz_ckpt.c $(FUZZ_CKPT_LIB)
 FUZZ_CKPT_LIB = $(srcdir)/src/checkpoint.c \
 	$(srcdir)/src/ckpt_file.c $(srcdir)/src/ckpt_bin.c $(srcdir)/src/ckpt_nc.c \
 	$(srcdir)/src/ckpt_sum.c \
-	$(srcdir)/src/ckpt.c $(srcdir)/src/ncutil.c $(srcdir)/src/params.c \
-	$(srcdir)/src/params_check.c $(srcdir)/src/params_setup.c $(srcdir)/src/util.c \
-	$(srcdir)/src/params_print.c $(srcdir)/src/cftime.c
+	$(srcdir)/src/ckpt.c $(srcdir)/src/ncutil.c $(FUZZ_PARAMS_SRC)
 
 tests/fuzz/fuzz_gauge: $(FUZZ_GAUGE_SRC) $(srcdir)/tests/fuzz/fuzz_file.h config.h
 	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_GAUGE_SRC) -lm -o $@
