@@ -4,8 +4,9 @@
 # flag; the check ORs them (one reduction over the MPI ranks); the report
 # names the first bad cell in global rows and columns.  A dam break on 40 x
 # 30 cells in 1, 2 and 3 subdomains (GUARD_MULTI=sub, the default), on 2 MPI
-# ranks with 2 and 3 subdomains (GUARD_MULTI=mpi: guard_mpi.sh), or in 1, 2
-# and 3 GPU subdomains (GUARD_MULTI=cuda: guard_gpu_multi.sh):
+# ranks with 2 and 3 subdomains (GUARD_MULTI=mpi: guard_mpi.sh; with
+# GUARD_DEVICE=cuda on GPUs), or in 1, 2 and 3 GPU subdomains, and 3 with
+# the time step on the host (GUARD_MULTI=cuda: guard_gpu_multi.sh):
 #   - SPATE_TEST_PLANT_NAN=30,20,15 (a NaN depth in cell (20, 15), in the
 #     water, row 15: another subdomain than the first in every
 #     decomposition here, and on 2 ranks another rank than 0): exit status 1; the report names that
@@ -37,14 +38,25 @@ mpi)
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 	export OMP_NUM_THREADS=1 OMPI_MCA_rmaps_base_oversubscribe=1
 	launch=(timeout 600 "$MPIEXEC" --oversubscribe -np 2)
-	confs=("2" "3") ;;
+	confs=("2" "3")
+	# GUARD_DEVICE=cuda: the ranks' subdomains on GPUs (the time step on
+	# the host: the clock uploaded every step must leave the flag alone)
+	if [ "${GUARD_DEVICE:-cpu}" = cuda ]; then
+		if [ "$("$SPATE" devices 2>/dev/null | grep -cE '^cuda +[0-9]+ ')" -lt 1 ]; then
+			echo "guard_multi.sh: no CUDA GPU (or spate built without CUDA): skipped"
+			exit 77
+		fi
+		dev=cuda
+	fi ;;
 cuda)
 	if [ "$("$SPATE" devices 2>/dev/null | grep -cE '^cuda +[0-9]+ ')" -lt 1 ]; then
 		echo "guard_multi.sh: no CUDA GPU (or spate built without CUDA): skipped"
 		exit 77
 	fi
 	dev=cuda
-	confs=("1" "2" "3") ;;
+	# "3h": 3 subdomains with the time step on the host (SPATE_HOST_DT=1),
+	# whose clock upload every step must leave the flag alone
+	confs=("1" "2" "3" "3h") ;;
 *) echo "guard_multi.sh: GUARD_MULTI=$mode: expected sub, mpi or cuda" >&2; exit 99 ;;
 esac
 scen=${SPATE_SCENARIOS:-${top_srcdir:-.}/scenarios}
@@ -78,8 +90,13 @@ want=$(cell "$tmp/one/guard-report.txt" 31)
 result $(( ${#want} == 0 )) "one domain: the silent NaN is found at step 31 in cell ($want)"
 
 for n in "${confs[@]}"; do
-	par=(--parallel.subdomains="$n")
-	name="${mode} ${n} subdomain(s)"
+	par=(--parallel.subdomains="${n%h}")
+	name="${mode} ${dev} ${n%h} subdomain(s)"
+	unset SPATE_HOST_DT
+	if [ "$n" != "${n%h}" ]; then
+		export SPATE_HOST_DT=1
+		name="$name, time step on the host"
+	fi
 	# the run never stopped
 	"${launch[@]}" "$SPATE" "${base[@]}" "${par[@]}" "--output.dir=$tmp/ref$n" \
 		--summary "$tmp/ref$n.json" 2>"$tmp/ref$n.err"
