@@ -10,7 +10,7 @@ CUDA_SRCS = cuda/cuda_check.cu cuda/swe_cuda.cu cuda/swe_cuda_guard.cu cuda/swe_
 	cuda/swe_cuda_sub_mem.cu cuda/swe_cuda_sub_tiles.cu cuda/swe_cuda_sub_rows.cu \
 	cuda/swe_cuda_sub_activity.cu cuda/swe_cuda_sub_dev.cu \
 	cuda/swe_cuda_sub_halo.cu cuda/swe_cuda_gauges.cu cuda/swe_cuda_sub_gauges.cu \
-	cuda/swe_cuda_sub_src.cu $(BSQ_CUDA_SRCS)
+	cuda/swe_cuda_sub_src.cu cuda/swe_cuda_sub_guard.cu $(BSQ_CUDA_SRCS)
 # The Boussinesq module's backend (bsq_cuda.h).
 BSQ_CUDA_SRCS = cuda/bsq_cuda.cu cuda/bsq_cuda_kern.cu cuda/bsq_cuda_mg.cu
 CUDA_HEADER_DEPS = \

@@ -20,13 +20,19 @@ extern "C" {
 #include <math.h>
 
 /* The test hook's store: a NaN depth at cell k, noted as a stage notes it
- * (note = 1) or not. */
+ * (note = 1) or not (swe_cuda_enqueue_plant). */
 __global__ static void k_plant(real *w, const real *hu, const real *hv, long k, ctl_t *q,
 	int note)
 {
 	w[k] = (real)NAN;
 	if (note)
 		swe_guard_note(w[k], hu[k], hv[k], &q->bad);
+}
+
+extern "C" void swe_cuda_enqueue_plant(real *w, const real *hu, const real *hv, long k,
+	ctl_t *q, int note, void *stream)
+{
+	k_plant<<<1, 1, 0, (cudaStream_t)stream>>>(w, hu, hv, k, q, note);
 }
 
 extern "C" int swe_cuda_one_guard(struct swe_backend_ctx *x, int op, long cell, int *bad)
@@ -64,8 +70,8 @@ extern "C" int swe_cuda_one_guard(struct swe_backend_ctx *x, int op, long cell, 
 	case SWE_GUARD_PLANT_SILENT:
 		if (cell < 0 || (size_t)cell >= n)
 			return -SPATE_EINVAL;
-		k_plant<<<1, 1, 0, x->stream>>>(s[0], s[1], s[2], cell, x->dctl,
-			op == SWE_GUARD_PLANT);
+		swe_cuda_enqueue_plant(s[0], s[1], s[2], cell, x->dctl, op == SWE_GUARD_PLANT,
+			x->stream);
 		CUDA_CHECK(cudaGetLastError());
 		CUDA_CHECK(cudaMemcpyAsync(&x->hctl->bad, &x->dctl->bad, sizeof(int),
 			cudaMemcpyDeviceToHost, x->stream));

@@ -416,7 +416,7 @@ int swe_cuda_sub_predict(struct swe_backend_ctx *x, double dt, double t_new)
 		x->hin->dt = dt;
 		x->hin->last_dt = dt;
 		x->hin->steps = x->steps + 1;
-		CUDA_CHECK(cudaMemcpyAsync(x->dctl, x->hin, sizeof *x->hin,
+		CUDA_CHECK(cudaMemcpyAsync(x->dctl, x->hin, SWE_CUDA_CTL_SET,
 			cudaMemcpyHostToDevice, x->main));
 	}
 	if (x->kp.integrator == 1) {

@@ -141,7 +141,7 @@ int swe_cuda_sub_clock_set(struct swe_backend_ctx *x, double t, long steps, doub
 	x->hin->t_stop = t_stop;
 	x->hin->last_dt = last_dt;
 	x->hin->steps = steps;
-	CUDA_CHECK(cudaMemcpy(x->dctl, x->hin, sizeof *x->hin, cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMemcpy(x->dctl, x->hin, SWE_CUDA_CTL_SET, cudaMemcpyHostToDevice));
 	x->t = t;
 	x->steps0 = steps;
 	return 0;

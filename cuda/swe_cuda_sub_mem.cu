@@ -154,6 +154,8 @@ static void sub_fini(struct swe_backend_ctx *x)
 	if (x->hcnt)
 		cudaFreeHost(x->hcnt);
 	cudaFree(x->dctl);
+	cudaFree(x->good);
+	cudaFree(x->good_prod);
 	cudaFree(x->spd);
 	cudaFree(x->dpeers);
 	cudaFree(x->dacc);
@@ -418,6 +420,7 @@ static struct swe_sub_ops cuda_sub_ops(void)
 	o.dev_graph = swe_cuda_sub_graph;
 	o.dev_peers = swe_cuda_sub_peers;
 	o.halo_keep = swe_cuda_sub_keep;
+	o.guard = swe_cuda_sub_guard;
 	return o;
 }
 

@@ -29,28 +29,21 @@
 _Static_assert(sizeof(struct swe_prod) == SWE_PROD_FLOATS * sizeof(float),
 	"a checkpoint stores struct swe_prod as SWE_PROD_FLOATS floats");
 
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-	const unsigned char *b = data;
-	for (size_t k = 0; k < n; k++)
-		h = (h ^ b[k]) * 0x100000001b3ULL;
-	return h;
-}
-
 unsigned long long swe_bed_hash(const struct swe_state *s)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = SPATE_FNV_START;
 	double geo[5] = { s->dx, s->dy, s->x0, s->y0, s->bref };
-	h = fnv(h, &s->nx, sizeof s->nx);
-	h = fnv(h, &s->ny, sizeof s->ny);
+	h = spate_fnv1a(h, &s->nx, sizeof s->nx);
+	h = spate_fnv1a(h, &s->ny, sizeof s->ny);
 	size_t n = (size_t)s->nx * s->ny;
-	h = fnv(h, geo, sizeof geo);
-	h = fnv(h, s->Bc, (size_t)(s->ny + 2 * SWE_GHOST + 1) * s->cpitch * sizeof(real));
+	h = spate_fnv1a(h, geo, sizeof geo);
+	h = spate_fnv1a(h, s->Bc,
+		(size_t)(s->ny + 2 * SWE_GHOST + 1) * s->cpitch * sizeof(real));
 	if (s->n2)
-		h = fnv(h, s->n2, n * sizeof *s->n2);
+		h = spate_fnv1a(h, s->n2, n * sizeof *s->n2);
 	for (int k = 0; k < s->nrain; k++) {
-		h = fnv(h, &s->rain_t[k], sizeof *s->rain_t);
-		h = fnv(h, s->rain[k], n * sizeof *s->rain[k]);
+		h = spate_fnv1a(h, &s->rain_t[k], sizeof *s->rain_t);
+		h = spate_fnv1a(h, s->rain[k], n * sizeof *s->rain[k]);
 	}
 	return h;
 }

@@ -9,6 +9,14 @@
 #include "spate.h"
 #include "ckpt.h"
 
+uint64_t spate_fnv1a(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *b = data;
+	for (size_t k = 0; k < n; k++)
+		h = (h ^ b[k]) * 0x100000001b3ULL;
+	return h;
+}
+
 size_t spate_ckpt_type_size(int type)
 {
 	return type == SPATE_CKPT_F32 ? 4 : type == SPATE_CKPT_F64 ? 8 : 0;

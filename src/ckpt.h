@@ -7,6 +7,7 @@
 #define SPATE_CKPT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define SPATE_CKPT_NAME 32   /* longest name, with its NUL */
 #define SPATE_CKPT_NUMS 64   /* most named numbers */
@@ -36,6 +37,11 @@ struct spate_ckpt {
 	int narr;
 	struct spate_ckpt_array arr[SPATE_CKPT_ARRAYS];
 };
+
+/* 64-bit FNV-1a (Fowler, Noll, Vo) of n bytes, continuing from h (start:
+ * SPATE_FNV_START): the bed hash of a checkpoint, the sum of a file. */
+#define SPATE_FNV_START 0xcbf29ce484222325ULL
+uint64_t spate_fnv1a(uint64_t h, const void *data, size_t n);
 
 /* The bytes of one element of type t (0 for an unknown type). */
 size_t spate_ckpt_type_size(int type);

@@ -20,7 +20,7 @@ src_libspate_a_SOURCES = \
 	src/halo_nccl.c \
 	src/balance.c \
 	src/swe_multi.c src/swe_multi_halo.c src/swe_multi_io.c src/swe_multi_gauges.c \
-	src/swe_multi_dev.c \
+	src/swe_multi_dev.c src/swe_multi_guard.c \
 	src/swe_balance.c src/swe_balance_trial.c src/swe_balance_measure.c \
 	src/swe_balance_plan.c src/swe_balance_move.c src/swe_balance_run.h \
 	src/swe_probe.c \
@@ -30,7 +30,7 @@ src_libspate_a_SOURCES = \
 	src/bench.c src/bench_case.c \
 	src/gauge.c \
 	src/ncout.c src/ncpoints.c src/ncutil.c src/ncmapinfo.c \
-	src/ckpt.c src/ckpt_bin.c src/ckpt_nc.c src/ckpt_file.c \
+	src/ckpt.c src/ckpt_bin.c src/ckpt_nc.c src/ckpt_file.c src/ckpt_sum.c \
 	src/ncread.c \
 	src/checkpoint.c \
 	src/writer.c \
@@ -71,7 +71,7 @@ noinst_HEADERS += \
 	src/output.h src/scenario.h src/summary.h src/progress.h src/run_clock.h src/run_signal.h \
 	src/gauge.h \
 	src/ncout.h src/field.h src/ncpoints.h src/nctable.h src/ens.h \
-	src/checkpoint.h src/ckpt.h src/ckpt_bin.h src/ckpt_nc.h src/ckpt_file.h \
+	src/checkpoint.h src/ckpt.h src/ckpt_bin.h src/ckpt_nc.h src/ckpt_file.h src/ckpt_sum.h \
 	src/writer.h \
 	src/swe_out.h src/swe_results.h \
 	src/swe_gauges.h \

@@ -35,6 +35,7 @@ static const struct key keys[] = {
 	{ "domain", "data_dir", K_STR, F(data_dir), S(data_dir), 0, 0, NULL },
 	{ "domain", "nodata", K_CHOICE, F(nodata_mask), 0, 0, 0, "wall|mask" },
 	{ "domain", "wall_height", K_DBL, F(wall_height), 0, 0, 1e5, NULL },
+	{ "domain", "max_abs_elevation", K_DBL, F(max_abs_elevation), 0, 1, 1e7, NULL },
 	{ "domain", "cellsize", K_DBL, F(cellsize), 0, 0, 1e6, NULL },
 	{ "initial", "h_in", K_DBL, F(h_in), 0, 0, 1e4, NULL },
 	{ "initial", "h_out", K_DBL, F(h_out), 0, 0, 1e4, NULL },

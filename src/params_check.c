@@ -30,6 +30,7 @@ void swe_params_defaults(struct swe_params *p)
 	p->level = 0.5;
 	p->amplitude = 0.05;
 	p->wall_height = 100;
+	p->max_abs_elevation = 1e5;
 	p->fill_level = NAN;
 	p->reservoir_level = NAN;
 	p->polygon_level = NAN;

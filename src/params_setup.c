@@ -35,7 +35,7 @@ static const struct {
 	{ "domain", "x0", BUILTIN }, { "domain", "y0", BUILTIN },
 	{ "domain", "dem", "dem" }, { "domain", "nodata", "dem" },
 	{ "domain", "wall_height", "dem" }, { "domain", "cellsize", "dem" },
-	{ "domain", "crop", "dem" },
+	{ "domain", "crop", "dem" }, { "domain", "max_abs_elevation", "dem" },
 	{ "initial", "h_in", DAMS "|dambreak1d|thacker_bowl" }, { "initial", "h_out", DAMS "|dambreak1d" },
 	{ "initial", "radius", DAMS }, { "initial", "dam_x", DAMS "|dambreak1d" },
 	{ "initial", "dam_y", DAMS }, { "initial", "level", "lake_at_rest" },

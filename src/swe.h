@@ -56,6 +56,8 @@ struct swe_params {
 	char data_dir[SWE_PATH_MAX]; /* where relative data paths are looked up */
 	int nodata_mask;    /* NODATA cells: 0 = walls (high ground), 1 = masked */
 	double wall_height; /* NODATA walls: this far above the highest bed, m */
+	double max_abs_elevation; /* |DEM value| beyond this is refused (an undeclared
+	                             NODATA), m; also |initial depth or level| */
 	double cellsize;    /* resample the DEM to this cell size, m (0: keep) */
 	double crop[4];     /* xmin ymin xmax ymax */
 	int has_crop;

@@ -441,6 +441,7 @@ const struct swe_sub_ops swe_cpu_sub_ops = {
 	.rows_resize = swe_cpu_rows_resize,
 	.products_put = cpu_products_put,
 	.set_rain = cpu_set_rain,
+	.guard = swe_cpu_guard,
 };
 
 const struct spate_backend spate_backend_cpu = {

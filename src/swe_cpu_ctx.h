@@ -53,6 +53,8 @@ struct swe_backend_ctx {
 	real *good;                /* the guard's last good (w, hu, hv), or NULL */
 	struct swe_prod *good_prod; /* ... and its flood products, or NULL */
 	struct swe_cpu_gauges *gg; /* gauges kept here (swe_cpu_gauges.c), or NULL */
+	size_t good_n, good_np;    /* their cells per field and product bytes: those of
+	                              the rows held when kept (rows move: swe_cpu_sub.c) */
 };
 
 /* The instability guard of the single-domain backend (struct

@@ -8,6 +8,7 @@
 #ifndef SPATE_SWE_CUDA_H
 #define SPATE_SWE_CUDA_H
 
+#include <stddef.h>
 #include <string.h>
 
 #include "cuda_check.h"
@@ -49,12 +50,17 @@ struct swe_cuda_ctl {
 	double amax;       /* Euler: largest stage speed of the last real step */
 	long long steps;   /* real steps taken */
 	int err;           /* 1: non-finite speeds or dt <= 0; every step is a no-op */
-	int bad;           /* 1: a step stored a non-finite value (swe_guard_note) */
 	int noop;          /* no-op steps in a row up to this one (set_dt; at most 2) */
 	unsigned int done; /* stage-1 blocks finished (the last one sets dt, resets it) */
 	swe_rbits ax1, ay1; /* stage-1 face-speed maxima of this step */
 	swe_rbits ax2, ay2; /* stage-2 maxima of the last real RK2 step */
+	int bad;           /* 1: a step stored a non-finite value (swe_guard_note);
+	                      last, so that the host may set the rest and leave it */
 };
+/* The bytes of a control block the host sets step by step (a GPU
+ * subdomain's clock): all but the guard's flag, which only the guard
+ * clears (it is sticky from init on). */
+#define SWE_CUDA_CTL_SET offsetof(struct swe_cuda_ctl, bad)
 
 /* Constant parameters of the kernels (passed by value). */
 struct swe_cuda_params {
@@ -130,6 +136,12 @@ struct swe_cuda_step {
 	 * NULL: the uniform kp.rain_u falls on every tile or on none */
 	const unsigned char *rtile;
 };
+
+/* The instability guard's test hook (cuda/swe_cuda_guard.cu): enqueue a
+ * NaN depth at state index k of (w, hu, hv) on stream, noted in q->bad as
+ * a stage notes what it stores (note = 1) or not. */
+void swe_cuda_enqueue_plant(real *w, const real *hu, const real *hv, long k,
+	struct swe_cuda_ctl *q, int note, void *stream);
 
 /* Dynamic shared memory and other per-kernel set-up; 0 or -SPATE_EDEVICE. */
 int swe_cuda_kernels_init(void);

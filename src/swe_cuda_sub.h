@@ -140,6 +140,12 @@ struct swe_backend_ctx {
 	struct swe_cuda_samples smp; /* gauge cells read back */
 	struct swe_cuda_gauges gg;   /* gauges kept here (gg.n > 0) */
 	struct swe_cuda_gauge_clock *hclk;
+	/* the instability guard (cuda/swe_cuda_sub_guard.cu): the last good
+	 * state's rows [-G, rows + G) of (w, hu, hv) and its products, kept
+	 * with good_rows rows (NULL: none) */
+	real *good;
+	struct swe_prod *good_prod;
+	int good_rows;
 };
 
 /* Cells of one field in a halo (SWE_GHOST rows); row j (local, ghosts
@@ -255,6 +261,9 @@ int swe_cuda_sub_clock_get(struct swe_backend_ctx *x, double *t, long *steps, do
 int swe_cuda_sub_tiles(struct swe_backend_ctx *x);
 int swe_cuda_sub_rain_tiles(struct swe_backend_ctx *x);
 void swe_cuda_sub_tiles_free(struct swe_backend_ctx *x);
+
+/* cuda/swe_cuda_sub_guard.cu: swe_sub_ops' guard. */
+int swe_cuda_sub_guard(struct swe_backend_ctx *x, int op, long cell, int *bad);
 
 /* cuda/swe_cuda_sub_activity.cu: where the work is (swe_multi.h). */
 int swe_cuda_sub_activity(struct swe_backend_ctx *x, int *work, int box[4]);

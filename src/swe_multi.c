@@ -349,7 +349,7 @@ static int multi_advance(struct swe_backend_ctx *ctx, double t_stop, long max_st
 			return rc;
 		/* rows moved: U's halos again where it is exchanged after a step;
 		 * the gauges to the subdomains that hold their cells now */
-		if (swe_balance_moved(m->bal) && ((m->ops->mid_stage == SWE_STAGE_RATE &&
+		if (swe_multi_moved(m) && ((m->ops->mid_stage == SWE_STAGE_RATE &&
 			(rc = swe_multi_exchange_moved(m))) || (rc = swe_multi_gauges_moved(m))))
 			return rc;
 	}
@@ -465,6 +465,7 @@ const struct spate_backend spate_backend_multi = {
 	.gauges_start = swe_multi_gauges_start,
 	.gauges_rows = swe_multi_gauges_rows,
 	.gauges_get = swe_multi_gauges_get,
+	.guard = swe_multi_guard,
 };
 
 #ifdef HAVE_CUDA
@@ -486,5 +487,6 @@ const struct spate_backend spate_backend_multi_cuda = {
 	.gauges_start = swe_multi_gauges_start,
 	.gauges_rows = swe_multi_gauges_rows,
 	.gauges_get = swe_multi_gauges_get,
+	.guard = swe_multi_guard,
 };
 #endif

@@ -231,7 +231,7 @@ int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps, struct
 			rc = relink(m, t_stop);
 		/* rows moved, or subdomains began or stopped resting: the
 		 * halos again, and a new graph */
-		if (!rc && swe_balance_moved(m->bal)) {
+		if (!rc && swe_multi_moved(m)) {
 			swe_multi_graph_drop(m);
 			rc = swe_multi_exchange_moved(m);
 			if (!rc)

@@ -55,7 +55,7 @@ static int gauges_place(struct multi *m, double next)
 	size_t ns = (size_t)m->gn * m->gper;
 	int rc = 0;
 	for (size_t s = 0; s < ns; s++)
-		m->gown[s] = swe_multi_owner(m, m->gidx[s]);
+		m->gown[s] = swe_multi_owner_of(m, m->gidx[s]);
 	for (int k = m->d.first; k < m->d.last && !rc; k++) {
 		for (size_t s = 0; s < ns; s++)
 			m->gloc[s] = m->gown[s] == k ?

@@ -84,8 +84,8 @@ int swe_multi_sample(struct swe_backend_ctx *ctx, const long *idx, int n, real *
 	for (int k = m->d.first; k < m->d.last && !rc; k++) {
 		int c = 0;
 		for (int q = 0; q < n; q++)
-			if (swe_multi_owner(m, idx[q]) == k) {
-				li[c] = idx[q] - (long)m->d.part[k].row0 * m->pitch;
+			if (swe_multi_owner(m, (int)(idx[q] / m->pitch) - SWE_GHOST) == k) {
+				li[c] = swe_multi_local(m, k, idx[q]);
 				qs[c++] = q;
 			}
 		if (!c || !m->sub[k])

@@ -11,6 +11,7 @@
 #include "swe_backend.h"
 #include "swe_sub.h"
 #include "decomp.h"
+#include "swe_balance.h"
 
 struct swe_balance;
 struct halo_nccl;
@@ -60,7 +61,36 @@ struct multi {
 	struct gauge_track *gtr, *str;
 	double gbref, gthr, ginterval, *gt, *st;
 	real *gv, *sv;
+	/* the instability guard (swe_multi_guard.c): the subdomains keep a
+	 * last good state; rows moved since (which then cannot come back) */
+	int gkept, gmoved;
 };
+
+/* Whether rows moved since the last call (swe_balance_moved), noted for
+ * the guard. */
+static inline int swe_multi_moved(struct multi *m)
+{
+	int moved = swe_balance_moved(m->bal);
+	m->gmoved |= moved;
+	return moved;
+}
+
+/* The subdomain that holds global row j (ghost rows: the edge ones). */
+static inline int swe_multi_owner(const struct multi *m, int j)
+{
+	int k = 0;
+	while (k + 1 < m->d.n && j >= m->d.part[k + 1].row0)
+		k++;
+	return k;
+}
+
+/* Global state index g (swe_idx of the whole grid) as a local one of
+ * subdomain k: counted from its first owned row less SWE_GHOST, as the
+ * sub-operations' sample and guard take them. */
+static inline long swe_multi_local(const struct multi *m, int k, long g)
+{
+	return g - (long)m->d.part[k].row0 * m->pitch;
+}
 
 /* swe_multi.c: the halos of `stage` (U, L) of every internal edge. */
 int swe_multi_exchange(struct multi *m, int stage);
@@ -80,12 +110,9 @@ int swe_multi_advance_dev(struct multi *m, double t_stop, long max_steps,
 
 /* The subdomain that holds the cell at global state index idx (ghost rows:
  * those at the global edges). */
-static inline int swe_multi_owner(const struct multi *m, long idx)
+static inline int swe_multi_owner_of(const struct multi *m, long idx)
 {
-	int k = 0, j = (int)(idx / m->pitch) - SWE_GHOST;
-	while (k + 1 < m->d.n && j >= m->d.part[k + 1].row0)
-		k++;
-	return k;
+	return swe_multi_owner(m, (int)(idx / m->pitch) - SWE_GHOST);
 }
 
 /* swe_multi_io.c: the backend table's data entries of the decomposed run. */
@@ -105,6 +132,8 @@ int swe_multi_gauges_get(struct swe_backend_ctx *ctx, struct gauge_set *gs, doub
 /* After rows moved: the gauges' rows and tracks read back, and the gauges
  * handed to the subdomains that now hold their cells. */
 int swe_multi_gauges_moved(struct multi *m);
+/* swe_multi_guard.c: struct spate_backend's guard of the decomposed run. */
+int swe_multi_guard(struct swe_backend_ctx *ctx, int op, long cell, int *bad);
 void swe_multi_gauges_free(struct multi *m);
 /* Forget the recorded graph of the steps (what it was recorded with
  * changed: rain, products, the set of subdomains computing). */

@@ -164,8 +164,8 @@ struct run {
 };
 
 /* A downloaded state s at st: 0 when finite, else -SPATE_ENUMERIC after a
- * message (rank 0) naming the first bad cell (the check of runs without
- * the guard: decomposed runs, guard_every = 0). */
+ * message (rank 0) naming the first bad cell (the check of the states a
+ * run downloads anyway; with guard_every = 0 the only one). */
 static int finite_or_say(const struct swe_state *s, const struct swe_stats *st)
 {
 	int i, j;
@@ -302,23 +302,25 @@ static int take_checkpoint(struct run *u)
 }
 
 /* The guard found the state bad: back to the last good state, its
- * checkpoint (when this process writes), the report; -SPATE_EUNSTABLE. */
+ * checkpoint (every rank joins its gathers; the one that writes writes
+ * it), the report (by that rank); -SPATE_EUNSTABLE. */
 static int unstable(struct run *u)
 {
 	struct swe_watch_fail f;
 	char ck[SWE_PATH_MAX + 64];
 	int rc = swe_watch_fail(&u->wa, u->be, u->ctx, &u->s, u->p, &u->st, &f), wrote = 0;
-	if (!rc && u->out) {
+	if (!rc && u->ckpt) {
 		u->st = u->wa.st;
 		u->clk = u->wa.clk;
 		u->next_gauge = u->wa.next_gauge;
-		if (!(rc = take_checkpoint(u))) {
+		if (!(rc = take_checkpoint(u)) && u->out) {
 			swe_ckpt_path(u->p->out_dir, ck, sizeof ck);
 			wrote = 1;
 		}
 	}
-	swe_watch_report(&f, u->out ? u->p->out_dir : NULL, wrote ? ck : NULL);
-	return rc && rc != -SPATE_ENUMERIC ? rc : -SPATE_EUNSTABLE;
+	if (decomp_world_rank() == 0)
+		swe_watch_report(&f, u->out ? u->p->out_dir : NULL, wrote ? ck : NULL);
+	return rc && rc != -SPATE_ENUMERIC && rc != -SPATE_EUNSUPPORTED ? rc : -SPATE_EUNSTABLE;
 }
 
 /* One chunk of at most `chunk` steps: advance, the guard's check, gauges,
@@ -370,8 +372,10 @@ static int loop(struct run *u)
 			chunk = spate_chunk_steps((spate_now() - before) / (double)(st->steps - done),
 				chunk);
 		spate_progress_tick(&pr, st->t, st->steps, st->last_dt);
-		if (spate_clock_output_due(&u->clk, st->t) && !u->o->no_output &&
-			(rc = snapshot(u, 1)))
+		/* under MPI every rank joins the snapshot's gather (ranks but 0
+		 * have no outputs of their own) */
+		if (spate_clock_output_due(&u->clk, st->t) && (!u->o->no_output ||
+			decomp_world_size() > 1) && (rc = snapshot(u, 1)))
 			return rc;
 		if (u->ckpt && spate_clock_ckpt_due(&u->clk, st->t) && (rc = take_checkpoint(u)))
 			return rc;

@@ -234,6 +234,14 @@ struct swe_sub_ops {
 	/* Rain from now on, as struct spate_backend's set_rain: rate covers the
 	 * global grid (NULL: no rain in decomposed runs on this backend). */
 	int (*set_rain)(struct swe_backend_ctx *sub, const float *rate, double uniform);
+	/* The instability guard on this subdomain (swe_multi_guard.c; NULL: the
+	 * decomposed run has none): as struct spate_backend's guard, for the
+	 * rows it holds now.  CHECK: *bad = 1 when a step since init stored a
+	 * non-finite value in its cells (swe_guard.h); KEEP, REWIND: its own
+	 * copy of the current state (and products), REWIND -SPATE_EINVAL when
+	 * none of its present size is kept (rows moved since); PLANT,
+	 * PLANT_SILENT: `cell` a local state index as for sample. */
+	int (*guard)(struct swe_backend_ctx *sub, int op, long cell, int *bad);
 };
 
 /* Ghost rows a subdomain holds at an internal edge: SWE_GHOST (the stencil)

@@ -113,9 +113,10 @@ int swe_watch_fail(struct swe_watch *w, const struct spate_backend *be,
 	f->t = st->t;
 	f->good_step = w->kept ? w->st.steps : -1;
 	f->good_t = w->kept ? w->st.t : 0;
-	d.w = malloc(n);
-	d.hu = malloc(n);
-	d.hv = malloc(n);
+	/* zeroed: under MPI only rank 0 receives the whole state */
+	d.w = calloc(1, n);
+	d.hu = calloc(1, n);
+	d.hv = calloc(1, n);
 	if (!d.w || !d.hu || !d.hv)
 		rc = -SPATE_ENOMEM;
 	else if (!(rc = be->download(ctx, &d)))
@@ -129,6 +130,7 @@ int swe_watch_fail(struct swe_watch *w, const struct spate_backend *be,
 	if (!rc && !(rc = be->guard(ctx, SWE_GUARD_REWIND, 0, NULL)) &&
 		!(rc = be->download(ctx, &d)) && f->found) {
 		long k = swe_idx(s, f->i, f->j);
+		f->rewound = 1;
 		f->h = d.w[k];
 		f->speed = swe_cell_speed(&d, k, p->kappa);
 	}
@@ -143,12 +145,14 @@ void swe_watch_report(const struct swe_watch_fail *f, const char *dir, const cha
 	char text[2048], path[SWE_PATH_MAX + 32];
 	int n;
 	FILE *o;
+	char there[128] = ", not restored";
+	if (f->rewound)
+		snprintf(there, sizeof there, ": there depth %.6g m, speed %.6g m/s", f->h, f->speed);
 	if (f->found)
 		n = snprintf(text, sizeof text, "unstable: %s became NaN or infinite in cell i = %d, "
 			"j = %d (x = %.9g, y = %.9g) by step %ld (t = %.9g s)\n"
-			"last good: step %ld (t = %.9g s): there depth %.6g m, speed %.6g m/s\n",
-			f->var, f->i, f->j, f->x, f->y, f->step, f->t, f->good_step, f->good_t, f->h,
-			f->speed);
+			"last good: step %ld (t = %.9g s)%s\n",
+			f->var, f->i, f->j, f->x, f->y, f->step, f->t, f->good_step, f->good_t, there);
 	else
 		n = snprintf(text, sizeof text, "unstable: a non-finite wave speed or time step by "
 			"step %ld (t = %.9g s), no non-finite value in the state\n"

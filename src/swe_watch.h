@@ -34,6 +34,7 @@ struct swe_watch_fail {
 	double x, y;            /* its centre, map units */
 	const char *var;        /* "h", "hu" or "hv" */
 	double h, speed;        /* depth (m) and speed (m/s) there in the last good state */
+	int rewound;            /* the backend went back to it (h and speed are set) */
 };
 
 /* Set up from p ([run] guard_every) and the test hook, read here only:

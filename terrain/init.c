@@ -17,10 +17,6 @@
 #include "swe_state.h"
 #include "terrain.h"
 
-/* Largest |elevation| accepted, m: beyond it a value is an undeclared NODATA
- * (often -3.4e38), and single precision would lose the bed. */
-#define TERRAIN_MAX_ELEV 1e5
-
 /* TELEMAC's upstream test for Malpasset: signed distance to the line
  * p1 -> p2, positive on its left, beyond 1 mm. */
 static int upstream(const double *l, double x, double y)
@@ -122,18 +118,21 @@ static double sampled_median(const double *v, long n)
 	return med;
 }
 
-/* The first elevation of the DEM as read beyond +-TERRAIN_MAX_ELEV, named by
+/* The first elevation of the DEM as read beyond +-zmax ([domain]
+ * max_abs_elevation, 1e5 m by default: beyond it a value is an undeclared
+ * NODATA, often -3.4e38, and single precision would lose the bed), named by
  * the file's row (from the north) and column: 0, or -SPATE_EINVAL after a
  * message. */
-static int beyond_earth(const struct terrain_grid *g, const char *path)
+static int beyond_earth(const struct terrain_grid *g, const char *path, double zmax)
 {
 	for (int r = 0; r < g->ny; r++)
 		for (int i = 0; i < g->nx; i++) {
 			double z = g->v[(size_t)(g->ny - 1 - r) * g->nx + i];
-			if (fabs(z) > TERRAIN_MAX_ELEV) {
+			if (fabs(z) > zmax) {
 				spate_log_error("terrain", "%s: row %d, column %d: elevation %g m, beyond "
-					"+-%g m: a NODATA value the file does not declare? (set NODATA_value, or "
-					"gdal_translate -a_nodata)", path, r + 1, i + 1, z, TERRAIN_MAX_ELEV);
+					"+-%g m ([domain] max_abs_elevation): a NODATA value the file does not "
+					"declare? (set NODATA_value, or gdal_translate -a_nodata; a real "
+					"elevation: raise max_abs_elevation)", path, r + 1, i + 1, z, zmax);
 				return -SPATE_EINVAL;
 			}
 		}
@@ -161,7 +160,7 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 		free(pg.y);
 		return rc;
 	}
-	if ((rc = beyond_earth(&dem, p->dem)) ||
+	if ((rc = beyond_earth(&dem, p->dem, p->max_abs_elevation)) ||
 		(p->has_crop && (rc = terrain_crop(&dem, p->crop))) ||
 		(p->cellsize > 0 && (rc = terrain_resample(&dem, p->cellsize))))
 		goto out;
@@ -196,9 +195,10 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 		for (long k = 0; k < n; k++) {
 			if (p->level_file[0] && !isnan(dep.v[k]) && !isnan(dem.v[k]))
 				dep.v[k] -= dem.v[k];
-			if (fabs(dep.v[k]) > TERRAIN_MAX_ELEV) {
-				spate_log_error("terrain", "%s: |value| %g m: more than %g m: an undeclared "
-					"NODATA value?", f, dep.v[k], TERRAIN_MAX_ELEV);
+			if (fabs(dep.v[k]) > p->max_abs_elevation) {
+				spate_log_error("terrain", "%s: |value| %g m: more than %g m ([domain] "
+					"max_abs_elevation): an undeclared NODATA value?", f, dep.v[k],
+					p->max_abs_elevation);
 				rc = -SPATE_EINVAL;
 				goto out;
 			}

@@ -8,7 +8,9 @@
 #   - rasters: the DEM's non-finite and impossible values (file, row,
 #     column), forcing rasters on another grid or with non-finite values;
 #   - gauge CSV files;
-#   - checkpoints: truncated, of another version, of another grid, not one.
+#   - checkpoints: truncated, of another version, of another grid, not one;
+#     NetCDF ones truncated, with a flipped byte, without or with a bad
+#     sum file.
 # Each case asserts the exit status (1: found before the run; 2: data read
 # when the run starts, spate(1)) and fragments of stderr.  badinput.sh holds
 # the single-key cases, terrain_bad.sh the DEM reader's, restart.sh the
@@ -143,8 +145,22 @@ expect "DEM with nan, NODATA_value -9999" 2 "nan.asc:" "row 3, column 4: 'nan'" 
 	"NODATA_value nan" -- run "$tmp/nan.conf" --no-output
 grid 8 6 10 10 0 -2e5 >"$tmp/deep.asc"
 dem "$tmp/deep.asc" >"$tmp/deep.conf"
-expect "DEM with an elevation of -2e5 m" 2 "deep.asc: row 3, column 4: elevation -200000 m" -- \
-	run "$tmp/deep.conf" --no-output
+expect "DEM with an elevation of -2e5 m" 2 "deep.asc: row 3, column 4: elevation -200000 m" \
+	"beyond +-100000 m ([domain] max_abs_elevation)" -- run "$tmp/deep.conf" --no-output
+expect "control: the same DEM with max_abs_elevation = 3e5" 0 -- run "$tmp/deep.conf" \
+	--no-output --domain.max_abs_elevation=3e5 --run.end_time=0.1
+grid 8 6 10 10 0 2e5 >"$tmp/tall.asc"
+dem "$tmp/tall.asc" >"$tmp/tall.conf"
+expect "DEM with a bed of 2e5 m" 2 "tall.asc: row 3, column 4: elevation 200000 m" -- \
+	run "$tmp/tall.conf" --no-output
+expect "control: the bed of 2e5 m with max_abs_elevation = 2e5" 0 -- run "$tmp/tall.conf" \
+	--no-output --domain.max_abs_elevation=2e5 --run.end_time=0.1
+expect "max_abs_elevation = 1.5e5: -2e5 m still refused" 2 "elevation -200000 m, beyond +-150000 m" \
+	-- run "$tmp/deep.conf" --no-output --domain.max_abs_elevation=1.5e5
+expect "max_abs_elevation out of range" 1 "max_abs_elevation" -- run "$tmp/deep.conf" \
+	--no-output --domain.max_abs_elevation=0
+expect "max_abs_elevation without setup = dem" 1 "max_abs_elevation" "setup" -- \
+	run "$tmp/c0.conf" --no-output --domain.max_abs_elevation=2e5
 grid 8 6 5 10 0.03 >"$tmp/n-dx.asc"
 dem "$tmp/dem.asc" '[physics]' "manning_file = $tmp/n-dx.asc" >"$tmp/ndx.conf"
 expect "Manning raster with other cells" 2 "n-dx.asc: its grid" "differs from the DEM's" -- \
@@ -219,6 +235,52 @@ else
 	n=$((n + 1))
 	fail=$((fail + 1))
 	echo "FAIL no checkpoint written to $tmp/ck"
+fi
+
+# NetCDF checkpoints (where spate has NetCDF): the sum file next to
+# checkpoint.nc (spate(1), FILES) vouches for its bytes before libhdf5 reads
+# them; without a sum file only SPATE_CHECKPOINT_UNCHECKED=1 opens it.
+"$SPATE" run "$tmp/c0.conf" --quiet "--output.dir=$tmp/nck" --run.max_steps=3 \
+	--checkpoint-every=1e-9 --output.grids=no >/dev/null 2>&1
+nck=$tmp/nck/checkpoint.nc
+if [ -f "$nck" ] && [ -f "$nck.sum" ]; then
+	expect "control: checkpoint.nc with its sum restarts" 0 -- run "$tmp/c0.conf" --quiet \
+		"--output.dir=$tmp/nck2" --restart "$nck" --run.max_steps=5
+	size=$(wc -c <"$nck")
+	head -c $((size / 2)) "$nck" >"$tmp/cut.nc"
+	cp "$nck.sum" "$tmp/cut.nc.sum"
+	expect "truncated checkpoint.nc" 2 "cut.nc: $((size / 2)) bytes, its sum file" \
+		"says $size: truncated or damaged" -- run "$tmp/c0.conf" --no-output \
+		--restart "$tmp/cut.nc"
+	cp "$nck" "$tmp/flip.nc"
+	cp "$nck.sum" "$tmp/flip.nc.sum"
+	b=$(od -An -tu1 -j $((size / 3)) -N1 "$nck" | tr -d ' ')
+	printf "\\$(printf '%03o' $(( (b ^ 16) & 255 )))" |
+		dd of="$tmp/flip.nc" bs=1 seek=$((size / 3)) conv=notrunc 2>/dev/null
+	expect "checkpoint.nc with one flipped byte" 2 \
+		"flip.nc: its bytes do not match its sum file" -- run "$tmp/c0.conf" --no-output \
+		--restart "$tmp/flip.nc"
+	SPATE_CHECKPOINT_UNCHECKED=1 expect "flipped byte, SPATE_CHECKPOINT_UNCHECKED=1: \
+still refused (the sum is there)" 2 "flip.nc: its bytes do not match" -- \
+		run "$tmp/c0.conf" --no-output --restart "$tmp/flip.nc"
+	cp "$nck" "$tmp/nosum.nc"
+	expect "checkpoint.nc without its sum file" 2 "nosum.nc has no sum file" \
+		"to restart from it anyway, set SPATE_CHECKPOINT_UNCHECKED=1" -- \
+		run "$tmp/c0.conf" --no-output --restart "$tmp/nosum.nc"
+	SPATE_CHECKPOINT_UNCHECKED=1 expect "control: without its sum, \
+SPATE_CHECKPOINT_UNCHECKED=1 restarts" 0 "opened unchecked" -- run "$tmp/c0.conf" \
+		"--output.dir=$tmp/nck3" --restart "$tmp/nosum.nc" --run.max_steps=5
+	cp "$nck" "$tmp/badsum.nc"
+	printf 'spate-checkpoint-sum 1 md5 0123\n' >"$tmp/badsum.nc.sum"
+	expect "checkpoint.nc with a sum file that does not parse" 2 \
+		"badsum.nc.sum: not a spate checkpoint sum" -- run "$tmp/c0.conf" --no-output \
+		--restart "$tmp/badsum.nc"
+elif [ -f "$nck" ]; then
+	n=$((n + 1))
+	fail=$((fail + 1))
+	echo "FAIL checkpoint.nc written without its sum file $nck.sum"
+else
+	echo "skip NetCDF checkpoints: spate without NetCDF"
 fi
 
 echo "badinput2.sh: $n cases, $fail failed"

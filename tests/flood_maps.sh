@@ -192,7 +192,7 @@ result "a start_time not in UTC refused" $? "$out"
 	--output.dir="$tmp/ck" -q
 out=$("$SPATE" run "$top_srcdir/scenarios/circular_dambreak.conf" --domain.nx=40 \
 	--domain.ny=40 --domain.dx=50 --domain.dy=50 --run.end_time=6 --output.dir="$tmp/ck" \
-	--run.start_time=2001-01-01 --restart "$(ls "$tmp"/ck/checkpoint.*)" -q 2>&1)
+	--run.start_time=2001-01-01 --restart "$(ls "$tmp"/ck/checkpoint.* | head -n 1)" -q 2>&1)
 [ $? -ne 0 ] && grep -q "start_time" <<<"$out"
 result "a restart with another start_time refused" $? "$out"
 ncdump -h "$(ls "$tmp"/ck/checkpoint.nc 2>/dev/null || echo none)" 2>/dev/null |

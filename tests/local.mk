@@ -245,6 +245,12 @@ TESTS += tests/restart.sh tests/writer.sh
 # GPU, skips without).
 dist_check_SCRIPTS += tests/guard.sh tests/guard_gpu.sh
 TESTS += tests/guard.sh tests/guard_gpu.sh
+# The same in decomposed runs: 1, 2, 3 subdomains (guard_multi.sh), 2 MPI
+# ranks (guard_mpi.sh; skips without MPI), GPU subdomains
+# (guard_gpu_multi.sh; skips without a GPU): the same cell reported, a
+# checkpoint that restarts.
+dist_check_SCRIPTS += tests/guard_multi.sh tests/guard_mpi.sh tests/guard_gpu_multi.sh
+TESTS += tests/guard_multi.sh tests/guard_mpi.sh tests/guard_gpu_multi.sh
 # Out of GPU memory (a test hook): a message with the bytes and what to do
 # (gpu_oom.sh; skips without a GPU).
 dist_check_SCRIPTS += tests/gpu_oom.sh

@@ -5,7 +5,9 @@
  * three arrays.  Inputs that sniff as NetCDF are left out: that reader is
  * libnetcdf over libhdf5, and libhdf5 (Debian 12's 1.10.8) crashes within
  * seconds on mutated NetCDF-4 files, inside the library (see
- * doc/robustness.md).  Built by `make fuzz`; seeds in tests/fuzz/ckpt/. */
+ * doc/robustness.md): spate opens a checkpoint.nc only when its bytes match
+ * its sum file, which fuzz_ckpt_nc fuzzes.  Built by `make fuzz`; seeds in
+ * tests/fuzz/ckpt/. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
