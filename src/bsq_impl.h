@@ -453,6 +453,7 @@ struct bsq_ops {
 	void (*residual_only)(struct bsq_level *l, int res, int phi, int rhs);
 	int (*level_get)(const struct bsq_level *l, int vec, bsq_real *host);
 	int (*level_put)(struct bsq_level *l, int vec, const bsq_real *host);
+	const struct bsq_ops *host;   /* the verbs on those host copies */
 };
 extern const struct bsq_ops bsq_ops_cpu;
 /* bsq_step and bsq_poisson on backend o (bsq.h says what they do). */

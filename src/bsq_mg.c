@@ -25,7 +25,8 @@
  * latency: the coarsest level's sweeps to 1e-10 alone made thousands of
  * launches a V-cycle (Rayleigh-Benard 384 x 384 x 192 on an H100: 3651
  * ghost fills on one block in 6000 launches; doc/bench/boussinesq.md).  The
- * host runs the CPU's verbs on copies of those levels: the same bits. */
+ * host runs the backend's host verbs (o->host, the CPU's) on copies of those
+ * levels: the same bits. */
 #define HOST_CELLS 4096
 
 /* One solve: the backend's verbs and the levels they act on; levels lh and
@@ -48,7 +49,7 @@ static void on_host(const struct mg *m, void (*fn)(const struct mg *, int))
 {
 	struct mg h = *m;
 	struct bsq_level *D = &m->lev[m->lh], *H = &m->hlev[m->lh];
-	h.o = &bsq_ops_cpu;
+	h.o = m->o->host;
 	h.lev = m->hlev;
 	h.lh = m->nlev;
 	if (m->o->level_get(D, BSQ_PHI, H->v[BSQ_PHI]) || m->o->level_get(D, BSQ_RHS, H->v[BSQ_RHS]))
@@ -65,7 +66,7 @@ static void host_levels(struct mg *m)
 	int l, v, first;
 	m->lh = m->nlev;
 	m->hlev = NULL;
-	if (!m->o->level_get || !m->o->level_put)
+	if (!m->o->level_get || !m->o->level_put || !m->o->host)
 		return;
 	for (first = 0; first < m->nlev && bsq_count(&m->lev[first].g) > HOST_CELLS; first++)
 		;

@@ -208,6 +208,7 @@ static void test_host_levels(void **unused)
 	o.residual_only = residual_only;
 	o.level_get = level_get;
 	o.level_put = level_put;
+	o.host = &bsq_ops_cpu;
 	for (int c = 0; c < 2; c++) {
 		struct bsq_params p;
 		struct bsq_state a, b;
