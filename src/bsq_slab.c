@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bsq_slab_impl.h"
+#include "bsq_slabset.h"
 #include "spate.h"
 
 /* Planes of level 0 in one plane of level l. */
@@ -55,7 +55,7 @@ static int host_copy(void *dst, const void *src, size_t bytes)
 	return 0;
 }
 
-static const struct bsq_slab_mem host = { 0, spate_alloc, free, host_copy, NULL, NULL, NULL };
+static const struct bsq_slab_mem host_mem = { 0, spate_alloc, free, host_copy, NULL, NULL, NULL };
 
 /* A copy of planes [k0, k0 + n) of the host array a (grid g) in a new
  * array of n planes of the slabs' memory. */
@@ -182,7 +182,7 @@ static int check(const struct bsq_params *p, int n)
 int bsq_slabs_init(struct bsq_slabs **out, const struct bsq_state *w, const struct bsq_params *p,
 	int n, int overlap)
 {
-	return bsq_slabs_init_on(out, w, p, n, overlap, &bsq_ops_cpu, &host);
+	return bsq_slabs_init_on(out, w, p, n, overlap, &bsq_ops_cpu, &host_mem);
 }
 
 int bsq_slabs_init_on(struct bsq_slabs **out, const struct bsq_state *w,

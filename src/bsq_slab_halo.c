@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bsq_slab_impl.h"
+#include "bsq_slabset.h"
 #include "spate.h"
 
 static bsq_real *buf_of(bsq_real *const *buf, const struct bsq_slabs *S, const bsq_real *tok)
@@ -153,23 +153,23 @@ void bsq_slab_gather_level(struct bsq_slabs *S, int l, int id)
 {
 	const struct bsq_grid *W = &S->whole.lev[l].g;
 	const size_t sz = bsq_sz(W), plane = sz * sizeof(bsq_real);
-	bsq_real *host = NULL;
+	bsq_real *hbuf = NULL;
 	int k;
 	/* slabs on a GPU over several ranks: the planes travel through the host */
 	if (S->mem->device && decomp_world_size() > 1 &&
-		!(host = malloc(((size_t)W->nz + 2) * plane))) {
+		!(hbuf = malloc(((size_t)W->nz + 2) * plane))) {
 		note(S, -SPATE_ENOMEM);
 		return;
 	}
 	for (k = S->d[l].first; k < S->d[l].last; k++) {
 		const struct bsq_slab *b = &S->sub[k];
-		bsq_slab_copy(S, (host ? host : S->wbuf[id]) + ((size_t)S->d[l].part[k].row0 + 1) * sz,
+		bsq_slab_copy(S, (hbuf ? hbuf : S->wbuf[id]) + ((size_t)S->d[l].part[k].row0 + 1) * sz,
 			b->buf[id] + sz, (size_t)b->s.lev[l].g.nz * plane);
 	}
-	note(S, decomp_allgather_rows((host ? host : S->wbuf[id]) + sz, plane, &S->d[l], NULL));
-	if (host)
-		bsq_slab_copy(S, S->wbuf[id] + sz, host + sz, (size_t)W->nz * plane);
-	free(host);
+	note(S, decomp_allgather_rows((hbuf ? hbuf : S->wbuf[id]) + sz, plane, &S->d[l], NULL));
+	if (hbuf)
+		bsq_slab_copy(S, S->wbuf[id] + sz, hbuf + sz, (size_t)W->nz * plane);
+	free(hbuf);
 }
 
 void bsq_slab_scatter_level(struct bsq_slabs *S, int l, int id)

@@ -1,5 +1,5 @@
 /* bsq_slab_ops.c: the verbs of a state cut into slabs (struct bsq_ops on the
- * stand-in of bsq_slab_impl.h): each runs the inner backend's verb on every
+ * stand-in of bsq_slabset.h): each runs the inner backend's verb on every
  * slab of this rank and moves what the next verb reads across the cuts.
  *
  * Fields: the boundary verbs fill the walls, then exchange the ghost planes
@@ -14,7 +14,7 @@
  * planes' order (bsq_slab_sum_planes), the order of one domain. */
 #include <math.h>
 
-#include "bsq_slab_impl.h"
+#include "bsq_slabset.h"
 
 #define EACH(S, k) for ((k) = (S)->d[0].first; (k) < (S)->d[0].last; (k)++)
 

@@ -81,7 +81,7 @@ noinst_HEADERS += \
 	src/ncutil.h \
 	src/bsq.h src/bsq_kern.h src/bsq_impl.h src/bsq_cuda.h src/bsq_cuda_dev.h src/cuda_check.h \
 	src/bsq_scenario.h src/bsq_out.h src/bsq_ckpt.h src/bsq_run.h src/bsq_bench.h src/bench.h \
-	src/bsq_slab.h src/bsq_slab_impl.h
+	src/bsq_slab.h src/bsq_slabset.h
 # Printed maps (spate map -o FILE.png|FILE.pdf), drawn with Cairo.
 if HAVE_CAIRO
 src_libspate_a_SOURCES += src/mapdraw.c src/mapdeco.c src/mapline.c src/mapcolour.c

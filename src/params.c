@@ -34,6 +34,7 @@ static const struct key keys[] = {
 	{ "domain", "dem", K_STR, F(dem), S(dem), 0, 0, NULL },
 	{ "domain", "data_dir", K_STR, F(data_dir), S(data_dir), 0, 0, NULL },
 	{ "domain", "nodata", K_CHOICE, F(nodata_mask), 0, 0, 0, "wall|mask" },
+	{ "domain", "banks", K_CHOICE, F(banks), 0, 0, 0, "no|yes" },
 	{ "domain", "wall_height", K_DBL, F(wall_height), 0, 0, 1e5, NULL },
 	{ "domain", "max_abs_elevation", K_DBL, F(max_abs_elevation), 0, 1, 1e7, NULL },
 	{ "domain", "cellsize", K_DBL, F(cellsize), 0, 0, 1e6, NULL },

@@ -34,6 +34,7 @@ static const struct {
 	{ "domain", "dx", BUILTIN }, { "domain", "dy", BUILTIN },
 	{ "domain", "x0", BUILTIN }, { "domain", "y0", BUILTIN },
 	{ "domain", "dem", "dem" }, { "domain", "nodata", "dem" },
+	{ "domain", "banks", "dem" },
 	{ "domain", "wall_height", "dem" }, { "domain", "cellsize", "dem" },
 	{ "domain", "crop", "dem" }, { "domain", "max_abs_elevation", "dem" },
 	{ "initial", "h_in", DAMS "|dambreak1d|thacker_bowl" }, { "initial", "h_out", DAMS "|dambreak1d" },

@@ -55,6 +55,7 @@ struct swe_params {
 	char dem[SWE_PATH_MAX];      /* DEM raster (relative: to data_dir, then cwd) */
 	char data_dir[SWE_PATH_MAX]; /* where relative data paths are looked up */
 	int nodata_mask;    /* NODATA cells: 0 = walls (high ground), 1 = masked */
+	int banks;          /* 1: NODATA beside the survey's edge as banks (terrain/init.c) */
 	double wall_height; /* NODATA walls: this far above the highest bed, m */
 	double max_abs_elevation; /* |DEM value| beyond this is refused (an undeclared
 	                             NODATA), m; also |initial depth or level| */

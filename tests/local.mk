@@ -56,9 +56,9 @@ tests_t_terrain_asan_LDFLAGS = $(AM_LDFLAGS) -fsanitize=address
 tests_t_terrain_asan_LDADD = $(ZLIB_LIBS) $(GDAL_LIBS)
 
 dist_check_SCRIPTS += tests/badinput.sh tests/badinput2.sh tests/cli.sh tests/terrain_bad.sh tests/dem_same.sh \
-	tests/bc.sh tests/malpasset40.sh tests/forcing.sh tests/bench_cases.sh
+	tests/bc.sh tests/malpasset40.sh tests/forcing.sh tests/bench_cases.sh tests/dem_banks.sh
 TESTS += $(check_PROGRAMS) tests/badinput.sh tests/badinput2.sh tests/cli.sh tests/terrain_bad.sh \
-	tests/dem_same.sh tests/bc.sh tests/malpasset40.sh tests/forcing.sh tests/bench_cases.sh
+	tests/dem_same.sh tests/bc.sh tests/malpasset40.sh tests/forcing.sh tests/bench_cases.sh tests/dem_banks.sh
 EXTRA_DIST += tests/malpasset40.ref tests/lsan.supp
 
 # The decomposition layer: 1 vs N subdomains in one process (t_decomp), 1 vs

@@ -3,7 +3,8 @@
  * 40 m cells) filled to a flat level of 30 m a.s.l. wherever the solver's bed
  * lies below it (swe_level_to_w: partly flooded cells at that level too, so
  * that the state is exactly a lake at rest), walls, no friction, 1000 RK2
- * steps on the CPU backend (and on the GPU where there is one).  Checks:
+ * steps on the CPU backend (and on the GPU where there is one), with and
+ * without [domain] banks.  Checks:
  * largest speed < 1e-6 m/s, every level within 1e-5 m of 30 m, volume
  * kept to 1e-6.  Needs the Malpasset data ($SPATE_DATA, else ../shared/data
  * beside the source tree); skips (77) without it. */
@@ -19,7 +20,7 @@
 #define LEVEL 30.0
 #define STEPS 1000
 
-static void lake(const char *data, const struct spate_backend *be)
+static void lake(const char *data, const struct spate_backend *be, const char *banks)
 {
 	struct swe_params p;
 	struct swe_state s;
@@ -36,6 +37,7 @@ static void lake(const char *data, const struct spate_backend *be)
 	sim_set(&p, "domain", "cellsize", "40");
 	sim_set(&p, "domain", "nodata", "wall");
 	sim_set(&p, "domain", "wall_height", "50");
+	sim_set(&p, "domain", "banks", "%s", banks);
 	sim_set(&p, "initial", "fill_level", "%g", LEVEL);
 	sim_set(&p, "physics", "manning", "0");
 	sim_set(&p, "physics", "integrator", "rk2");
@@ -82,8 +84,8 @@ static void lake(const char *data, const struct spate_backend *be)
 			if (top + s.bref < LEVEL)
 				dl = fabs(L - LEVEL) > dl ? fabs(L - LEVEL) : dl;
 		}
-	printf("%s: Malpasset 40 m, lake at %g m, %d x %d cells (%ld wet), %ld steps to t = "
-		"%.1f s, max depth %.2f m\n", be->name, LEVEL, s.nx, s.ny, nwet, st.steps, st.t,
+	printf("%s: Malpasset 40 m, banks = %s, lake at %g m, %d x %d cells (%ld wet), %ld steps "
+		"to t = %.1f s, max depth %.2f m\n", be->name, banks, LEVEL, s.nx, s.ny, nwet, st.steps, st.t,
 		swe_max_depth(&s));
 	sim_check(st.steps == STEPS, "%s: steps = %ld (%d)", be->name, st.steps, STEPS);
 	sim_check(speed < 1e-6, "%s: max speed = %.3e m/s (< 1e-6)", be->name, speed);
@@ -107,10 +109,13 @@ int main(void)
 		printf("SKIP: no Malpasset data in %s (set SPATE_DATA)\n", data);
 		return 77;
 	}
-	lake(data, &spate_backend_cpu);
+	lake(data, &spate_backend_cpu, "no");
+	lake(data, &spate_backend_cpu, "yes");
 #ifdef HAVE_CUDA
-	if (spate_backend_cuda.count() > 0)
-		lake(data, &spate_backend_cuda);
+	if (spate_backend_cuda.count() > 0) {
+		lake(data, &spate_backend_cuda, "no");
+		lake(data, &spate_backend_cuda, "yes");
+	}
 #endif
 	return sim_done("t_lake_dem");
 }

@@ -1,4 +1,4 @@
-/* bsq_slab_impl.h: what the slab files share inside (bsq_slab.c,
+/* bsq_slabset.h: what the slab files share inside (bsq_slab.c,
  * bsq_slab_ops.c, bsq_slab_halo.c; callers use bsq_slab.h).
  *
  * The control flow steps a stand-in state (proxy) whose arrays are tokens:
@@ -7,8 +7,8 @@
  * arrays (F and Fold after the predictor, PHI and TMP in a Jacobi sweep);
  * before each verb every slab's state takes the buffers the tokens name
  * (bsq_slab_sync), so the slabs follow every swap. */
-#ifndef SPATE_BSQ_SLAB_IMPL_H
-#define SPATE_BSQ_SLAB_IMPL_H
+#ifndef SPATE_BSQ_SLABSET_H
+#define SPATE_BSQ_SLABSET_H
 
 #include "bsq_impl.h"
 #include "bsq_slab.h"
