@@ -184,8 +184,10 @@ int terrain_read_asc(const char *path, struct terrain_grid *g)
 	static struct reader r;   /* 64 KiB buffer: not on the stack */
 	char tok[256], key[64];
 	double ncols = -1, nrows = -1, xll = NAN, yll = NAN, cs = NAN, dx = NAN, dy = NAN, v;
-	int centre = 0, first = 0, rc;
-	long n, k;
+	static const char *const known[] = { "ncols", "nrows", "xllcorner", "yllcorner", "xllcenter",
+		"yllcenter", "cellsize", "dx", "dy", "nodata_value" };
+	int centre = 0, first = 0, rc, seen = 0;
+	long n, k, cap;
 
 	memset(g, 0, sizeof *g);
 	if ((rc = open_reader(&r, path)))
@@ -216,6 +218,12 @@ int terrain_read_asc(const char *path, struct terrain_grid *g)
 		if (parse_num(tok, &v) || (!isfinite(v) && !(isnan(v) &&
 			!strcasecmp(key, "nodata_value"))))
 			FAIL("%s = '%s': not a number", key, tok);
+		for (int q = 0; q < (int)(sizeof known / sizeof *known); q++)
+			if (!strcasecmp(key, known[q])) {
+				if (seen & 1 << q)
+					FAIL("header keyword '%s' given twice: which one holds?", key);
+				seen |= 1 << q;
+			}
 		if (!strcasecmp(key, "ncols")) ncols = v;
 		else if (!strcasecmp(key, "nrows")) nrows = v;
 		else if (!strcasecmp(key, "xllcorner")) xll = v;
@@ -230,6 +238,12 @@ int terrain_read_asc(const char *path, struct terrain_grid *g)
 			FAIL("unknown header keyword '%s' (an ESRI ASCII grid has ncols, nrows, "
 				"xllcorner, yllcorner, cellsize, NODATA_value)", key);
 	}
+	/* known[]: 2, 4 xllcorner, xllcenter; 3, 5 y; 6 cellsize; 7, 8 dx, dy */
+	if ((seen & 1 << 2 && seen & 1 << 4) || (seen & 1 << 3 && seen & 1 << 5))
+		FAIL("both a corner (xllcorner, yllcorner) and a centre (xllcenter, yllcenter) "
+			"for one axis: give one");
+	if (seen & 1 << 6 && seen & (1 << 7 | 1 << 8))
+		FAIL("both cellsize and dx or dy: give cellsize, or dx and dy");
 	if (ncols != floor(ncols) || nrows != floor(nrows) || ncols < 1 || nrows < 1 ||
 		ncols > INT_MAX || nrows > INT_MAX)
 		FAIL("ncols = %g, nrows = %g: both must be whole numbers in [1, %d]", ncols, nrows,
@@ -249,7 +263,11 @@ int terrain_read_asc(const char *path, struct terrain_grid *g)
 	g->x0 = (centre & 1) ? xll - 0.5 * dx : xll;
 	g->y0 = (centre & 2) ? yll - 0.5 * dy : yll;
 	n = (long)g->nx * g->ny;
-	g->v = malloc((size_t)n * sizeof *g->v);
+	/* the values read so far, in file order, in an array that grows with
+	 * them: a header that announces more than the file holds costs no more
+	 * memory than the file (rows flipped north to south at the end) */
+	cap = n < 1L << 16 ? n : 1L << 16;
+	g->v = malloc((size_t)cap * sizeof *g->v);
 	if (!g->v) {
 		spate_log_error("terrain", "%s: %d x %d grid: out of memory", path, g->nx, g->ny);
 		rc = -SPATE_ENOMEM;
@@ -257,7 +275,19 @@ int terrain_read_asc(const char *path, struct terrain_grid *g)
 	}
 	/* values, north row first */
 	for (k = 0; k < n; k++) {
-		long j = g->ny - 1 - k / g->nx, i = k % g->nx;
+		long i = k % g->nx;
+		if (k == cap) {
+			long grown = cap > n / 2 ? n : 2 * cap;
+			double *nv = realloc(g->v, (size_t)grown * sizeof *g->v);
+			if (!nv) {
+				spate_log_error("terrain", "%s: %d x %d grid: out of memory", path, g->nx,
+					g->ny);
+				rc = -SPATE_ENOMEM;
+				goto out;
+			}
+			g->v = nv;
+			cap = grown;
+		}
 		if (first)
 			first = 0;
 		else if (!token(&r, tok, sizeof tok))
@@ -275,11 +305,18 @@ int terrain_read_asc(const char *path, struct terrain_grid *g)
 				tok);
 		if (g->has_nodata && v == g->nodata)
 			v = NAN;
-		g->v[(size_t)j * g->nx + i] = v;
+		g->v[k] = v;
 	}
 	if (token(&r, tok, sizeof tok))
 		FAIL("more values than the header's %d x %d: a header that lies about the size",
 			g->nx, g->ny);
+	/* file order (north row first) to v[j * nx + i] (south row first) */
+	for (long a = 0, b = g->ny - 1; a < b; a++, b--)
+		for (long i = 0; i < g->nx; i++) {
+			double t = g->v[a * g->nx + i];
+			g->v[a * g->nx + i] = g->v[b * g->nx + i];
+			g->v[b * g->nx + i] = t;
+		}
 	if (r.err)
 		FAIL("after the last value");
 	read_prj(path, g);

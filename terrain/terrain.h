@@ -24,7 +24,8 @@ struct terrain_grid {
 /* Read an ESRI ASCII grid (.asc; gzip-compressed when built with zlib), and
  * its CRS from a .prj file beside it if there is one (x.asc or x.asc.gz:
  * x.prj).  Validates the header (ncols, nrows > 0, cell size > 0, corner or centre
- * origin), the value count (a truncated file or extra values are errors) and
+ * origin; a keyword given twice, or a corner with a centre, cellsize with dx
+ * or dy, refused), the value count (a truncated file or extra values are errors) and
  * the values (NODATA and NaN become NAN in v).  Returns 0 or -SPATE_E* after
  * a message naming the file, line and what is wrong. */
 int terrain_read_asc(const char *path, struct terrain_grid *g);

@@ -188,6 +188,28 @@ dem 8 6 | sed '$d' >"$tmp/truncated.asc"
 refused "truncated .asc (a row missing)" "$tmp/truncated.asc" "file ends after 40 of the 48"
 dem 8 6 | head -c 150 >"$tmp/cut.asc"
 refused "truncated .asc (cut inside a row)" "$tmp/cut.asc" "truncated"
+# fuzz_asc (fifteenth session): a header keyword given again further down
+# overrode the first, here to a grid of 2.9e9 cells whose values spate
+# allocated before reading them
+printf 'ncols 4\nnrows 4\nxllcenter 5\nyllcenter 5\ndx 10\ndy 5\n ncols  5453\nnrows 523301 2 3\n4 5 6 7\n' \
+	>"$tmp/twice.asc"
+refused "header keyword given twice (fuzz_asc)" "$tmp/twice.asc" "'ncols' given twice"
+dem 8 6 | sed '3a xllcenter 105' >"$tmp/corner_centre.asc"
+refused "xllcorner and xllcenter both" "$tmp/corner_centre.asc" "give one"
+dem 8 6 | sed '5a dx 10' >"$tmp/cs_dx.asc"
+refused "cellsize and dx both" "$tmp/cs_dx.asc" "both cellsize and dx"
+# a header that announces 3.6e9 cells (under the 2^32 limit) over 3 values:
+# refused as truncated, in 4 GB of address space (the values are stored as
+# they come; ASan's shadow memory needs more, so no limit under it)
+printf 'ncols 60000\nnrows 60000\nxllcorner 0\nyllcorner 0\ncellsize 10\n1 2 3\n' >"$tmp/lies.asc"
+limit="ulimit -v 4000000;"
+ldd "$SPATE" 2>/dev/null | grep -q libasan && limit=
+conf "$tmp/lies.asc" >"$tmp/run.conf"
+bash -c "$limit exec \"\$0\" run \"\$1\"" "$SPATE" "$tmp/run.conf" >"$tmp/stdout" 2>"$tmp/err" </dev/null
+rc=$?
+grep -qF "file ends after 3 of the 3600000000 values" "$tmp/err" && [ "$rc" -ge 1 ] && [ "$rc" -le 2 ]
+result "a header announcing 3.6e9 cells over 3 values, ${limit:-no limit (ASan)}" $? \
+	"exit $rc: $(head -c 300 "$tmp/err")"
 dem 8 6 | sed '1s/.*/ncols 0/' >"$tmp/zero.asc"
 refused "zero-size grid (ncols 0)" "$tmp/zero.asc"
 dem 8 6 | sed '2s/.*/nrows 0/' >"$tmp/zerorows.asc"
