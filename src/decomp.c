@@ -1,5 +1,8 @@
 /* decomp.c: cutting a stack of planes into subdomains, and the MPI world
  * (ranks, reductions, gathers) that the decomposition layer runs on. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* sched_getaffinity, CPU_AND */
+#endif
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -8,6 +11,11 @@
 #include <string.h>
 #ifdef HAVE_MPI
 #include <mpi.h>
+#endif
+#if defined(HAVE_MPI) && defined(_OPENMP) && defined(__linux__)
+#include <omp.h>
+#include <sched.h>
+#define SPATE_FAIR_THREADS 1
 #endif
 
 #include "spate.h"
@@ -98,6 +106,47 @@ static int under_launcher(void)
 	return 0;
 }
 
+#ifdef SPATE_FAIR_THREADS
+/* Under mpirun, each rank's OpenMP threads default to every CPU it may run
+ * on; ranks that share those CPUs (mpirun --bind-to none, a launcher that
+ * binds nothing) then run ranks x CPUs threads on them, and OpenMP's
+ * barriers spin against MPI's polling: a Boussinesq cube on 2 ranks of a
+ * 2-core machine took 107 s instead of 2.2 s.  Without OMP_NUM_THREADS,
+ * each rank takes its CPUs divided by the ranks of its node whose CPUs
+ * overlap its own (at least 1); [run] threads still overrides.  Collective
+ * over the world (every rank calls it); quiet: no line about it (-q). */
+static void fair_threads(int quiet)
+{
+	static cpu_set_t all[1024];   /* ranks of one node; more: left alone */
+	cpu_set_t mine;
+	MPI_Comm node;
+	int n, share = 0, cpus;
+	CPU_ZERO(&mine);
+	if (sched_getaffinity(0, sizeof mine, &mine))
+		CPU_ZERO(&mine);
+	MPI_Comm_split_type(world_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+	MPI_Comm_size(node, &n);
+	if (n <= (int)(sizeof all / sizeof *all)) {   /* the same n on every rank of the node */
+		MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, node);
+		for (int r = 0; r < n; r++) {
+			cpu_set_t both;
+			CPU_AND(&both, &mine, &all[r]);
+			share += CPU_COUNT(&both) > 0;
+		}
+	}
+	MPI_Comm_free(&node);
+	cpus = CPU_COUNT(&mine);
+	if (getenv("OMP_NUM_THREADS") || share < 2 || cpus < 1 ||
+		cpus / share >= omp_get_max_threads())
+		return;
+	omp_set_num_threads(cpus / share > 1 ? cpus / share : 1);
+	if (world_rank == 0 && !quiet)
+		spate_log_info("spate: %d ranks share %d CPUs: %d OpenMP thread(s) each (choose with "
+			"OMP_NUM_THREADS or [run] threads, or bind ranks: mpirun --bind-to core)\n",
+			share, cpus, omp_get_max_threads());
+}
+#endif
+
 int decomp_world_init(int *argc, char ***argv)
 {
 #ifdef HAVE_MPI
@@ -115,6 +164,14 @@ int decomp_world_init(int *argc, char ***argv)
 	if (provided < MPI_THREAD_FUNNELED && world_rank == 0)
 		spate_log_error("mpi", "MPI offers no MPI_THREAD_FUNNELED; OpenMP threads may "
 			"misbehave");
+#ifdef SPATE_FAIR_THREADS
+	if (world_size > 1) {
+		int quiet = 0;
+		for (int k = 1; k < *argc; k++)
+			quiet |= !strcmp((*argv)[k], "-q") || !strcmp((*argv)[k], "--quiet");
+		fair_threads(quiet);
+	}
+#endif
 #else
 	(void)argc;
 	(void)argv;

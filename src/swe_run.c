@@ -19,6 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "spate.h"
 #include "swe.h"
@@ -441,6 +444,10 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	u.p = p;
 	u.o = o;
 	u.r = r;
+#ifdef _OPENMP
+	if (p->threads > 0)   /* before any device line names the count */
+		omp_set_num_threads(p->threads);
+#endif
 	u.be = swe_backend_for(p); /* one domain, or decomposed */
 	if (!u.be)
 		return -SPATE_ENODEV;
