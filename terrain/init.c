@@ -167,20 +167,19 @@ static double bank_value(const struct terrain_grid *g, const unsigned char *kind
 }
 
 /* What each DEM cell becomes ([domain] banks = yes; else 0 or 2).
- * kind[k] = 0: a value.  NODATA joined to the
- * raster's edge through NODATA cells (four neighbours) lies outside the
- * survey, where the domain's outer wall stands: 1, the wall, except 3, a
- * bank, beside a cell with a value with wall (1) behind it (eight
- * neighbours both).  A bank takes the
- * mean of its neighbours with a value as its bed and starts dry; the
- * corners where cells with a value meet banks are the mean of those cells
- * only: the cells at the survey's edge keep their own bed, where the wall's
- * height in their shared corners raised them by up to 84 m on the
- * Malpasset grids and took 1.5-4% of the reservoir away (KP07's bed is at
- * the corners).  4: outer NODATA beside values without wall behind it (a wall
- * one or two cells thick, some diagonal steps, the raster's edge), and 2: NODATA inside the survey (a building, a
- * hole) stay walls however thin they are, raising the corners they share.
- * 0 or -SPATE_ENOMEM. */
+ * kind[k] = 0: a value.  NODATA joined to the raster's edge through NODATA
+ * cells (four neighbours) lies outside the survey, where the domain's outer
+ * wall stands: 1, the wall, except 3, a bank: beside a cell with a value,
+ * with wall (1) behind it (eight neighbours both).  A bank takes the mean of
+ * its neighbours with a value as its bed and starts dry; the corners where
+ * cells with a value meet banks only are the mean of those cells: the cells
+ * at the survey's edge keep their own bed, where the wall's height in their
+ * corners raised them by up to 84 m on the Malpasset grids and took 1.5-4%
+ * of the reservoir away (KP07's bed is at the corners).  4: outer NODATA
+ * beside values without wall behind it (a wall one or two cells thick, some
+ * diagonal steps, the raster's edge) and 2: NODATA inside the survey (a
+ * building, a hole) stay walls however thin they are, raising the corners
+ * they share.  0 or -SPATE_ENOMEM. */
 static int nodata_kinds(const double *v, int nx, int ny, int banks, unsigned char *kind)
 {
 	long n = (long)nx * ny, top = 0, cap = 4096, *stack;
