@@ -237,6 +237,34 @@ static int nodata_kinds(const double *v, int nx, int ny, int banks, unsigned cha
 	return 0;
 }
 
+/* Without banks: how far the walls lift the bed of the cells beside them
+ * (the solver's centre bed above the DEM value), said in one line when some
+ * cell is lifted by more than 0.1 m. */
+static void wall_raise_note(const struct swe_state *s, const struct terrain_grid *dem,
+	const unsigned char *kind, const char *path)
+{
+	double top = 0;
+	long count = 0;
+	for (int j = 0; j < dem->ny; j++)
+		for (int i = 0; i < dem->nx; i++) {
+			long k = (long)j * dem->nx + i;
+			double up = (double)s->Bm[swe_idx(s, i, j)] + s->bref - dem->v[k];
+			int beside = 0;
+			for (int dj = -1; dj <= 1; dj++)
+				for (int di = -1; di <= 1; di++)
+					beside |= i + di >= 0 && i + di < dem->nx && j + dj >= 0 &&
+						j + dj < dem->ny && kind[k + (long)dj * dem->nx + di];
+			if (kind[k] || !beside || !(up > 0.1))
+				continue;
+			count++;
+			top = up > top ? up : top;
+		}
+	if (count)
+		spate_log_info("spate: %s: NODATA walls lift the bed of %ld cells beside them by up to "
+			"%.3g m (the bed is kept at cell corners): [domain] banks = yes keeps their own "
+			"bed where the NODATA lies outside the survey\n", path, count, top);
+}
+
 int terrain_setup(struct swe_state *s, const struct swe_params *p)
 {
 	struct terrain_grid dem, dep;
@@ -373,6 +401,8 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 			double L = level[(long)j * nx + i];
 			s->w[k] = isnan(L) ? 0 : swe_level_to_w(s, i, j, (real)(L - s->bref));
 		}
+	if (!p->banks)
+		wall_raise_note(s, &dem, kind, p->dem);
 	rc = terrain_forcing(s, p, &dem);
 out:
 	free(level);
