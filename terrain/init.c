@@ -248,13 +248,12 @@ static void wall_raise_note(const struct swe_state *s, const struct terrain_grid
 	for (int j = 0; j < dem->ny; j++)
 		for (int i = 0; i < dem->nx; i++) {
 			long k = (long)j * dem->nx + i;
-			double up = (double)s->Bm[swe_idx(s, i, j)] + s->bref - dem->v[k];
-			int beside = 0;
-			for (int dj = -1; dj <= 1; dj++)
-				for (int di = -1; di <= 1; di++)
-					beside |= i + di >= 0 && i + di < dem->nx && j + dj >= 0 &&
-						j + dj < dem->ny && kind[k + (long)dj * dem->nx + di];
-			if (kind[k] || !beside || !(up > 0.1))
+			double up;
+			/* without banks every NODATA cell is of kind 2 */
+			if (kind[k] || !next_to(kind, dem->nx, dem->ny, i, j, 2))
+				continue;
+			up = (double)s->Bm[swe_idx(s, i, j)] + s->bref - dem->v[k];
+			if (!(up > 0.1))
 				continue;
 			count++;
 			top = up > top ? up : top;

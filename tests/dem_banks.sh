@@ -21,14 +21,8 @@ if [ -z "${SPATE:-}" ] || [ ! -x "$SPATE" ]; then
 	echo "dem_banks.sh: SPATE is not set to the spate program" >&2
 	exit 99
 fi
-py=
-for p in python3 /usr/bin/python3; do
-	if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import json' 2>/dev/null; then
-		py=$p
-		break
-	fi
-done
-[ -n "$py" ] || { echo "dem_banks.sh: no python3: skipped"; exit 77; }
+py=python3
+command -v "$py" >/dev/null 2>&1 || { echo "dem_banks.sh: no python3: skipped"; exit 77; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/spate-banks.XXXXXX") || exit 99
 trap "rm -rf \"$tmp\"" EXIT
