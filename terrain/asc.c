@@ -186,6 +186,8 @@ int terrain_read_asc(const char *path, struct terrain_grid *g)
 	double ncols = -1, nrows = -1, xll = NAN, yll = NAN, cs = NAN, dx = NAN, dy = NAN, v;
 	static const char *const known[] = { "ncols", "nrows", "xllcorner", "yllcorner", "xllcenter",
 		"yllcenter", "cellsize", "dx", "dy", "nodata_value" };
+	enum { XC = 1 << 2, YC = 1 << 3, XM = 1 << 4, YM = 1 << 5, CS = 1 << 6, DX = 1 << 7,
+		DY = 1 << 8 };  /* bits of seen: known[2] ... known[8] */
 	int centre = 0, first = 0, rc, seen = 0;
 	long n, k, cap;
 
@@ -238,11 +240,10 @@ int terrain_read_asc(const char *path, struct terrain_grid *g)
 			FAIL("unknown header keyword '%s' (an ESRI ASCII grid has ncols, nrows, "
 				"xllcorner, yllcorner, cellsize, NODATA_value)", key);
 	}
-	/* known[]: 2, 4 xllcorner, xllcenter; 3, 5 y; 6 cellsize; 7, 8 dx, dy */
-	if ((seen & 1 << 2 && seen & 1 << 4) || (seen & 1 << 3 && seen & 1 << 5))
+	if ((seen & XC && seen & XM) || (seen & YC && seen & YM))
 		FAIL("both a corner (xllcorner, yllcorner) and a centre (xllcenter, yllcenter) "
 			"for one axis: give one");
-	if (seen & 1 << 6 && seen & (1 << 7 | 1 << 8))
+	if (seen & CS && seen & (DX | DY))
 		FAIL("both cellsize and dx or dy: give cellsize, or dx and dy");
 	if (ncols != floor(ncols) || nrows != floor(nrows) || ncols < 1 || nrows < 1 ||
 		ncols > INT_MAX || nrows > INT_MAX)
