@@ -14,6 +14,8 @@ extern "C" {
 #include "bsq_cuda_launch.h"
 
 #include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* ---- multigrid verbs */
 
@@ -110,12 +112,157 @@ extern "C" void bsq_cuda_colour(struct bsq_level *l, int phi, int rhs, int red)
 	k_colour<<<LAUNCH(b)>>>(l->v[phi], l->v[rhs], l->h, red, l->k0, b, l->g);
 }
 
+/* ---- both colours of a sweep in one pass (issue 21: a V-cycle at the
+ * bandwidth bound).  Two colour launches read phi and b and write phi twice
+ * a sweep (48 bytes a cell in double precision); here one launch reads
+ * them once and writes the other array (TMP, swapped with PHI after), 24
+ * bytes a cell.  A thread takes one cell of an x-y tile of one plane.  The
+ * first colour's new values of the tile and of a ring of one cell around it
+ * go to shared memory, each computed from the old values (bsq_relax_at,
+ * ghosts filled from the old values as the first colour's launch would);
+ * a cell of the second colour then relaxes with its four x-y neighbours
+ * from there and its two z neighbours computed where it stands.  A ghost's
+ * value is that of its source cell after the first colour (periodic: the
+ * wrapped cell; otherwise the cell inside, through bsq_ghost_dirichlet on
+ * a Dirichlet face), which is what the ghost fill before the second colour
+ * writes.  Every value is the one the two launches compute, by the same
+ * functions: the same bits (t_bsq_cuda compares them). */
+
+/* Tile of the fused sweep: one warp along x, RB_TY rows. */
+#define RB_TY 8
+
+struct rb_sweep {
+	const bsq_real *phi, *rhs;
+	struct bsq_h h;
+	struct bsq_grid g;
+	int kind[BSQ_NFACE];
+	int k0;
+};
+
+/* Interior cell (i, j, k) after the first colour. */
+__device__ static inline bsq_real rb_first(const struct rb_sweep &x, int i, int j, int k)
+{
+	size_t c = bsq_idx(&x.g, i, j, k);
+	if (bsq_is_colour(i, j, x.k0 + k, 0))
+		return bsq_relax_at(x.phi, x.rhs, c, bsq_sy(&x.g), bsq_sz(&x.g), &x.h);
+	return x.phi[c];
+}
+
+/* Cell or ghost (i, j, k) after the first colour and the ghost fill that
+ * follows it (k_fill_all's rule: a ghost takes its source cell's value). */
+__device__ static inline bsq_real rb_value(const struct rb_sweep &x, int i, int j, int k)
+{
+	const int n[3] = { x.g.nx, x.g.ny, x.g.nz };
+	int c[3] = { i, j, k }, d;
+	unsigned dir = 0;
+	bsq_real v;
+	for (d = 0; d < 3; d++) {
+		int hi = c[d] > n[d];
+		if (c[d] >= 1 && c[d] <= n[d])
+			continue;
+		if (x.kind[2 * d] == BSQ_GHOST_PERIODIC) {
+			c[d] = hi ? 1 : n[d];
+		} else {
+			if (x.kind[2 * d + hi] == BSQ_GHOST_DIRICHLET)
+				dir |= 1u << d;
+			c[d] = hi ? n[d] : 1;
+		}
+	}
+	v = rb_first(x, c[0], c[1], c[2]);
+	for (d = 0; d < 3; d++)
+		if (dir >> d & 1u)
+			v = bsq_ghost_dirichlet(0, v);
+	return v;
+}
+
+__global__ static void __launch_bounds__(TX * RB_TY) k_rb_sweep(bsq_real *out, struct rb_sweep x)
+{
+	__shared__ bsq_real S[RB_TY + 2][TX + 2];
+	const int tx = (int)threadIdx.x, ty = (int)threadIdx.y, t = ty * TX + tx;
+	const int bi = (int)blockIdx.x * TX, bj = (int)blockIdx.y * RB_TY, k = (int)blockIdx.z + 1;
+	const int i = bi + tx + 1, j = bj + ty + 1;
+	const bool in = i <= x.g.nx && j <= x.g.ny;
+	if (i <= x.g.nx + 1 && j <= x.g.ny + 1)
+		S[ty + 1][tx + 1] = rb_value(x, i, j, k);
+	/* the ring: the rows below and above the tile, the columns left and
+	 * right of it (the tile's own cells past nx or ny came above) */
+	if (t < 2 * (TX + RB_TY)) {
+		int si, sj;
+		if (t < 2 * TX) {
+			si = t % TX + 1;
+			sj = t < TX ? 0 : RB_TY + 1;
+		} else {
+			si = t < 2 * TX + RB_TY ? 0 : TX + 1;
+			sj = (t - 2 * TX) % RB_TY + 1;
+		}
+		if (bi + si <= x.g.nx + 1 && bj + sj <= x.g.ny + 1)
+			S[sj][si] = rb_value(x, bi + si, bj + sj, k);
+	}
+	__syncthreads();
+	if (!in)
+		return;
+	size_t c = bsq_idx(&x.g, i, j, k);
+	if (bsq_is_colour(i, j, x.k0 + k, 0)) {
+		out[c] = S[ty + 1][tx + 1];
+	} else {
+		struct bsq_st7 q;
+		q.c = S[ty + 1][tx + 1];
+		q.xm = S[ty + 1][tx];
+		q.xp = S[ty + 1][tx + 2];
+		q.ym = S[ty][tx + 1];
+		q.yp = S[ty + 2][tx + 1];
+		q.zm = rb_value(x, i, j, k - 1);
+		q.zp = rb_value(x, i, j, k + 1);
+		out[c] = bsq_relax(&q, x.rhs[c], &x.h);
+	}
+}
+
+/* The fused sweep applies where its ghost rule is the fill's: no slab
+ * halo or wall-face ghosts, an even count of cells along a periodic axis
+ * (red-black is then a colouring), PHI relaxed against RHS with TMP free;
+ * SPATE_BSQ_FUSED=0 turns it off (the two launches: the same bits). */
+static bool rb_fusable(const struct bsq_level *l, int phi, int rhs)
+{
+	const int n[3] = { l->g.nx, l->g.ny, l->g.nz };
+	const char *e = getenv("SPATE_BSQ_FUSED");
+	int d;
+	if (phi != BSQ_PHI || rhs != BSQ_RHS || (e && !strcmp(e, "0")))
+		return false;
+	for (d = 0; d < BSQ_NFACE; d++)
+		if (l->ghost[d] == BSQ_GHOST_HALO || l->ghost[d] == BSQ_GHOST_WALL_FACE)
+			return false;
+	for (d = 0; d < 3; d++)
+		if (l->ghost[2 * d] == BSQ_GHOST_PERIODIC && n[d] % 2)
+			return false;
+	return true;
+}
+
 extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweeps)
 {
-	int s, red;
-	for (s = 0; s < sweeps; s++)
-		for (red = 0; red < 2; red++)
-			bsq_cuda_colour(l, phi, rhs, red);
+	int s, red, d;
+	if (!rb_fusable(l, phi, rhs)) {
+		for (s = 0; s < sweeps; s++)
+			for (red = 0; red < 2; red++)
+				bsq_cuda_colour(l, phi, rhs, red);
+		return;
+	}
+	for (s = 0; s < sweeps; s++) {
+		struct rb_sweep x;
+		bsq_real *y = l->v[BSQ_TMP];
+		dim3 grid((unsigned)(l->g.nx + TX - 1) / TX, (unsigned)(l->g.ny + RB_TY - 1) / RB_TY,
+			(unsigned)l->g.nz);
+		bsq_cuda_ghosts(l, phi);
+		x.phi = l->v[phi];
+		x.rhs = l->v[rhs];
+		x.h = l->h;
+		x.g = l->g;
+		x.k0 = l->k0;
+		for (d = 0; d < BSQ_NFACE; d++)
+			x.kind[d] = l->ghost[d];
+		k_rb_sweep<<<grid, dim3(TX, RB_TY), 0, bsq_cuda_now>>>(y, x);
+		l->v[BSQ_TMP] = l->v[BSQ_PHI];
+		l->v[BSQ_PHI] = y;
+	}
 }
 
 __global__ static void k_jacobi(bsq_real *out, const bsq_real *phi, const bsq_real *rhs,
