@@ -116,37 +116,30 @@ extern "C" void bsq_cuda_colour(struct bsq_level *l, int phi, int rhs, int red)
  * bandwidth bound).  Two colour launches read phi and b and write phi twice
  * a sweep (48 bytes a cell in double precision); here one launch reads
  * them once and writes the other array (TMP, swapped with PHI after), 24
- * bytes a cell.  A thread takes one cell of an x-y tile of one plane.  The
- * first colour's new values of the tile and of a ring of one cell around it
- * go to shared memory, each computed from the old values (bsq_relax_at,
- * ghosts filled from the old values as the first colour's launch would);
- * a cell of the second colour then relaxes with its four x-y neighbours
- * from there and its two z neighbours computed where it stands.  A ghost's
- * value is that of its source cell after the first colour (periodic: the
- * wrapped cell; otherwise the cell inside, through bsq_ghost_dirichlet on
- * a Dirichlet face), which is what the ghost fill before the second colour
+ * bytes a cell.  A block takes an x-y tile and walks up RB_KZ planes of it.
+ * Plane by plane, the values after the first colour of the tile and of a
+ * ring of one cell around it go to a window of three planes in shared
+ * memory, each computed once from the old values (bsq_relax_at; ghosts
+ * filled from the old values as the first colour's launch would); the
+ * second colour of the plane below then relaxes from the window.  A ghost's
+ * value is its source cell's after the first colour (periodic: the wrapped
+ * cell; otherwise the cell inside, through bsq_ghost_dirichlet on a
+ * Dirichlet face), which is what the ghost fill before the second colour
  * writes.  Every value is the one the two launches compute, by the same
  * functions: the same bits (t_bsq_cuda compares them). */
 
-/* Tile of the fused sweep: one warp along x, RB_TY rows. */
+/* Tile of the fused sweep: one warp along x, RB_TY rows, RB_KZ planes. */
 #define RB_TY 8
+#define RB_KZ 16
 
 struct rb_sweep {
-	const bsq_real *phi, *rhs;
+	const bsq_real *__restrict__ phi;
+	const bsq_real *__restrict__ rhs;
 	struct bsq_h h;
 	struct bsq_grid g;
 	int kind[BSQ_NFACE];
 	int k0;
 };
-
-/* Interior cell (i, j, k) after the first colour. */
-__device__ static inline bsq_real rb_first(const struct rb_sweep &x, int i, int j, int k)
-{
-	size_t c = bsq_idx(&x.g, i, j, k);
-	if (bsq_is_colour(i, j, x.k0 + k, 0))
-		return bsq_relax_at(x.phi, x.rhs, c, bsq_sy(&x.g), bsq_sz(&x.g), &x.h);
-	return x.phi[c];
-}
 
 /* Cell or ghost (i, j, k) after the first colour and the ghost fill that
  * follows it (k_fill_all's rule: a ghost takes its source cell's value). */
@@ -156,6 +149,7 @@ __device__ static inline bsq_real rb_value(const struct rb_sweep &x, int i, int 
 	int c[3] = { i, j, k }, d;
 	unsigned dir = 0;
 	bsq_real v;
+	size_t at;
 	for (d = 0; d < 3; d++) {
 		int hi = c[d] > n[d];
 		if (c[d] >= 1 && c[d] <= n[d])
@@ -168,52 +162,62 @@ __device__ static inline bsq_real rb_value(const struct rb_sweep &x, int i, int 
 			c[d] = hi ? n[d] : 1;
 		}
 	}
-	v = rb_first(x, c[0], c[1], c[2]);
+	at = bsq_idx(&x.g, c[0], c[1], c[2]);
+	v = bsq_is_colour(c[0], c[1], x.k0 + c[2], 0) ?
+		bsq_relax_at(x.phi, x.rhs, at, bsq_sy(&x.g), bsq_sz(&x.g), &x.h) : x.phi[at];
 	for (d = 0; d < 3; d++)
 		if (dir >> d & 1u)
 			v = bsq_ghost_dirichlet(0, v);
 	return v;
 }
 
-__global__ static void __launch_bounds__(TX * RB_TY) k_rb_sweep(bsq_real *out, struct rb_sweep x)
+__global__ static void __launch_bounds__(TX * RB_TY) k_rb_sweep(bsq_real *__restrict__ out,
+	struct rb_sweep x)
 {
-	__shared__ bsq_real S[RB_TY + 2][TX + 2];
+	__shared__ bsq_real R[3][RB_TY + 2][TX + 2];
 	const int tx = (int)threadIdx.x, ty = (int)threadIdx.y, t = ty * TX + tx;
-	const int bi = (int)blockIdx.x * TX, bj = (int)blockIdx.y * RB_TY, k = (int)blockIdx.z + 1;
+	const int bi = (int)blockIdx.x * TX, bj = (int)blockIdx.y * RB_TY;
+	const int kb = (int)blockIdx.z * RB_KZ + 1, ke = min(kb + RB_KZ, x.g.nz + 1);
 	const int i = bi + tx + 1, j = bj + ty + 1;
 	const bool in = i <= x.g.nx && j <= x.g.ny;
-	if (i <= x.g.nx + 1 && j <= x.g.ny + 1)
-		S[ty + 1][tx + 1] = rb_value(x, i, j, k);
-	/* the ring: the rows below and above the tile, the columns left and
-	 * right of it (the tile's own cells past nx or ny came above) */
-	if (t < 2 * (TX + RB_TY)) {
-		int si, sj;
-		if (t < 2 * TX) {
-			si = t % TX + 1;
-			sj = t < TX ? 0 : RB_TY + 1;
-		} else {
-			si = t < 2 * TX + RB_TY ? 0 : TX + 1;
-			sj = (t - 2 * TX) % RB_TY + 1;
+	int m, p;
+	for (m = kb - 1; m <= ke; m++) {
+		bsq_real (*W)[TX + 2] = R[m % 3];
+		/* the window's new plane m: tile and ring (not its corners, which
+		 * no stencil reads), as far as the ghosts past nx and ny */
+		for (p = t; p < (TX + 2) * (RB_TY + 2); p += TX * RB_TY) {
+			const int si = p % (TX + 2), sj = p / (TX + 2);
+			const int gi = bi + si, gj = bj + sj;
+			const bool ring_x = si == 0 || si == TX + 1, ring_y = sj == 0 || sj == RB_TY + 1;
+			const bool inside = gi >= 1 && gi <= x.g.nx && gj >= 1 && gj <= x.g.ny &&
+				m >= 1 && m <= x.g.nz;
+			if ((ring_x && ring_y) || gi > x.g.nx + 1 || gj > x.g.ny + 1)
+				continue;
+			/* a cell of the second colour is read only as a ghost's source */
+			if (inside && !bsq_is_colour(gi, gj, x.k0 + m, 0))
+				continue;
+			W[sj][si] = rb_value(x, gi, gj, m);
 		}
-		if (bi + si <= x.g.nx + 1 && bj + sj <= x.g.ny + 1)
-			S[sj][si] = rb_value(x, bi + si, bj + sj, k);
-	}
-	__syncthreads();
-	if (!in)
-		return;
-	size_t c = bsq_idx(&x.g, i, j, k);
-	if (bsq_is_colour(i, j, x.k0 + k, 0)) {
-		out[c] = S[ty + 1][tx + 1];
-	} else {
-		struct bsq_st7 q;
-		q.c = S[ty + 1][tx + 1];
-		q.xm = S[ty + 1][tx];
-		q.xp = S[ty + 1][tx + 2];
-		q.ym = S[ty][tx + 1];
-		q.yp = S[ty + 2][tx + 1];
-		q.zm = rb_value(x, i, j, k - 1);
-		q.zp = rb_value(x, i, j, k + 1);
-		out[c] = bsq_relax(&q, x.rhs[c], &x.h);
+		__syncthreads();
+		if (m >= kb + 1 && in) {
+			const int k = m - 1;
+			const size_t c = bsq_idx(&x.g, i, j, k);
+			bsq_real (*P)[TX + 2] = R[k % 3];
+			if (bsq_is_colour(i, j, x.k0 + k, 0)) {
+				out[c] = P[ty + 1][tx + 1];
+			} else {
+				struct bsq_st7 q;
+				q.c = 0; /* bsq_relax does not read it */
+				q.xm = P[ty + 1][tx];
+				q.xp = P[ty + 1][tx + 2];
+				q.ym = P[ty][tx + 1];
+				q.yp = P[ty + 2][tx + 1];
+				q.zm = R[(k - 1) % 3][ty + 1][tx + 1];
+				q.zp = W[ty + 1][tx + 1];
+				out[c] = bsq_relax(&q, x.rhs[c], &x.h);
+			}
+		}
+		__syncthreads();
 	}
 }
 
@@ -250,7 +254,7 @@ extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweep
 		struct rb_sweep x;
 		bsq_real *y = l->v[BSQ_TMP];
 		dim3 grid((unsigned)(l->g.nx + TX - 1) / TX, (unsigned)(l->g.ny + RB_TY - 1) / RB_TY,
-			(unsigned)l->g.nz);
+			(unsigned)(l->g.nz + RB_KZ - 1) / RB_KZ);
 		bsq_cuda_ghosts(l, phi);
 		x.phi = l->v[phi];
 		x.rhs = l->v[rhs];
