@@ -68,7 +68,7 @@ gpu_ranks() {
 	rc=$?
 	cmp -s "$tmp/gone/series.csv" "$tmp/$name/series.csv" &&
 		cmp -s "$tmp/gone/profiles.csv" "$tmp/$name/profiles.csv"
-	check "cavity on GPUs, 2 ranks, $name: series.csv and profiles.csv equal to one GPU process" \
+	check "cavity on GPUs, 2 ranks, $name: series.csv and profiles.csv equal to one GPU" \
 		$((rc || $?)) "exit $rc; $(head -c 300 "$tmp/$name.out")"
 }
 # On GPUs where there are: transport auto (NCCL where it can be had, else
@@ -81,7 +81,7 @@ if timeout 300 "$SPATE" "${cav[@]}" --device=cuda --output.dir="$tmp/gone" >/dev
 	if [ "${SPATE_HAVE_NCCL:-no}" != yes ]; then
 		echo "skip the GPU ranks through NCCL (spate built without NCCL)"
 	elif [ "$ngpu" -lt 2 ]; then
-		echo "skip the GPU ranks through NCCL ($ngpu GPU; NCCL takes one GPU per rank: needs 2)"
+		echo "skip the GPU ranks through NCCL ($ngpu GPU; NCCL takes one a rank: needs 2)"
 	else
 		for ov in streams compute none; do
 			gpu_ranks "nccl-$ov" "${cav0[@]}" --parallel.transport=nccl \
