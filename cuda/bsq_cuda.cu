@@ -190,8 +190,10 @@ extern "C" void bsq_cuda_free(struct bsq_cuda *ctx)
 
 /* ---- slabs on this GPU (bsq_slab.h): the slabs' arrays in device memory,
  * each slab's cell kernels on its own stream with overlap = streams.  Under
- * mpirun each rank's slabs are on GPU rank mod GPUs, and the halos and
- * gathers between ranks travel through host buffers and MPI (no NCCL yet). */
+ * mpirun each rank's slabs are on GPU rank mod GPUs; the halos between ranks
+ * travel GPU to GPU through NCCL where [parallel] transport and the machine
+ * allow it (halo_nccl.c), else through host buffers and MPI, as the gathers
+ * of whole levels always do. */
 
 static cudaStream_t slab_stream[DECOMP_MAX];
 static int slab_streams;
@@ -229,6 +231,24 @@ static int dev_finish(void)
 	return bsq_cuda_error();
 }
 
+static int dev_gpu(void)
+{
+	int d = 0;
+	if (cudaGetDevice(&d) != cudaSuccess)
+		cudaGetLastError();
+	return d;
+}
+
+/* Slab k's stream for NCCL's transfers of its planes, whatever the overlap:
+ * created blocking (cudaStreamCreate), it is ordered both ways with the
+ * legacy default stream, on which the kernels run without overlap = streams
+ * and every cudaMemcpy of the slabs runs, so a transfer follows the kernels
+ * that wrote its plane and precedes those that read it, on either stream. */
+static void *dev_stream_of(int k)
+{
+	return k >= 0 && k < slab_streams ? (void *)slab_stream[k] : NULL;
+}
+
 static void dev_close(void)
 {
 	int k;
@@ -241,10 +261,10 @@ static void dev_close(void)
 }
 
 static const struct bsq_slab_mem dev_mem = { 1, dev_alloc, dev_release, dev_copy, dev_stream,
-	dev_finish, dev_close };
+	dev_finish, dev_close, dev_gpu, dev_stream_of };
 
 extern "C" int bsq_cuda_slabs_init(struct bsq_slabs **out, const struct bsq_state *w,
-	const struct bsq_params *p, int n, int overlap)
+	const struct bsq_params *p, int n, int overlap, int transport)
 {
 	int k, err;
 	*out = NULL;
@@ -277,5 +297,5 @@ extern "C" int bsq_cuda_slabs_init(struct bsq_slabs **out, const struct bsq_stat
 		dev_close();
 		return err;
 	}
-	return bsq_slabs_init_on(out, w, p, n, overlap, &ops, &dev_mem);
+	return bsq_slabs_init_on(out, w, p, n, overlap, transport, &ops, &dev_mem);
 }

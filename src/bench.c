@@ -24,6 +24,7 @@
 #include "swe_run.h"
 #include "swe_multi.h"
 #include "bench.h"
+#include "decomp.h"
 
 static const char *const overlap_names[] = { "none", "compute", "streams" };
 
@@ -207,7 +208,7 @@ int spate_bench(int argc, char **argv)
 	o.device = "auto";
 	o.seconds = 2.0;
 	o.subdomains = 1;
-	o.transport = SWE_TRANSPORT_AUTO;
+	o.transport = HALO_TRANSPORT_AUTO;
 	o.early = 1;
 	o.rain = 50;
 	o.rain_radius = 2000;

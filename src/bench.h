@@ -20,7 +20,7 @@ struct bench_opts {
 	                        Malpasset cases: to `time`) */
 	double seconds;
 	int subdomains, gpus;
-	int transport;       /* [parallel] transport, enum swe_transport */
+	int transport;       /* [parallel] transport, enum halo_transport (decomp.h) */
 	int bcase;           /* enum bench_case */
 	int early;           /* [parallel] early_exit: 1 on, 0 off */
 	double time;         /* Malpasset cases: simulated seconds (0: default) */

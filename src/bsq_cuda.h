@@ -40,13 +40,14 @@ void bsq_cuda_free(struct bsq_cuda *ctx);
 
 /* The whole state w (host, after bsq_init) cut into n slabs on the current
  * GPU (bsq_slab.h; one set at a time; under mpirun this rank's slabs on GPU
- * rank mod GPUs, halos through host buffers and MPI), each slab's cell
- * kernels on its own stream with overlap = streams; then bsq_slabs_step,
- * bsq_slabs_gather and bsq_slabs_free as on the CPU.  The same bits as
- * bsq_cuda_step on one domain.  Returns 0, -SPATE_EINVAL, -SPATE_EDEVICE or
- * -SPATE_ENOMEM. */
+ * rank mod GPUs, halos GPU to GPU through NCCL or through host buffers and
+ * MPI as transport, enum halo_transport, says and the machine allows), each
+ * slab's cell kernels on its own stream with overlap = streams; then
+ * bsq_slabs_step, bsq_slabs_gather and bsq_slabs_free as on the CPU.  The
+ * same bits as bsq_cuda_step on one domain.  Collective.  Returns 0,
+ * -SPATE_EINVAL, -SPATE_EDEVICE, -SPATE_EUNSUPPORTED or -SPATE_ENOMEM. */
 struct bsq_slabs;
 int bsq_cuda_slabs_init(struct bsq_slabs **out, const struct bsq_state *w,
-	const struct bsq_params *p, int n, int overlap);
+	const struct bsq_params *p, int n, int overlap, int transport);
 
 #endif

@@ -60,12 +60,13 @@ void bsq_cuda_free(struct bsq_cuda *ctx)
 }
 
 int bsq_cuda_slabs_init(struct bsq_slabs **out, const struct bsq_state *w,
-	const struct bsq_params *p, int n, int overlap)
+	const struct bsq_params *p, int n, int overlap, int transport)
 {
 	(void)w;
 	(void)p;
 	(void)n;
 	(void)overlap;
+	(void)transport;
 	*out = NULL;
 	return refuse();
 }

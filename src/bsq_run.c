@@ -73,8 +73,9 @@ static int start_slabs(struct run *u)
 	u->slabs_gpu = u->c->device == BSQ_DEVICE_CUDA ||
 		(u->c->device == BSQ_DEVICE_AUTO && bsq_cuda_available() > 0);
 	if (u->slabs_gpu)
-		return bsq_cuda_slabs_init(&u->slabs, &u->s, &u->p, n, u->c->overlap);
-	return bsq_slabs_init(&u->slabs, &u->s, &u->p, n, u->c->overlap);
+		return bsq_cuda_slabs_init(&u->slabs, &u->s, &u->p, n, u->c->overlap,
+			u->c->transport);
+	return bsq_slabs_init(&u->slabs, &u->s, &u->p, n, u->c->overlap, u->c->transport);
 }
 
 /* The slabs' fields into the host state when any rank needs them (due):

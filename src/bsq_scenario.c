@@ -15,6 +15,7 @@
 #include "spate.h"
 #include "bsq_scenario.h"
 #include "scenario.h"
+#include "decomp.h"
 
 enum kind { K_INT, K_LONG, K_REAL, K_BOOL, K_STR, K_ENUM, K_TEMP };
 
@@ -27,6 +28,8 @@ static const char *const plates[] = { "no_slip", "free_slip", NULL };
 static const char *const models[] = { "boussinesq", NULL };
 static const char *const devices[] = { "cpu", "cuda", "auto", NULL };
 static const char *const overlaps[] = { "none", "compute", "streams", NULL };
+/* By enum halo_transport (decomp.h), as the flood's [parallel] transport. */
+static const char *const transports[] = { "auto", "mpi", "nccl", NULL };
 
 struct key {
 	const char *section, *name;
@@ -94,6 +97,8 @@ static const struct key keys[] = {
 		"slabs of whole x-y planes (CPU; under mpirun at least the ranks)" },
 	{ "parallel", "overlap", K_ENUM, C(overlap), 0, 0, overlaps, 0,
 		"none, compute or streams: halo exchange against work" },
+	{ "parallel", "transport", K_ENUM, C(transport), 0, 0, transports, 0,
+		"auto, mpi or nccl: halos between ranks' GPUs" },
 	{ "output", "dir", K_STR, C(out_dir), 0, BSQ_PATH_MAX, NULL, 0, "output folder" },
 	{ "output", "interval", K_REAL, C(out_interval), 0, 1e30, NULL, 0,
 		"time between snapshots (0: only the end)" },
@@ -130,6 +135,7 @@ void bsq_config_defaults(struct bsq_config *c)
 	c->profiles = 1;
 	c->subdomains = 1;
 	c->overlap = 2;     /* streams, as the flood's default */
+	c->transport = 0;   /* auto: NCCL where built and usable, as the flood */
 }
 
 /* "origin:line" of a message into buf, or origin alone for line 0 (the
@@ -349,6 +355,14 @@ static int resolve(const struct bsq_config *c, struct bsq_params *p)
 int bsq_config_resolve(const struct bsq_config *c, struct bsq_params *p)
 {
 	int rc = resolve(c, p);
+#ifndef HAVE_NCCL
+	/* the flood's rule (params_check.c): asked for, NCCL must be there */
+	if (!rc && c->transport == HALO_TRANSPORT_NCCL) {
+		spate_log_error("bsq", "[parallel] transport = nccl: this spate was built without "
+			"NCCL (reconfigure with --with-nccl, or set transport = auto or mpi)");
+		return -SPATE_EUNSUPPORTED;
+	}
+#endif
 	return rc ? rc : bsq_check(p);
 }
 

@@ -31,6 +31,7 @@ struct bsq_config {
 	/* [parallel] */
 	int subdomains;         /* slabs of whole x-y planes (bsq_slab.h) */
 	int overlap;            /* enum bsq_overlap */
+	int transport;          /* slabs on GPUs over ranks: enum halo_transport */
 	/* [output] */
 	char out_dir[BSQ_PATH_MAX];
 	double out_interval;    /* s between snapshots (0: only the end) */

@@ -55,7 +55,8 @@ static int host_copy(void *dst, const void *src, size_t bytes)
 	return 0;
 }
 
-static const struct bsq_slab_mem host_mem = { 0, spate_alloc, free, host_copy, NULL, NULL, NULL };
+static const struct bsq_slab_mem host_mem = { 0, spate_alloc, free, host_copy, NULL, NULL, NULL,
+	NULL, NULL };
 
 /* A copy of planes [k0, k0 + n) of the host array a (grid g) in a new
  * array of n planes of the slabs' memory. */
@@ -180,13 +181,25 @@ static int check(const struct bsq_params *p, int n)
 }
 
 int bsq_slabs_init(struct bsq_slabs **out, const struct bsq_state *w, const struct bsq_params *p,
-	int n, int overlap)
+	int n, int overlap, int transport)
 {
-	return bsq_slabs_init_on(out, w, p, n, overlap, &bsq_ops_cpu, &host_mem);
+	return bsq_slabs_init_on(out, w, p, n, overlap, transport, &bsq_ops_cpu, &host_mem);
+}
+
+/* Collective: the NCCL communicator for the halos between ranks (halo.c,
+ * halo_nccl.c), where the slabs are on a GPU that offers device planes and
+ * transport allows it; every rank gets here or none (the checks and the cut
+ * before are the same on every rank), before any allocation that one rank
+ * alone could fail.  A rank's slabs share one GPU. */
+static int open_nccl(struct bsq_slabs *S, int transport)
+{
+	int gpu = S->mem->gpu ? S->mem->gpu() : 0;
+	return halo_nccl_open(&S->nccl, transport, S->mem->device && S->mem->gpu &&
+		S->mem->stream_of, &gpu, 1);
 }
 
 int bsq_slabs_init_on(struct bsq_slabs **out, const struct bsq_state *w,
-	const struct bsq_params *p, int n, int overlap, const struct bsq_ops *inner,
+	const struct bsq_params *p, int n, int overlap, int transport, const struct bsq_ops *inner,
 	const struct bsq_slab_mem *mem)
 {
 	struct bsq_slabs *S;
@@ -201,7 +214,7 @@ int bsq_slabs_init_on(struct bsq_slabs **out, const struct bsq_state *w,
 	S->mem = mem;
 	S->overlap = overlap;
 	S->nz = w->g.nz;
-	if ((err = cut(S, w, n))) {
+	if ((err = cut(S, w, n)) || (err = open_nccl(S, transport))) {
 		bsq_slabs_free(S);
 		return err;
 	}
@@ -225,6 +238,7 @@ int bsq_slabs_init_on(struct bsq_slabs **out, const struct bsq_state *w,
 fail:
 	spate_log_error("bsq", "%d slabs of %d x %d x %d cells: %s", n, p->nx, p->ny, p->nz,
 		spate_strerror(err));
+	S->failed = 1;
 	bsq_slabs_free(S);
 	return err;
 }
@@ -241,6 +255,7 @@ int bsq_slabs_step(struct bsq_slabs *S, const struct bsq_params *p, struct bsq_s
 			S->proxy.step, spate_strerror(S->err));
 		err = S->err;
 	}
+	S->failed |= err != 0;
 	return err;
 }
 
@@ -303,6 +318,9 @@ void bsq_slabs_free(struct bsq_slabs *S)
 	int l, id, k;
 	if (!S)
 		return;
+	/* first: after a failure its pending transfers stop (abort), so that
+	 * freeing their planes waits for no peer */
+	halo_nccl_close(S->nccl, S->failed);
 	for (l = 0; l < BSQ_MG_MAXLEV; l++)
 		if (S->hp[l].link)
 			halo_plan_free(&S->hp[l]);

@@ -31,11 +31,14 @@ struct bsq_slabs;
 
 /* Cuts the whole state w (after bsq_init with p; every rank holds it) into n
  * slabs over the ranks of this run (n >= ranks; at most one slab per plane).
- * w is only read: the caller may free it.  Returns 0, or -SPATE_EINVAL
- * (periodic z, too many slabs: a message naming `subdomains`) or
- * -SPATE_ENOMEM. */
+ * w is only read: the caller may free it.  transport ([parallel] transport,
+ * enum halo_transport of decomp.h) says how halos travel between ranks'
+ * GPUs; on the host only nccl means anything (an error over several ranks).
+ * Collective.  Returns 0, or -SPATE_EINVAL (periodic z, too many slabs: a
+ * message naming `subdomains`; transport = nccl on the host), -SPATE_ENOMEM,
+ * or halo_nccl_open's errors. */
 int bsq_slabs_init(struct bsq_slabs **out, const struct bsq_state *w, const struct bsq_params *p,
-	int n, int overlap);
+	int n, int overlap, int transport);
 /* One step (bsq_step's contract; p as bsq_step allows). */
 int bsq_slabs_step(struct bsq_slabs *S, const struct bsq_params *p, struct bsq_stats *st);
 /* The whole fields (u, v, w, T, p and the explicit terms), ghosts filled,
@@ -46,8 +49,13 @@ int bsq_slabs_gather(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_
  * an array, copy bytes (either side host or the slabs' memory; 0 or
  * -SPATE_E*), run slab k's work on its own stream from now (k = -1: the
  * default; NULL: none), finish a step (wait; 0 or -SPATE_E*; NULL: none),
- * close (when the set is freed; NULL: none).  bsq_slabs_init: host memory
- * and the CPU's verbs; bsq_cuda_slabs_init (bsq_cuda.h): one GPU. */
+ * close (when the set is freed; NULL: none); for halos GPU to GPU between
+ * ranks (NULL: none, halos through the host): the GPU of the slabs, and
+ * slab k's stream, on which NCCL's transfers of its planes are ordered with
+ * its kernels (a stream that also orders them with work on the default
+ * stream, where the kernels run without overlap = streams).
+ * bsq_slabs_init: host memory and the CPU's verbs; bsq_cuda_slabs_init
+ * (bsq_cuda.h): one GPU. */
 struct bsq_slab_mem {
 	int device;             /* 1: not host memory (MPI messages go through the host) */
 	void *(*alloc)(size_t bytes);
@@ -56,13 +64,15 @@ struct bsq_slab_mem {
 	void (*stream)(int k);
 	int (*finish)(void);
 	void (*close)(void);
+	int (*gpu)(void);
+	void *(*stream_of)(int k);
 };
 struct bsq_ops;
 /* bsq_slabs_init with the verbs `inner` on the arrays of mem (both must
  * outlive the set); mem->close is called once, by bsq_slabs_free or here on
  * a failure. */
 int bsq_slabs_init_on(struct bsq_slabs **out, const struct bsq_state *w,
-	const struct bsq_params *p, int n, int overlap, const struct bsq_ops *inner,
+	const struct bsq_params *p, int n, int overlap, int transport, const struct bsq_ops *inner,
 	const struct bsq_slab_mem *mem);
 /* Multigrid levels cut into slabs (the rest are whole). */
 int bsq_slabs_split(const struct bsq_slabs *S);

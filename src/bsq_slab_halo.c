@@ -1,8 +1,10 @@
 /* bsq_slab_halo.c: what moves between slabs: the tokens' buffers, each
  * slab's boundary kinds, the ghost planes (a halo plan per split level, one
- * plane of one vector per message), the gathers of a level into its whole
- * copy and back, and the reductions (maxima; sums of plane sums in the
- * planes' order, which any cut reproduces). */
+ * plane of one vector per message: through host buffers and MPI between
+ * ranks, or GPU to GPU through NCCL where the slabs are on GPUs and a
+ * communicator is open), the gathers of a level into its whole copy and
+ * back, and the reductions (maxima; sums of plane sums in the planes'
+ * order, which any cut reproduces). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +115,31 @@ static int copy(void *user, int from, int side_from, int to)
 	return S->mem->copy(ghost(S, to, 1 - side_from, &n), a, n);
 }
 
+/* Remote links GPU to GPU (halo_nccl.c): the plane of slab sub that side
+ * sends (recv 0: its edge plane) or receives (1: its ghost plane), one
+ * block, and the slab's stream.  That stream is a blocking one (bsq_cuda.cu):
+ * the transfers follow the kernels that wrote the edge plane, on it or on
+ * the default stream, and whatever reads the ghost plane next, a kernel on
+ * either or a copy to the host (synchronous, on the default stream), waits
+ * for the receive. */
+static int dev(void *user, int sub, int side, int recv, void *ptr[HALO_MAX_BLK], void **stream)
+{
+	const struct bsq_slabs *S = user;
+	size_t n;
+	ptr[0] = recv ? ghost(S, sub, side, &n) : edge(S, sub, side, &n);
+	*stream = S->mem->stream_of(sub);
+	return 0;
+}
+
+/* The transfers are not timed apart from the exchange. */
+static int mark(void *user, int sub, int end)
+{
+	(void)user;
+	(void)sub;
+	(void)end;
+	return 0;
+}
+
 static void note(struct bsq_slabs *S, int rc)
 {
 	if (rc && !S->err)
@@ -133,6 +160,12 @@ void bsq_slab_exchange_start(struct bsq_slabs *S, int l, int id)
 	S->xops.get = get;
 	S->xops.put = put;
 	S->xops.copy = copy;
+	if (S->nccl) {
+		S->xops.nccl = S->nccl;
+		S->xops.nblk = 1;
+		S->xops.dev = dev;
+		S->xops.mark = mark;
+	}
 	note(S, halo_exchange_start(&S->hp[l], &S->xops, S->t_sub));
 }
 
@@ -155,7 +188,10 @@ void bsq_slab_gather_level(struct bsq_slabs *S, int l, int id)
 	const size_t sz = bsq_sz(W), plane = sz * sizeof(bsq_real);
 	bsq_real *hbuf = NULL;
 	int k;
-	/* slabs on a GPU over several ranks: the planes travel through the host */
+	/* slabs on a GPU over several ranks: the planes travel through the host
+	 * and MPI, also where the halos go through NCCL (an all-gather of the
+	 * last cut level, twice a V-cycle: left host-staged for now, see
+	 * doc/bench/boussinesq.md, "Slabs") */
 	if (S->mem->device && decomp_world_size() > 1 &&
 		!(hbuf = malloc(((size_t)W->nz + 2) * plane))) {
 		note(S, -SPATE_ENOMEM);

@@ -41,7 +41,9 @@ struct bsq_slabs {
 	double t_sub[DECOMP_MAX];
 	struct halo_ops xops;    /* the exchange in progress: level xl, buffer xid */
 	int xl, xid;
+	struct halo_nccl *nccl;  /* remote halos GPU to GPU (NULL: through the host) */
 	int err;                 /* first error of an exchange or a reduction */
+	int failed;              /* a step failed: the communicator is aborted */
 };
 
 /* The slab set of a stand-in grid, state or level. */

@@ -90,20 +90,26 @@ int decomp_gather_planes(const void *send, void *recv, size_t plane, const int *
  * planes of `to` when both are on this rank (device to device).  All return
  * 0 or -SPATE_E*. */
 struct halo_nccl;
+/* Most blocks of one halo message (halo_ops.nblk). */
+#define HALO_MAX_BLK 4
 struct halo_ops {
 	void *user;
 	int (*get)(void *user, int sub, int side, void *buf);
 	int (*put)(void *user, int sub, int side, const void *buf);
 	int (*copy)(void *user, int from, int side_from, int to);
 	/* Remote links GPU to GPU (optional; nccl NULL: host buffers and MPI):
-	 * nccl, an open communicator (halo_nccl_open); dev gives the device
-	 * addresses of the three blocks (bytes / 3 each) of the halo of `sub`
-	 * at edge `side` (ghost 0: its edge planes, sent; 1: its ghost planes,
-	 * received) and the stream that orders them with the subdomain's work;
-	 * mark(sub, 0) and mark(sub, 1) bracket the transfers on that stream
-	 * (timed as halo copies). */
+	 * nccl, an open communicator (halo_nccl_open); a halo is nblk blocks
+	 * (1 to HALO_MAX_BLK, the plan's bytes / nblk each: the flood's w, hu,
+	 * hv are 3, a Boussinesq slab's plane 1; no default, every caller that
+	 * sets nccl says how many); dev gives the device addresses of the
+	 * blocks ptr[0..nblk) of the halo of `sub` at edge `side` (ghost 0: its
+	 * edge planes, sent; 1: its ghost planes, received) and the stream that
+	 * orders them with the subdomain's work; mark(sub, 0) and mark(sub, 1)
+	 * bracket the transfers on that stream (timed as halo copies). */
 	struct halo_nccl *nccl;
-	int (*dev)(void *user, int sub, int side, int ghost, void *ptr[3], void **stream);
+	int nblk;
+	int (*dev)(void *user, int sub, int side, int ghost, void *ptr[HALO_MAX_BLK],
+		void **stream);
 	int (*mark)(void *user, int sub, int end);
 	/* skip[k] != 0: no link of subdomain k moves (a subdomain that rests,
 	 * swe_balance.h; its halos and its neighbours' stay as they are, and
@@ -147,18 +153,24 @@ void halo_plan_free(struct halo_plan *h);
 /* ---- remote links GPU to GPU (halo_nccl.c): one NCCL communicator over
  * every rank. */
 
+/* [parallel] transport of both modules: how halos travel between GPUs of
+ * different ranks: host-staged MPI, or GPU to GPU through NCCL (auto: NCCL
+ * when built and usable, else MPI). */
+enum halo_transport { HALO_TRANSPORT_AUTO = 0, HALO_TRANSPORT_MPI = 1, HALO_TRANSPORT_NCCL = 2 };
+
 /* Collective: the communicator for [parallel] transport (enum
- * swe_transport) when remote links should use it, else *out = NULL (one
+ * halo_transport) when remote links should use it, else *out = NULL (one
  * rank; transport = mpi; auto without NCCL, or where a rank drives several
  * GPUs or two ranks share one: a note, then MPI).  gpu: the subdomains are
  * on GPUs and offer device halos; dev[0..n): the GPUs of this rank's
  * subdomains.  Returns 0, or -SPATE_EUNSUPPORTED / -SPATE_EDEVICE after a
  * message when transport = nccl cannot be had. */
 int halo_nccl_open(struct halo_nccl **out, int transport, int gpu, const int *dev, int n);
-/* The remote links of plan h, all in one NCCL group (ops->nccl, dev and
- * mark set): receives into this rank's ghost planes, sends of its edge
+/* The remote links of plan h, all in one NCCL group (ops->nccl, nblk, dev
+ * and mark set): receives into this rank's ghost planes, sends of its edge
  * planes, enqueued on the subdomains' streams.  t_sub grows by the host's
- * seconds.  Returns 0 or -SPATE_EDEVICE. */
+ * seconds.  Returns 0, -SPATE_EINVAL (nblk out of range or not dividing
+ * the plan's bytes) or -SPATE_EDEVICE. */
 int halo_nccl_exchange(const struct halo_plan *h, const struct halo_ops *ops, double *t_sub);
 /* abort = 1 after a failed run: stop pending transfers, wait for no peer. */
 void halo_nccl_close(struct halo_nccl *c, int abort);

@@ -20,9 +20,10 @@
  * (compared by UUID, gathered from every rank, so that every rank takes
  * the same path), the halos stay host-staged, with a note.
  *
- * Messages: the three blocks (w, hu, hv) of a halo, bytes / 3 each, in the
- * order of the plan's links, which two neighbouring ranks share; NCCL
- * matches the sends and receives between two ranks in their order. */
+ * Messages: the caller's blocks of a halo (halo_ops.nblk: the flood's w,
+ * hu, hv; a Boussinesq slab's one plane), bytes / nblk each, in the order
+ * of the plan's links, which two neighbouring ranks share; NCCL matches the
+ * sends and receives between two ranks in their order. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -31,7 +32,6 @@
 #include <string.h>
 
 #include "spate.h"
-#include "swe.h"
 #include "decomp.h"
 
 #if defined(HAVE_NCCL) && defined(HAVE_MPI)
@@ -191,15 +191,15 @@ static int connect_neighbours(struct halo_nccl *c, char *why, size_t len)
 
 int halo_nccl_open(struct halo_nccl **out, int transport, int gpu, const int *dev, int n)
 {
-	const char *name = transport == SWE_TRANSPORT_NCCL ? "nccl" : "auto";
+	const char *name = transport == HALO_TRANSPORT_NCCL ? "nccl" : "auto";
 	char why[160] = "";
 	struct halo_nccl *c;
 	int rc, v;
 	*out = NULL;
-	if (transport == SWE_TRANSPORT_MPI || decomp_world_size() == 1)
+	if (transport == HALO_TRANSPORT_MPI || decomp_world_size() == 1)
 		return 0; /* no remote link, or none wanted on GPUs */
 	if (!gpu) {
-		if (transport != SWE_TRANSPORT_NCCL)
+		if (transport != HALO_TRANSPORT_NCCL)
 			return 0;
 		spate_log_error("parallel", "transport = nccl moves halos between GPUs: run with "
 			"--device=cuda, or set transport = auto or mpi");
@@ -222,7 +222,7 @@ int halo_nccl_open(struct halo_nccl **out, int transport, int gpu, const int *de
 	}
 	if (rc) {
 		free(c);
-		if (transport == SWE_TRANSPORT_NCCL) {
+		if (transport == HALO_TRANSPORT_NCCL) {
 			spate_log_error("parallel", "transport = nccl: %s", why);
 			return rc;
 		}
@@ -242,11 +242,18 @@ int halo_nccl_exchange(const struct halo_plan *h, const struct halo_ops *ops, do
 {
 	const struct decomp *d = h->d;
 	ncclComm_t comm = ops->nccl->comm;
-	size_t n = h->bytes / 3;
 	unsigned char marked[DECOMP_MAX];
 	double t0 = spate_now(), dt;
-	int me = d->rank, rc = 0;
+	int me = d->rank, rc = 0, nblk = ops->nblk;
+	size_t n;
 	ncclResult_t e;
+	/* a caller that forgot nblk would send the wrong bytes: refuse it */
+	if (nblk < 1 || nblk > HALO_MAX_BLK || h->bytes % (size_t)nblk) {
+		spate_log_error("nccl", "halo of %zu bytes in %d blocks: the caller must set "
+			"nblk to 1..%d dividing the bytes", h->bytes, nblk, HALO_MAX_BLK);
+		return -SPATE_EINVAL;
+	}
+	n = h->bytes / (size_t)nblk;
 	memset(marked, 0, sizeof marked);
 	for (int k = 0; k < h->n && !rc; k++) {
 		const struct halo_link *l = &h->link[k];
@@ -261,12 +268,12 @@ int halo_nccl_exchange(const struct halo_plan *h, const struct halo_ops *ops, do
 	for (int k = 0; k < h->n && !rc; k++) {
 		const struct halo_link *l = &h->link[k];
 		int recv = d->part[l->to].rank == me;
-		void *p[3], *stream;
+		void *p[HALO_MAX_BLK], *stream;
 		if (l->local)
 			continue;
 		rc = recv ? ops->dev(ops->user, l->to, 1 - l->side_from, 1, p, &stream) :
 			ops->dev(ops->user, l->from, l->side_from, 0, p, &stream);
-		for (int f = 0; f < 3 && !rc; f++) {
+		for (int f = 0; f < nblk && !rc; f++) {
 			e = recv ? ncclRecv(p[f], n, ncclUint8, d->part[l->from].rank, comm,
 					(cudaStream_t)stream) :
 				ncclSend(p[f], n, ncclUint8, d->part[l->to].rank, comm,
@@ -311,7 +318,7 @@ int halo_nccl_open(struct halo_nccl **out, int transport, int gpu, const int *de
 	(void)dev;
 	(void)n;
 	*out = NULL;
-	if (transport == SWE_TRANSPORT_NCCL && decomp_world_size() > 1) {
+	if (transport == HALO_TRANSPORT_NCCL && decomp_world_size() > 1) {
 		spate_log_error("parallel", "transport = nccl: this spate was built without NCCL "
 			"(reconfigure with --with-nccl, or set transport = auto or mpi)");
 		return -SPATE_EUNSUPPORTED;

@@ -12,6 +12,7 @@
 #include "spate.h"
 #include "swe.h"
 #include "params.h"
+#include "decomp.h"
 #include "hazard_kern.h"
 
 void swe_params_defaults(struct swe_params *p)
@@ -148,7 +149,7 @@ int swe_params_validate(const struct swe_params *p)
 		return -SPATE_EINVAL;
 	}
 #ifndef HAVE_NCCL
-	if (p->transport == SWE_TRANSPORT_NCCL) {
+	if (p->transport == HALO_TRANSPORT_NCCL) {
 		spate_log_error("scenario", "[parallel] transport = nccl: this spate was built "
 			"without NCCL (reconfigure with --with-nccl, or set transport = auto or mpi)");
 		return -SPATE_EUNSUPPORTED;

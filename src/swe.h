@@ -131,7 +131,7 @@ struct swe_params {
 	                        (swe_multi.h): none, compute, streams */
 	int gpus;            /* GPUs a process uses (0: all it sees) */
 	int transport;       /* remote halo links of GPU subdomains, enum
-	                        swe_transport: auto, mpi, nccl */
+	                        halo_transport (decomp.h): auto, mpi, nccl */
 	/* keys set by the scenario file or the command line, by their index in
 	 * params.c's table (defaults leave 0); a key that the set-up does not
 	 * use is an error only when set (params_setup.c) */
@@ -141,10 +141,6 @@ struct swe_params {
 /* [parallel] early_exit and balance. */
 enum swe_early { SWE_EARLY_OFF = 0, SWE_EARLY_ON = 1, SWE_EARLY_AUTO = 2 };
 enum swe_balance_mode { SWE_BALANCE_STATIC = 0, SWE_BALANCE_BBOX = 1, SWE_BALANCE_ROWS = 2 };
-/* [parallel] transport: how halos travel between GPUs of different ranks:
- * host-staged MPI, or GPU to GPU through NCCL (auto: NCCL when built and
- * usable, else MPI; halo_nccl.c). */
-enum swe_transport { SWE_TRANSPORT_AUTO = 0, SWE_TRANSPORT_MPI = 1, SWE_TRANSPORT_NCCL = 2 };
 
 /* The state of a domain on the host: cell-centred (w, hu, hv) and corner B,
  * all with SWE_GHOST ghost layers, levels relative to bref.

@@ -52,7 +52,9 @@ static int halo_copy(void *user, int from, int side_from, int to)
 		swe_balance_halo(m->bal));
 }
 
-static int halo_dev(void *user, int k, int side, int ghost, void *ptr[3], void **stream)
+/* The three blocks w, hu, hv of the halo (halo_ops.nblk = 3). */
+static int halo_dev(void *user, int k, int side, int ghost, void *ptr[HALO_MAX_BLK],
+	void **stream)
 {
 	struct multi *m = user;
 	return m->ops->halo_dev(m->sub[k], m->stage, side, ghost, ptr, stream);
@@ -89,6 +91,7 @@ static int exchange_some(struct multi *m, int stage, int all)
 	}
 	if (m->nccl && swe_balance_halo(m->bal) == SWE_GHOST) {
 		h.nccl = m->nccl;
+		h.nblk = 3;
 		h.dev = halo_dev;
 		h.mark = halo_mark;
 	}

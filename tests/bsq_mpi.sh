@@ -7,11 +7,16 @@
 #    the fields byte for byte equal to its own one-domain run, and every
 #    step's statistics equal (36 comparisons; on 1 rank its serial set, 72).
 # 2. `spate run` of the lid cavity under mpiexec on 2 and 3 ranks: series.csv
-#    and profiles.csv byte for byte those of one process; with a GPU, 2
-#    ranks on GPUs against one GPU process too.
+#    and profiles.csv byte for byte those of one process; [parallel]
+#    transport = nccl on the CPU's ranks refused.  With a GPU, 2 ranks on
+#    GPUs against one GPU process too: transport auto and mpi; and with
+#    NCCL built and at least 2 GPUs (as `spate devices` counts them; NCCL
+#    takes one GPU per rank) transport = nccl under each overlap, the log
+#    saying that the halos went GPU to GPU (else a "skip" line).
 #
 # Environment (set by make check): SPATE, MPIEXEC (empty: none found),
-# SPATE_HAVE_MPI (yes/no).  Skips (77) without MPI or mpiexec.
+# SPATE_HAVE_MPI and SPATE_HAVE_NCCL (yes/no).  Skips (77) without MPI or
+# mpiexec.
 set -u
 
 . "$(dirname "$0")/mpi_common.sh" bsq_mpi.sh
@@ -32,7 +37,9 @@ else
 	echo "skip t_bsq_slabs under mpiexec (not built: no cmocka)"
 fi
 
-cav=(run "$scen/bsq_cavity.conf" --domain.n=16 --run.end_time=0.2 --output.netcdf=no -q)
+# cav0: the log's notes kept (NCCL's among them); cav: quiet
+cav0=(run "$scen/bsq_cavity.conf" --domain.n=16 --run.end_time=0.2 --output.netcdf=no)
+cav=("${cav0[@]}" -q)
 timeout 300 "$SPATE" "${cav[@]}" --output.dir="$tmp/one" >/dev/null 2>&1
 check "cavity on one process" $?
 for np in 2 3; do
@@ -44,17 +51,46 @@ for np in 2 3; do
 	check "cavity on $np ranks: series.csv and profiles.csv equal to one process" \
 		$((rc || $?)) "exit $rc; $(head -c 300 "$tmp/run$np.out")"
 done
-# On GPUs where there are (rank r on GPU r mod GPUs; halos through host
-# buffers and MPI): 2 ranks equal to one GPU process.
+# NCCL moves halos between GPUs only: asked for on the CPU's ranks, refused.
+timeout 300 "$MPIEXEC" --oversubscribe -np 2 "$SPATE" "${cav[@]}" --device=cpu \
+	--parallel.transport=nccl --output.dir="$tmp/cnccl" >"$tmp/cnccl.out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q "transport = nccl" "$tmp/cnccl.out"
+check "transport = nccl on the CPU's ranks: refused" $? "exit $rc; $(head -c 300 "$tmp/cnccl.out")"
+
+# gpu_ranks NAME ARGS...: 2 ranks on GPUs (rank r on GPU r mod GPUs), the
+# log in $tmp/NAME.out, equal to one GPU process.
+gpu_ranks() {
+	local name=$1 rc
+	shift
+	timeout 300 "$MPIEXEC" --oversubscribe -np 2 "$SPATE" "$@" --device=cuda \
+		--output.dir="$tmp/$name" >"$tmp/$name.out" 2>&1
+	rc=$?
+	cmp -s "$tmp/gone/series.csv" "$tmp/$name/series.csv" &&
+		cmp -s "$tmp/gone/profiles.csv" "$tmp/$name/profiles.csv"
+	check "cavity on GPUs, 2 ranks, $name: series.csv and profiles.csv equal to one GPU" \
+		$((rc || $?)) "exit $rc; $(head -c 300 "$tmp/$name.out")"
+}
+# On GPUs where there are: transport auto (NCCL where it can be had, else
+# through host buffers and MPI, with a note) and mpi.
 if timeout 300 "$SPATE" "${cav[@]}" --device=cuda --output.dir="$tmp/gone" >/dev/null \
 	2>"$tmp/gone.err"; then
-	timeout 300 "$MPIEXEC" --oversubscribe -np 2 "$SPATE" "${cav[@]}" --device=cuda \
-		--output.dir="$tmp/gnp2" >"$tmp/grun2.out" 2>&1
-	rc=$?
-	cmp -s "$tmp/gone/series.csv" "$tmp/gnp2/series.csv" &&
-		cmp -s "$tmp/gone/profiles.csv" "$tmp/gnp2/profiles.csv"
-	check "cavity on GPUs, 2 ranks: series.csv and profiles.csv equal to one GPU process" \
-		$((rc || $?)) "exit $rc; $(head -c 300 "$tmp/grun2.out")"
+	gpu_ranks auto "${cav[@]}"
+	gpu_ranks mpi "${cav[@]}" --parallel.transport=mpi
+	ngpu=$("$SPATE" devices 2>/dev/null | grep -cE '^cuda +[0-9]+ ')
+	if [ "${SPATE_HAVE_NCCL:-no}" != yes ]; then
+		echo "skip the GPU ranks through NCCL (spate built without NCCL)"
+	elif [ "$ngpu" -lt 2 ]; then
+		echo "skip the GPU ranks through NCCL ($ngpu GPU; NCCL takes one a rank: needs 2)"
+	else
+		for ov in streams compute none; do
+			gpu_ranks "nccl-$ov" "${cav0[@]}" --parallel.transport=nccl \
+				--parallel.overlap="$ov"
+			grep -q "remote halos GPU to GPU through NCCL" "$tmp/nccl-$ov.out"
+			check "cavity on GPUs, 2 ranks, nccl-$ov: the halos went through NCCL" $? \
+				"$(head -c 300 "$tmp/nccl-$ov.out")"
+		done
+	fi
 else
 	echo "skip the GPU ranks (no usable GPU: $(head -n 1 "$tmp/gone.err"))"
 fi

@@ -137,6 +137,7 @@ refused "another model's key" "unknown key of the boussinesq model" "${cav[@]}" 
 refused "no slabs" "[parallel] subdomains = 0" "${cav[@]}" --parallel.subdomains=0
 refused "more slabs than planes" "[parallel] subdomains = 30" "${cav[@]}" --parallel.subdomains=30
 refused "an unknown overlap" "[parallel] overlap = fast" "${cav[@]}" --parallel.overlap=fast
+refused "an unknown transport" "[parallel] transport = ucx" "${cav[@]}" --parallel.transport=ucx
 refused "slabs across periodic z" "periodic z runs on one subdomain" run \
 	"$scen/bsq_taylor_green.conf" --parallel.subdomains=2 --output.dir="$tmp/tg"
 # --device=cuda: the same series and profiles as the CPU run A where a GPU

@@ -98,7 +98,7 @@ static void compare(const struct bsq_params *p, const struct bsq_state *ref,
 	struct bsq_stats sst;
 	int i;
 	assert_int_equal(bsq_init(&w, p), 0);
-	assert_int_equal(bsq_slabs_init(&S, &w, p, n, ov), 0);
+	assert_int_equal(bsq_slabs_init(&S, &w, p, n, ov, HALO_TRANSPORT_AUTO), 0);
 	for (i = 0; i < steps(); i++) {
 		assert_int_equal(bsq_slabs_step(S, p, &sst), 0);
 		same_stats(&st[i], &sst);
@@ -180,16 +180,19 @@ static void test_cut(void **u)
 		skip();
 	setup(&p, CAVITY2D, BSQ_SOLVER_MG, BSQ_INTERP_PL);
 	assert_int_equal(bsq_init(&w, &p), 0);
-	assert_int_equal(bsq_slabs_init(&S, &w, &p, 3, BSQ_OVERLAP_NONE), 0);
+	assert_int_equal(bsq_slabs_init(&S, &w, &p, 3, BSQ_OVERLAP_NONE,
+		HALO_TRANSPORT_AUTO), 0);
 	bsq_slabs_part(S, 1, &row0, &rows);
 	assert_int_equal(row0, 6);
 	assert_int_equal(rows, 4);
 	assert_int_equal(bsq_slabs_split(S), 2);
 	bsq_slabs_free(S);
-	assert_int_equal(bsq_slabs_init(&S, &w, &p, 2, BSQ_OVERLAP_NONE), 0);
+	assert_int_equal(bsq_slabs_init(&S, &w, &p, 2, BSQ_OVERLAP_NONE,
+		HALO_TRANSPORT_AUTO), 0);
 	assert_int_equal(bsq_slabs_split(S), 4);
 	bsq_slabs_free(S);
-	assert_int_equal(bsq_slabs_init(&S, &w, &p, 17, BSQ_OVERLAP_NONE), -SPATE_EINVAL);
+	assert_int_equal(bsq_slabs_init(&S, &w, &p, 17, BSQ_OVERLAP_NONE,
+		HALO_TRANSPORT_AUTO), -SPATE_EINVAL);
 	assert_null(S);
 	bsq_free(&w);
 }
@@ -203,7 +206,8 @@ static void test_periodic_z_refused(void **u)
 	bsq_params_default(&p);
 	assert_int_equal(bsq_setup_tg(&p, 16, 0.05), 0);
 	assert_int_equal(bsq_init(&w, &p), 0);
-	assert_int_equal(bsq_slabs_init(&S, &w, &p, 2, BSQ_OVERLAP_NONE), -SPATE_EINVAL);
+	assert_int_equal(bsq_slabs_init(&S, &w, &p, 2, BSQ_OVERLAP_NONE,
+		HALO_TRANSPORT_AUTO), -SPATE_EINVAL);
 	assert_null(S);
 	bsq_free(&w);
 }

@@ -24,6 +24,7 @@
 #include "bsqtest.h"
 #include "bsq_cuda.h"
 #include "bsq_slab.h"
+#include "decomp.h"
 
 #define STEPS 12
 
@@ -84,7 +85,8 @@ static void check_case(int kind, int solver, int interp)
 		for (ov = BSQ_OVERLAP_NONE; ov <= BSQ_OVERLAP_STREAMS; ov++) {
 			struct bsq_slabs *S;
 			assert_int_equal(bsq_init(&w, &p), 0);
-			assert_int_equal(bsq_cuda_slabs_init(&S, &w, &p, ns[j], ov), 0);
+			assert_int_equal(bsq_cuda_slabs_init(&S, &w, &p, ns[j], ov,
+				HALO_TRANSPORT_AUTO), 0);
 			for (i = 0; i < STEPS; i++) {
 				assert_int_equal(bsq_slabs_step(S, &p, &sst), 0);
 				same_stats(&st[i], &sst);
