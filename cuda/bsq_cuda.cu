@@ -197,6 +197,11 @@ extern "C" void bsq_cuda_free(struct bsq_cuda *ctx)
 
 static cudaStream_t slab_stream[DECOMP_MAX];
 static int slab_streams;
+/* Halos GPU to GPU between ranks: slab k's transfers run on halo_stream[k]
+ * (non-blocking: beside the kernels, on the default stream too); halo_ready
+ * and halo_done order them with the slabs' work (dev_halo_mark). */
+static cudaStream_t halo_stream[DECOMP_MAX];
+static cudaEvent_t halo_ready[DECOMP_MAX], halo_done[DECOMP_MAX];
 
 static void *dev_alloc(size_t bytes)
 {
@@ -239,29 +244,79 @@ static int dev_gpu(void)
 	return d;
 }
 
-/* Slab k's stream for NCCL's transfers of its planes, whatever the overlap:
- * created blocking (cudaStreamCreate), it is ordered both ways with the
- * legacy default stream, on which the kernels run without overlap = streams
- * and every cudaMemcpy of the slabs runs, so a transfer follows the kernels
- * that wrote its plane and precedes those that read it, on either stream. */
-static void *dev_stream_of(int k)
+/* Slab k's halo stream and its two events, made at first use. */
+static int halo_make(int k)
 {
-	return k >= 0 && k < slab_streams ? (void *)slab_stream[k] : NULL;
+	if (k < 0 || k >= slab_streams)
+		return -SPATE_EINVAL;
+	if (halo_stream[k])
+		return 0;
+	if (cudaStreamCreateWithFlags(&halo_stream[k], cudaStreamNonBlocking) != cudaSuccess ||
+		cudaEventCreateWithFlags(&halo_ready[k], cudaEventDisableTiming) != cudaSuccess ||
+		cudaEventCreateWithFlags(&halo_done[k], cudaEventDisableTiming) != cudaSuccess) {
+		bsq_cuda_note(cudaGetLastError(), "halo stream");
+		return -SPATE_EDEVICE;
+	}
+	return 0;
+}
+
+static void *dev_halo_stream(int k)
+{
+	return halo_make(k) ? NULL : (void *)halo_stream[k];
+}
+
+/* end 0: an event on the legacy default stream completes when all work
+ * before it is done, on the slabs' streams too (they are blocking ones):
+ * the edge planes are written when the halo stream passes it.  end 1: the
+ * transfers enqueued on the halo stream are done at halo_done[k]. */
+static int dev_halo_mark(int k, int end)
+{
+	cudaError_t e;
+	if (halo_make(k))
+		return -SPATE_EDEVICE;
+	if (end)
+		e = cudaEventRecord(halo_done[k], halo_stream[k]);
+	else if ((e = cudaEventRecord(halo_ready[k], 0)) == cudaSuccess)
+		e = cudaStreamWaitEvent(halo_stream[k], halo_ready[k], 0);
+	bsq_cuda_note(e, "halo event");
+	return e == cudaSuccess ? 0 : -SPATE_EDEVICE;
+}
+
+/* The default stream and every slab stream wait for slab k's transfers
+ * (the ghost planes received, the edge planes sent before they change). */
+static int dev_halo_wait(int k)
+{
+	cudaError_t e;
+	int j;
+	if (k < 0 || k >= slab_streams || !halo_stream[k])
+		return 0;
+	e = cudaStreamWaitEvent(0, halo_done[k], 0);
+	for (j = 0; j < slab_streams && e == cudaSuccess; j++)
+		e = cudaStreamWaitEvent(slab_stream[j], halo_done[k], 0);
+	bsq_cuda_note(e, "halo wait");
+	return e == cudaSuccess ? 0 : -SPATE_EDEVICE;
 }
 
 static void dev_close(void)
 {
 	int k;
 	bsq_cuda_now = 0;
-	for (k = 0; k < slab_streams; k++)
+	for (k = 0; k < slab_streams; k++) {
 		cudaStreamDestroy(slab_stream[k]);
+		if (halo_stream[k]) {
+			cudaStreamDestroy(halo_stream[k]);
+			cudaEventDestroy(halo_ready[k]);
+			cudaEventDestroy(halo_done[k]);
+			halo_stream[k] = NULL;
+		}
+	}
 	slab_streams = 0;
 	if (--alive == 0)
 		bsq_cuda_scratch(0);
 }
 
 static const struct bsq_slab_mem dev_mem = { 1, dev_alloc, dev_release, dev_copy, dev_stream,
-	dev_finish, dev_close, dev_gpu, dev_stream_of };
+	dev_finish, dev_close, dev_gpu, dev_halo_stream, dev_halo_mark, dev_halo_wait };
 
 extern "C" int bsq_cuda_slabs_init(struct bsq_slabs **out, const struct bsq_state *w,
 	const struct bsq_params *p, int n, int overlap, int transport)

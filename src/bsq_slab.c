@@ -56,7 +56,7 @@ static int host_copy(void *dst, const void *src, size_t bytes)
 }
 
 static const struct bsq_slab_mem host_mem = { 0, spate_alloc, free, host_copy, NULL, NULL, NULL,
-	NULL, NULL };
+	NULL, NULL, NULL, NULL };
 
 /* A copy of planes [k0, k0 + n) of the host array a (grid g) in a new
  * array of n planes of the slabs' memory. */
@@ -195,7 +195,7 @@ static int open_nccl(struct bsq_slabs *S, int transport)
 {
 	int gpu = S->mem->gpu ? S->mem->gpu() : 0;
 	return halo_nccl_open(&S->nccl, transport, S->mem->device && S->mem->gpu &&
-		S->mem->stream_of, &gpu, 1);
+		S->mem->halo_stream && S->mem->halo_mark && S->mem->halo_wait, &gpu, 1);
 }
 
 int bsq_slabs_init_on(struct bsq_slabs **out, const struct bsq_state *w,

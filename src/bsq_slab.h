@@ -50,10 +50,12 @@ int bsq_slabs_gather(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_
  * -SPATE_E*), run slab k's work on its own stream from now (k = -1: the
  * default; NULL: none), finish a step (wait; 0 or -SPATE_E*; NULL: none),
  * close (when the set is freed; NULL: none); for halos GPU to GPU between
- * ranks (NULL: none, halos through the host): the GPU of the slabs, and
- * slab k's stream, on which NCCL's transfers of its planes are ordered with
- * its kernels (a stream that also orders them with work on the default
- * stream, where the kernels run without overlap = streams).
+ * ranks (NULL: none, halos through the host): the GPU of the slabs; slab
+ * k's halo stream, on which NCCL's transfers of its planes run beside its
+ * kernels; halo_mark(k, 0): the halo stream waits for all work enqueued so
+ * far (the edge planes written), halo_mark(k, 1): the transfers enqueued
+ * are the ones to wait for; halo_wait(k): the work enqueued from now on,
+ * on any of the slabs' streams, waits for them.
  * bsq_slabs_init: host memory and the CPU's verbs; bsq_cuda_slabs_init
  * (bsq_cuda.h): one GPU. */
 struct bsq_slab_mem {
@@ -65,7 +67,9 @@ struct bsq_slab_mem {
 	int (*finish)(void);
 	void (*close)(void);
 	int (*gpu)(void);
-	void *(*stream_of)(int k);
+	void *(*halo_stream)(int k);
+	int (*halo_mark)(int k, int end);
+	int (*halo_wait)(int k);
 };
 struct bsq_ops;
 /* bsq_slabs_init with the verbs `inner` on the arrays of mem (both must

@@ -117,27 +117,23 @@ static int copy(void *user, int from, int side_from, int to)
 
 /* Remote links GPU to GPU (halo_nccl.c): the plane of slab sub that side
  * sends (recv 0: its edge plane) or receives (1: its ghost plane), one
- * block, and the slab's stream.  That stream is a blocking one (bsq_cuda.cu):
- * the transfers follow the kernels that wrote the edge plane, on it or on
- * the default stream, and whatever reads the ghost plane next, a kernel on
- * either or a copy to the host (synchronous, on the default stream), waits
- * for the receive. */
+ * block, and the slab's halo stream.  The transfers start once the edge
+ * planes are written (mark 0), run while the interior planes are computed
+ * (overlap = compute or streams), and bsq_slab_exchange_finish makes the
+ * work after it wait for them (mark 1, halo_wait). */
 static int dev(void *user, int sub, int side, int recv, void *ptr[HALO_MAX_BLK], void **stream)
 {
 	const struct bsq_slabs *S = user;
 	size_t n;
 	ptr[0] = recv ? ghost(S, sub, side, &n) : edge(S, sub, side, &n);
-	*stream = S->mem->stream_of(sub);
+	*stream = S->mem->halo_stream(sub);
 	return 0;
 }
 
-/* The transfers are not timed apart from the exchange. */
 static int mark(void *user, int sub, int end)
 {
-	(void)user;
-	(void)sub;
-	(void)end;
-	return 0;
+	const struct bsq_slabs *S = user;
+	return S->mem->halo_mark(sub, end);
 }
 
 static void note(struct bsq_slabs *S, int rc)
@@ -171,7 +167,11 @@ void bsq_slab_exchange_start(struct bsq_slabs *S, int l, int id)
 
 void bsq_slab_exchange_finish(struct bsq_slabs *S)
 {
+	int k;
 	note(S, halo_exchange_finish(&S->hp[S->xl], &S->xops, S->t_sub));
+	if (S->nccl)
+		for (k = S->d[S->xl].first; k < S->d[S->xl].last; k++)
+			note(S, S->mem->halo_wait(k));
 }
 
 void bsq_slab_exchange(struct bsq_slabs *S, int l, int id)

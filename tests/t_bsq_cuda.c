@@ -136,8 +136,8 @@ static void test_taylor_green(void **unused)
 	compare("taylor-green 32x1x32 mg", &p, 40);
 }
 
-/* `steps` CUDA steps with the fused red-black sweep (the default) and with
- * the two colour launches (SPATE_BSQ_FUSED=0): the fields byte for byte
+/* `steps` CUDA steps with the fused red-black sweep (SPATE_BSQ_FUSED=1) and
+ * with the two colour launches (SPATE_BSQ_FUSED=0): the fields byte for byte
  * equal, and the same cycles and residual every step. */
 static void fused_same(const char *name, struct bsq_params *p, int steps)
 {
@@ -150,7 +150,7 @@ static void fused_same(const char *name, struct bsq_params *p, int steps)
 	assert_int_equal(bsq_cuda_init(&ca, &a, p), 0);
 	assert_int_equal(bsq_cuda_init(&cb, &b, p), 0);
 	for (i = 0; i < steps; i++) {
-		unsetenv("SPATE_BSQ_FUSED");
+		setenv("SPATE_BSQ_FUSED", "1", 1);
 		assert_int_equal(bsq_cuda_step(ca, p, &sa), 0);
 		setenv("SPATE_BSQ_FUSED", "0", 1);
 		assert_int_equal(bsq_cuda_step(cb, p, &sb), 0);
