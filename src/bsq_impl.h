@@ -432,7 +432,6 @@ struct bsq_ops {
 	void (*shift)(struct bsq_level *l, int vec, double by);
 	void (*ghosts)(struct bsq_level *l, int vec);
 	double (*residual)(struct bsq_level *l, int res, int phi, int rhs);
-	/* may swap PHI and TMP (a backend that sweeps out of place) */
 	void (*smooth)(struct bsq_level *l, int phi, int rhs, int sweeps);
 	void (*restriction)(struct bsq_level *coarse, int cvec, struct bsq_level *fine, int fvec);
 	void (*interp_pl)(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,

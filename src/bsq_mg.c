@@ -191,7 +191,7 @@ int bsq_poisson_on(const struct bsq_ops *o, struct bsq_state *s, const struct bs
 			err = -SPATE_ENUMERIC;
 	}
 	o->shift(L, BSQ_PHI, o->mean(L, BSQ_PHI));
-	/* Jacobi sweeps and a backend's smoother may swap PHI and TMP. */
+	/* Jacobi sweeps swap PHI and TMP: p is whichever array holds it now. */
 	s->p = L->v[BSQ_PHI];
 	host_levels_free(&m);
 	if (err)

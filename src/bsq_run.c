@@ -189,6 +189,12 @@ static int finish(struct run *u)
 	if ((u->gpu && (rc = bsq_cuda_download(u->gpu, &u->s))) || (rc = gather(u, 1)))
 		return rc;
 	r->cuda = u->gpu != NULL || u->slabs_gpu;
+	r->n[0] = u->p.nx;
+	r->n[1] = u->p.ny;
+	r->n[2] = u->p.nz;
+	r->len[0] = u->p.lx;
+	r->len[1] = u->p.ly;
+	r->len[2] = u->p.lz;
 	r->steps = u->s.step;
 	r->t = u->s.t;
 	r->energy = bsq_diag_energy(&u->s);
@@ -258,6 +264,12 @@ int bsq_write_summary(const char *path, const struct bsq_config *c, const struct
 	if ((rc = spate_summary_open(&s, path, "bsq", c->setup, r->cuda ? "cuda" : "cpu", device,
 		sizeof(bsq_real) == 8 ? "double" : "single")))
 		return rc;
+	spate_summary_int(&s, "nx", r->n[0]);
+	spate_summary_int(&s, "ny", r->n[1]);
+	spate_summary_int(&s, "nz", r->n[2]);
+	spate_summary_num(&s, "lx", r->len[0]);
+	spate_summary_num(&s, "ly", r->len[1]);
+	spate_summary_num(&s, "lz", r->len[2]);
 	spate_summary_int(&s, "steps", r->steps);
 	spate_summary_num(&s, "sim_time", r->t);
 	spate_summary_fmt(&s, "wall_s", "%.6f", r->wall_s);

@@ -20,6 +20,8 @@ struct bsq_result {
 	long cycles_total;
 	int outputs;
 	int cuda;               /* 1: the steps ran on the GPU */
+	int n[3];               /* cells in x, y, z */
+	double len[3];          /* the box's lengths */
 };
 
 /* Run c to [run] end_time (or max_steps, or a signal; then a checkpoint);

@@ -323,8 +323,13 @@ static int apply_setup(const struct bsq_config *c, struct bsq_params *p)
 		return bsq_setup_cavity(p, c->n, c->re, s == 2);
 	case 3:
 		return bsq_setup_dhc(p, c->n, c->ra, c->pr);
-	case 4: /* one wavelength, cells about as wide as they are tall */
-		return bsq_setup_rb(p, 2 * c->n, 1, c->n, c->ra, c->pr, c->plates, k, c->amplitude);
+	case 4: /* one wavelength, cells about as wide as they are tall; with
+		 * ny given, a box as deep in y as it is long in x (the set-up's
+		 * rule), not the thin slab of the 2D default stretched over ny */
+		return bsq_setup_rb(p, c->set[key_index("domain", "nx")] ? c->p.nx : 2 * c->n,
+			c->set[key_index("domain", "ny")] ? c->p.ny : 1,
+			c->set[key_index("domain", "nz")] ? c->p.nz : c->n, c->ra, c->pr, c->plates, k,
+			c->amplitude);
 	case 5:
 		return bsq_setup_tg(p, c->n, nu);
 	default:

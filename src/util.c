@@ -26,7 +26,7 @@ const char *spate_strerror(int err)
 		"malformed input file",
 		"no such device",
 		"device runtime error",
-		"numerical failure (NaN or negative depth)",
+		"numerical failure (a value not finite, or a solver that did not converge)",
 		"feature not built in",
 		"interrupted by a signal",
 		"the state became NaN or infinite (instability guard)",

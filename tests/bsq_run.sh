@@ -169,6 +169,16 @@ refused "a flood checkpoint for a Boussinesq run" "a checkpoint of the swe modul
 refused "a Boussinesq checkpoint for a flood run" "a checkpoint of the bsq module" run \
 	"$scen/circular_dambreak.conf" --domain.nx=20 --domain.ny=20 --output.dir="$tmp/D" \
 	--device=cpu --restart "$bck"
+# Rayleigh-Benard with the grid given cell by cell: a box as deep in y as
+# it is long in x, whose pressure solve converges (with the 2D default's thin
+# y slab stretched over 48 cells, 40 times finer in y than in x, multigrid
+# failed to converge and the run stopped).
+"$SPATE" run "$scen/bsq_rayleigh_benard.conf" --domain.nx=48 --domain.ny=48 --domain.nz=24 \
+	--run.max_steps=2 --output.netcdf=no --output.dir="$tmp/RB" -q --summary "$tmp/RB.json"
+rc=$?
+result $([ $rc = 0 ] && [ "$(key "$tmp/RB.json" ny)" = 48 ] &&
+	[ "$(key "$tmp/RB.json" ly)" = "$(key "$tmp/RB.json" lx)" ]; echo $?) \
+	"rayleigh_benard 48 x 48 x 24: exit $rc, summary ny $(key "$tmp/RB.json" ny), ly = lx"
 refused "a checkpoint of another grid" "another grid or scenario" "${cav[@]}" --domain.n=16 \
 	--output.dir="$tmp/E" --restart "$bck"
 exit $fail

@@ -5,9 +5,7 @@
  * CUDA step.  Cases: 2D-like lid-driven cavity 32 x 1 x 32 (multigrid,
  * trilinear and constant prolongation; Jacobi), 3D cavity 16^3, heated
  * cavity 32 x 1 x 32, periodic Taylor-Green 32 x 1 x 32.  Prints the
- * relative differences measured and the solver's cycles on both.  And the
- * fused red-black sweep (both colours in one launch) against the two colour
- * launches: byte for byte, on walls and on periodic x and y.
+ * relative differences measured and the solver's cycles on both.
  *
  * Skipped (exit 77) when built without CUDA or no GPU is there.
  *
@@ -136,60 +134,6 @@ static void test_taylor_green(void **unused)
 	compare("taylor-green 32x1x32 mg", &p, 40);
 }
 
-/* `steps` CUDA steps with the fused red-black sweep (SPATE_BSQ_FUSED=1) and
- * with the two colour launches (SPATE_BSQ_FUSED=0): the fields byte for byte
- * equal, and the same cycles and residual every step. */
-static void fused_same(const char *name, struct bsq_params *p, int steps)
-{
-	struct bsq_state a, b;
-	struct bsq_stats sa, sb;
-	struct bsq_cuda *ca, *cb;
-	int i, f;
-	assert_int_equal(bsq_init(&a, p), 0);
-	assert_int_equal(bsq_init(&b, p), 0);
-	assert_int_equal(bsq_cuda_init(&ca, &a, p), 0);
-	assert_int_equal(bsq_cuda_init(&cb, &b, p), 0);
-	for (i = 0; i < steps; i++) {
-		setenv("SPATE_BSQ_FUSED", "1", 1);
-		assert_int_equal(bsq_cuda_step(ca, p, &sa), 0);
-		setenv("SPATE_BSQ_FUSED", "0", 1);
-		assert_int_equal(bsq_cuda_step(cb, p, &sb), 0);
-		if (sa.cycles != sb.cycles || memcmp(&sa.residual, &sb.residual, sizeof sa.residual))
-			fail_msg("%s: step %d: fused %d cycles, residual %.17g; two launches %d, %.17g",
-				name, i + 1, sa.cycles, sa.residual, sb.cycles, sb.residual);
-	}
-	unsetenv("SPATE_BSQ_FUSED");
-	assert_int_equal(bsq_cuda_download(ca, &a), 0);
-	assert_int_equal(bsq_cuda_download(cb, &b), 0);
-	{
-		static const char *const field[5] = { "u", "v", "w", "T", "p" };
-		const bsq_real *fa[5] = { a.u, a.v, a.w, a.T, a.p }, *fb[5] = { b.u, b.v, b.w, b.T, b.p };
-		for (f = 0; f < 5; f++)
-			if (memcmp(fa[f], fb[f], a.n * sizeof(bsq_real)))
-				fail_msg("%s: %s after %d steps: fused sweep and two launches differ "
-					"(max relative %g)", name, field[f], steps, reldiff(fa[f], fb[f], a.n));
-	}
-	printf("%-28s %3d steps: fused sweep = two colour launches, byte for byte\n", name, steps);
-	bsq_cuda_free(ca);
-	bsq_cuda_free(cb);
-	bsq_free(&a);
-	bsq_free(&b);
-}
-
-static void test_fused(void **unused)
-{
-	struct bsq_params p;
-	(void)unused;
-	setup(&p, CAVITY3D, 16);
-	fused_same("cavity 16^3 (walls)", &p, 10);
-	/* periodic x and y, plates z: 48 x 32 x 24 (tiles cut in x and y) */
-	bsq_params_default(&p);
-	assert_int_equal(bsq_setup_rb(&p, 48, 40, 24, 1e5, 0.71, 0, 3.117, 1e-2), 0);
-	fused_same("rayleigh-benard 48x40x24", &p, 10);
-	setup(&p, DHC, 32);
-	fused_same("heated cavity 32x1x32", &p, 10);
-}
-
 static double now(void)
 {
 	struct timespec ts;
@@ -252,7 +196,6 @@ int main(void)
 		cmocka_unit_test(test_cavity),
 		cmocka_unit_test(test_heated),
 		cmocka_unit_test(test_taylor_green),
-		cmocka_unit_test(test_fused),
 	};
 	const char *b = getenv("SPATE_BSQ_BENCH");
 	int err;
