@@ -60,6 +60,8 @@ extern "C" {
  * while the parts fit in SPLIT_WAVES waves of resident warps
  * (SPATE_CUDA_SPLIT; 0: never). */
 #define SPLIT_WAVES 2
+/* Fewest rows of a part of a split tile (SPATE_CUDA_PART). */
+#define PART_ROWS 4
 
 
 extern "C" {
@@ -109,6 +111,11 @@ int swe_cuda_strip_split(const struct swe_cuda_params *kp, int dev)
 {
 	int waves = env_int("SPATE_CUDA_SPLIT", SPLIT_WAVES, 0, 64);
 	return waves * swe_cuda_strip_resident(kp, dev) * kp->warps;
+}
+
+int swe_cuda_strip_part_rows(void)
+{
+	return env_int("SPATE_CUDA_PART", PART_ROWS, 1, 16);
 }
 
 static int cuda_count(void)
@@ -318,6 +325,7 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 		x->kp.maxblocks = swe_cuda_strip_cap(&x->kp, device);
 	if (rc == 0)
 		x->kp.split = swe_cuda_strip_split(&x->kp, device);
+	x->kp.part_rows = swe_cuda_strip_part_rows();
 	if (rc == 0 && cudaStreamCreateWithFlags(&x->stream, cudaStreamNonBlocking) != cudaSuccess)
 		rc = -SPATE_EDEVICE;
 	if (rc) {

@@ -341,15 +341,15 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 }
 
 /* Parts per tile of a list of n tiles (kp.split): 4 or 2 while the parts
- * fit the budget and have at least 4 rows each, else 1. */
+ * fit the budget and have at least kp.part_rows rows each, else 1. */
 __device__ static inline int split_of(const kparams_t &kp, unsigned int n)
 {
 	unsigned int cap = min((unsigned int)kp.split, gridDim.x * (blockDim.x / WARP));
 	if (!kp.tiles || n == 0)
 		return 1;
-	if (kp.rows >= 4 * SWE_CUDA_SPLIT && n * SWE_CUDA_SPLIT <= cap)
+	if (kp.rows >= kp.part_rows * SWE_CUDA_SPLIT && n * SWE_CUDA_SPLIT <= cap)
 		return SWE_CUDA_SPLIT;
-	return kp.rows >= 8 && 2 * n <= cap ? 2 : 1;
+	return kp.rows >= 2 * kp.part_rows && 2 * n <= cap ? 2 : 1;
 }
 
 /* One stage on the tiles of the step's list: each warp takes item e (its

@@ -354,6 +354,7 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	if (!rc) {
 		x->kp.maxblocks = swe_cuda_strip_cap(&x->kp, device);
 		x->kp.split = swe_cuda_strip_split(&x->kp, device);
+		x->kp.part_rows = swe_cuda_strip_part_rows();
 	}
 	if (rc) {
 		spate_log_error("cuda", "cannot set up rows %d-%d (%d x %d cells) on device %d",

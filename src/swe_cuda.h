@@ -78,8 +78,9 @@ struct swe_cuda_params {
 	                        tiles of the list each */
 	int split;           /* a stage kernel whose list of tiles is short splits
 	                        each tile's rows between 2 or SWE_CUDA_SPLIT warps
-	                        (parts of at least 4 rows), as long as tiles x
-	                        parts <= split (warps; 0: never) */
+	                        (parts of at least part_rows rows), as long as
+	                        tiles x parts <= split (warps; 0: never) */
+	int part_rows;       /* fewest rows of a part of a split tile */
 	int ntx, nty;        /* tiles: strips of SWE_CUDA_STRIP_COLS x rows cells */
 	int tiles;           /* keep the per-tile dry map and launch active tiles
 	                        only (early exit, RK2); in a subdomain, the tiles
@@ -211,6 +212,8 @@ int swe_cuda_strip_cap(const struct swe_cuda_params *kp, int dev);
 /* kp->split for device dev: SPLIT_WAVES waves of resident warps
  * (SPATE_CUDA_SPLIT; 0: tiles are never split). */
 int swe_cuda_strip_split(const struct swe_cuda_params *kp, int dev);
+/* kp->part_rows: PART_ROWS (SPATE_CUDA_PART, 1 to 16), swe_cuda.cu. */
+int swe_cuda_strip_part_rows(void);
 
 /* Enqueue the tile map's update after a step (the next step's active list,
  * a->list1: the tiles to compute but those next to an internal edge of a
