@@ -78,8 +78,8 @@ static int start_slabs(struct run *u)
 	return bsq_slabs_init(&u->slabs, &u->s, &u->p, n, u->c->overlap, u->c->transport);
 }
 
-/* The slabs' fields into the host state when any rank needs them (due):
- * collective, every rank calls it. */
+/* The slabs' fields into rank 0's whole state when any rank needs them
+ * (due; only rank 0 writes): collective, every rank calls it. */
 static int gather(struct run *u, int due)
 {
 	double any = due;
@@ -88,7 +88,20 @@ static int gather(struct run *u, int due)
 		return 0;
 	if ((rc = decomp_max(&any, 1, NULL)))
 		return rc;
-	return any > 0 ? bsq_slabs_gather(u->slabs, &u->s, &u->p) : 0;
+	return any > 0 ? bsq_slabs_gather_root(u->slabs, &u->s, &u->p) : 0;
+}
+
+/* Under mpirun, a rank but 0 keeps only its slabs: the whole state it
+ * was cut from (set-up or checkpoint) is released, and its time, step and
+ * grid stay for the loop.  Rank 0 keeps it for the outputs. */
+static void drop_whole(struct run *u)
+{
+	struct bsq_state keep = u->s;
+	bsq_free(&u->s);
+	u->s.g = keep.g;
+	u->s.t = keep.t;
+	u->s.dt_prev = keep.dt_prev;
+	u->s.step = keep.step;
 }
 
 static int start(struct run *u)
@@ -102,6 +115,8 @@ static int start(struct run *u)
 		return rc;
 	if ((rc = start_slabs(u)))
 		return rc;
+	if (u->slabs && decomp_world_rank() > 0)
+		drop_whole(u);
 	if (!u->slabs && (u->c->device == BSQ_DEVICE_CUDA ||
 		(u->c->device == BSQ_DEVICE_AUTO && bsq_cuda_available() > 0)))
 		if ((rc = bsq_cuda_init(&u->gpu, &u->s, &u->p)))
@@ -197,10 +212,15 @@ static int finish(struct run *u)
 	r->len[2] = u->p.lz;
 	r->steps = u->s.step;
 	r->t = u->s.t;
-	r->energy = bsq_diag_energy(&u->s);
-	bsq_diag_div(&u->s, &r->div_max, &l2);
 	r->residual = u->st.residual;
 	r->cycles = u->st.cycles;
+	r->ranks = decomp_world_size();
+	if ((rc = decomp_allgather_one(spate_resident_mib(), r->resident_mib)))
+		return rc;
+	if (!u->s.u)
+		return 0; /* a rank that holds only its slabs reports nothing */
+	r->energy = bsq_diag_energy(&u->s);
+	bsq_diag_div(&u->s, &r->div_max, &l2);
 	r->nusselt = bsq_nusselt(&u->s, &u->p);
 	if (u->writes && u->snap_step != u->s.step)
 		rc = snapshot(u);
@@ -282,5 +302,6 @@ int bsq_write_summary(const char *path, const struct bsq_config *c, const struct
 	if (!isnan(r->nusselt))
 		spate_summary_num(&s, "nusselt", r->nusselt);
 	spate_summary_int(&s, "outputs", r->outputs);
+	spate_summary_nums(&s, "resident_mib", r->resident_mib, r->ranks, "%.1f");
 	return spate_summary_close(&s, path);
 }

@@ -5,6 +5,7 @@
 #define SPATE_BSQ_RUN_H
 
 #include "bsq_scenario.h"
+#include "decomp.h"
 
 struct bsq_run_opts {
 	int no_output;          /* write no files */
@@ -22,6 +23,8 @@ struct bsq_result {
 	int cuda;               /* 1: the steps ran on the GPU */
 	int n[3];               /* cells in x, y, z */
 	double len[3];          /* the box's lengths */
+	int ranks;              /* MPI ranks of the run */
+	double resident_mib[DECOMP_MAX]; /* each rank's resident memory at the end */
 };
 
 /* Run c to [run] end_time (or max_steps, or a signal; then a checkpoint);

@@ -259,39 +259,75 @@ int bsq_slabs_step(struct bsq_slabs *S, const struct bsq_params *p, struct bsq_s
 	return err;
 }
 
-/* Every rank's planes of buffer id into the whole array a (grid g). */
-static int gather_buf(struct bsq_slabs *S, int id, bsq_real *a, const struct bsq_grid *g)
+/* Every rank's planes of buffer id into the whole array a (grid g): on
+ * every rank (root 0), or on rank 0 only (root 1), where the other ranks'
+ * planes travel from mine (their own planes one after the other; a is NULL
+ * there). */
+static int gather_buf(struct bsq_slabs *S, int id, bsq_real *a, const struct bsq_grid *g,
+	int root, bsq_real *mine)
 {
 	const size_t sz = bsq_sz(g);
+	const int r0 = S->sub[S->d[0].first].row0;
 	int k;
 	for (k = S->d[0].first; k < S->d[0].last; k++)
-		bsq_slab_copy(S, a + ((size_t)S->sub[k].row0 + 1) * sz, S->sub[k].buf[id] + sz,
+		bsq_slab_copy(S, (a ? a + ((size_t)S->sub[k].row0 + 1) * sz :
+			mine + (size_t)(S->sub[k].row0 - r0) * sz), S->sub[k].buf[id] + sz,
 			(size_t)S->sub[k].rows * sz * sizeof(bsq_real));
 	if (S->err)
 		return S->err;
-	return decomp_allgather_rows(a + sz, sz * sizeof(bsq_real), &S->d[0], NULL);
+	if (!root)
+		return decomp_allgather_rows(a + sz, sz * sizeof(bsq_real), &S->d[0], NULL);
+	return decomp_gather_rows(mine, a ? a + sz : NULL, sz * sizeof(bsq_real), &S->d[0]);
 }
 
-int bsq_slabs_gather(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_params *p)
+static int gather_to(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_params *p,
+	int root)
 {
 	const struct bsq_state *P = &S->proxy;
-	bsq_real *const dst[4] = { w->u, w->v, w->w, w->T };
 	const bsq_real *const src[4] = { P->u, P->v, P->w, P->T };
-	int c, err = 0, Tkind[BSQ_NFACE];
+	bsq_real *dst[4] = { NULL, NULL, NULL, NULL }, *mine = NULL;
+	struct bsq_grid g = P->g;
+	int c, err = 0, Tkind[BSQ_NFACE], k;
+	size_t rows = 0;
 	bsq_slab_sync(S);
 	S->err = 0;
+	g.nz = S->nz;
+	if (w) {
+		dst[0] = w->u;
+		dst[1] = w->v;
+		dst[2] = w->w;
+		dst[3] = w->T;
+		w->p = w->lev[0].v[BSQ_PHI];
+	} else {
+		/* a rank without the whole state stages its own planes */
+		for (k = S->d[0].first; k < S->d[0].last; k++)
+			rows += (size_t)S->sub[k].rows;
+		if (!(mine = malloc((rows ? rows : 1) * bsq_sz(&g) * sizeof(bsq_real))))
+			err = -SPATE_ENOMEM;
+	}
+	if (root) {
+		/* every rank learns whether one cannot take part, rather than wait
+		 * for it in the gather */
+		double bad = err != 0;
+		if (decomp_max(&bad, 1, NULL) || bad > 0)
+			err = err ? err : -SPATE_ENOMEM;
+	}
 	for (c = 0; c < 4 && !err; c++)
-		err = gather_buf(S, bsq_slab_id(S, src[c]), dst[c], &w->g);
+		err = gather_buf(S, bsq_slab_id(S, src[c]), dst[c], &g, root, mine);
 	for (c = 0; c < 4 && !err; c++)
-		if (!(err = gather_buf(S, bsq_slab_id(S, P->F[c]), w->F[c], &w->g)))
-			err = gather_buf(S, bsq_slab_id(S, P->Fold[c]), w->Fold[c], &w->g);
-	w->p = w->lev[0].v[BSQ_PHI];
+		if (!(err = gather_buf(S, bsq_slab_id(S, P->F[c]), w ? w->F[c] : NULL, &g, root,
+			mine)))
+			err = gather_buf(S, bsq_slab_id(S, P->Fold[c]), w ? w->Fold[c] : NULL, &g,
+				root, mine);
 	if (!err)
-		err = gather_buf(S, bsq_slab_id(S, P->p), w->p, &w->g);
+		err = gather_buf(S, bsq_slab_id(S, P->p), w ? w->p : NULL, &g, root, mine);
+	free(mine);
 	if (err) {
 		spate_log_error("bsq", "gathering the slabs: %s", spate_strerror(err));
 		return err;
 	}
+	if (!w)
+		return 0;
 	bsq_bc_kinds_T(p, Tkind);
 	bsq_bc_velocity(&w->g, w->u, w->v, w->w, p);
 	bsq_bc_scalar(&w->g, w->T, Tkind, p->wall_T);
@@ -300,6 +336,16 @@ int bsq_slabs_gather(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_
 	w->dt_prev = P->dt_prev;
 	w->step = P->step;
 	return 0;
+}
+
+int bsq_slabs_gather(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_params *p)
+{
+	return gather_to(S, w, p, 0);
+}
+
+int bsq_slabs_gather_root(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_params *p)
+{
+	return gather_to(S, decomp_world_rank() == 0 ? w : NULL, p, 1);
 }
 
 int bsq_slabs_split(const struct bsq_slabs *S)

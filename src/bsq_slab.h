@@ -45,6 +45,10 @@ int bsq_slabs_step(struct bsq_slabs *S, const struct bsq_params *p, struct bsq_s
  * time and step count, into w (a state of the same grid) on every rank.
  * Returns 0 or -SPATE_EDEVICE. */
 int bsq_slabs_gather(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_params *p);
+/* The same into w on rank 0 only (the other ranks may hold no whole state:
+ * w is not touched there), their planes staged through a buffer of their
+ * own planes.  Collective. */
+int bsq_slabs_gather_root(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_params *p);
 /* Where the slabs' arrays live, for bsq_slabs_init_on: allocate and release
  * an array, copy bytes (either side host or the slabs' memory; 0 or
  * -SPATE_E*), run slab k's work on its own stream from now (k = -1: the

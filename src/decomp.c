@@ -313,6 +313,36 @@ int decomp_allgather_rows(void *v, size_t plane, const struct decomp *d, double 
 	return 0;
 }
 
+int decomp_gather_rows(const void *mine, void *whole, size_t plane, const struct decomp *d)
+{
+#ifdef HAVE_MPI
+	if (world_size > 1) {
+		int count[DECOMP_MAX], offset[DECOMP_MAX];
+		rank_spans(d, count, offset);
+		if (world_rank == 0)
+			return decomp_gather_planes(whole, whole, plane, count, offset);
+		return decomp_gather_planes(mine, NULL, plane, count, offset);
+	}
+#else
+	(void)mine;
+	(void)whole;
+	(void)plane;
+	(void)d;
+#endif
+	return 0;
+}
+
+int decomp_allgather_one(double v, double *all)
+{
+#ifdef HAVE_MPI
+	if (world_size > 1)
+		return MPI_Allgather(&v, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, world_comm) ==
+			MPI_SUCCESS ? 0 : -SPATE_EDEVICE;
+#endif
+	all[0] = v;
+	return 0;
+}
+
 int decomp_bcast(double *v, int n)
 {
 #ifdef HAVE_MPI

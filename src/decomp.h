@@ -72,6 +72,13 @@ int decomp_allgather_planes(double *v, const struct decomp *d, double *wait);
  * stack; every rank fills its subdomains' planes, and afterwards holds all
  * of them (one MPI_Allgatherv; a plane at most 1 GiB). */
 int decomp_allgather_rows(void *v, size_t plane, const struct decomp *d, double *wait);
+/* The planes of every rank to rank 0 only: rank 0's own planes already lie
+ * in whole (plane 0 of the stack; in place), another rank sends its
+ * `count` planes from mine (whole and mine may be NULL where unused).  One
+ * MPI_Gatherv; a plane at most 1 GiB. */
+int decomp_gather_rows(const void *mine, void *whole, size_t plane, const struct decomp *d);
+/* all[r] = rank r's v, on every rank (all: world size values). */
+int decomp_allgather_one(double v, double *all);
 /* Rank 0's values of v[0..n-1] on every rank. */
 int decomp_bcast(double *v, int n);
 /* Gather planes to rank 0: this rank's `count` planes of `plane` bytes at

@@ -33,6 +33,9 @@ int spate_is_quiet(void);
 
 /* Wall clock in seconds (monotonic). */
 double spate_now(void);
+/* This process's resident memory now, MiB (Linux /proc/self/status), or -1
+ * where it cannot be read. */
+double spate_resident_mib(void);
 
 /* The median of v[0..n) (sorted in place); NAN when n <= 0. */
 double spate_median(double *v, long n);

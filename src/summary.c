@@ -54,6 +54,19 @@ void spate_summary_fmt(struct spate_summary *s, const char *k, const char *fmt, 
 	fprintf(s->f, fmt, value);
 }
 
+void spate_summary_nums(struct spate_summary *s, const char *k, const double *v, int n,
+	const char *fmt)
+{
+	key(s, k);
+	fputc('[', s->f);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			fputs(", ", s->f);
+		fprintf(s->f, fmt, v[i]);
+	}
+	fputc(']', s->f);
+}
+
 int spate_summary_open(struct spate_summary *s, const char *path, const char *module,
 	const char *setup, const char *backend, const char *device, const char *precision)
 {

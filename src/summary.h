@@ -25,6 +25,10 @@ void spate_summary_num(struct spate_summary *s, const char *key, double value);
 /* A number in printf format fmt (one double conversion, e.g. "%.6e"). */
 void spate_summary_fmt(struct spate_summary *s, const char *key, const char *fmt, double value);
 
+/* A list of numbers [v0, v1, ...] in printf format fmt. */
+void spate_summary_nums(struct spate_summary *s, const char *key, const double *v, int n,
+	const char *fmt);
+
 /* The decomposition's phase table (balance.h), then close the object and
  * the file.  Returns 0 or -SPATE_EIO. */
 int spate_summary_close(struct spate_summary *s, const char *path);

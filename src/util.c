@@ -154,3 +154,20 @@ const char *spate_option(int argc, char **argv, int *i, const char *name)
 		return argv[++*i];
 	return NULL;
 }
+
+double spate_resident_mib(void)
+{
+	char line[256];
+	double mib = -1;
+	long kb;
+	FILE *f = fopen("/proc/self/status", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "VmRSS: %ld kB", &kb) == 1) {
+			mib = kb / 1024.0;
+			break;
+		}
+	fclose(f);
+	return mib;
+}
