@@ -147,6 +147,9 @@ int bsq_setup_tg(struct bsq_params *p, int n, double nu);
  * builds the multigrid levels.  Returns 0, -SPATE_EINVAL or -SPATE_ENOMEM
  * (with a message); on failure nothing stays allocated. */
 int bsq_init(struct bsq_state *s, const struct bsq_params *p);
+/* The same without arrays: the grid, the levels' shapes, t = 0 (a state
+ * that bsq_slabs_init fills from rank 0 on the other ranks). */
+int bsq_init_shape(struct bsq_state *s, const struct bsq_params *p);
 /* One AB2 + projection step.  p is the set given to bsq_init: dt, cfl,
  * diff, tol, max_cycles, max_sweeps, pre, post, interp and the physical
  * coefficients may change between steps; the grid, the boundary kinds and

@@ -370,8 +370,9 @@ void bsq_rhs(const struct bsq_state *s, const struct bsq_params *p, bsq_real *F[
 int bsq_mg_plan(const struct bsq_params *p, int n[BSQ_MG_MAXLEV][3]);
 /* 0, or -SPATE_EINVAL with a message when the coarsest level is too big. */
 int bsq_mg_check(const struct bsq_params *p);
-/* The levels of s (the plan above), vectors zeroed; 0 or -SPATE_ENOMEM. */
-int bsq_mg_build(struct bsq_state *s, const struct bsq_params *p);
+/* The levels of s (the plan above), vectors zeroed (arrays 0: shapes only,
+ * no vector); 0 or -SPATE_ENOMEM. */
+int bsq_mg_build(struct bsq_state *s, const struct bsq_params *p, int arrays);
 void bsq_mg_free(struct bsq_state *s);
 void bsq_mg_zero(struct bsq_level *l, int vec);
 double bsq_mg_mean(const struct bsq_level *l, int vec);

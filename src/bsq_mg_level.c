@@ -62,7 +62,7 @@ int bsq_mg_check(const struct bsq_params *p)
 	return -SPATE_EINVAL;
 }
 
-int bsq_mg_build(struct bsq_state *s, const struct bsq_params *p)
+int bsq_mg_build(struct bsq_state *s, const struct bsq_params *p, int arrays)
 {
 	int n[BSQ_MG_MAXLEV][3], l, v, kind[BSQ_NFACE];
 	s->nlev = bsq_mg_plan(p, n);
@@ -86,7 +86,7 @@ int bsq_mg_build(struct bsq_state *s, const struct bsq_params *p)
 		L->cz = l + 1 < s->nlev ? n[l][2] / n[l + 1][2] : 1;
 		memcpy(L->ghost, kind, sizeof kind);
 		bytes = bsq_count(&L->g) * sizeof(bsq_real);
-		for (v = 0; v < BSQ_NVEC; v++) {
+		for (v = 0; v < BSQ_NVEC && arrays; v++) {
 			if (!(L->v[v] = spate_alloc(bytes)))
 				return -SPATE_ENOMEM;
 			memset(L->v[v], 0, bytes);

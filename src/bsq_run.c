@@ -92,8 +92,9 @@ static int gather(struct run *u, int due)
 }
 
 /* Under mpirun, a rank but 0 keeps only its slabs: the whole state it
- * was cut from (set-up or checkpoint) is released, and its time, step and
- * grid stay for the loop.  Rank 0 keeps it for the outputs. */
+ * was cut from (a restart's checkpoint; a fresh start has only its shape)
+ * is released, and its time, step and grid stay for the loop.  Rank 0
+ * keeps it for the outputs. */
 static void drop_whole(struct run *u)
 {
 	struct bsq_state keep = u->s;
@@ -106,8 +107,11 @@ static void drop_whole(struct run *u)
 
 static int start(struct run *u)
 {
-	int rc;
-	if ((rc = bsq_config_resolve(u->c, &u->p)) || (rc = bsq_init(&u->s, &u->p)))
+	/* under mpirun a fresh start builds the whole state on rank 0 only;
+	 * the other ranks get their slabs' planes from it (bsq_slabs_init) */
+	int rc, shape = decomp_world_size() > 1 && decomp_world_rank() > 0 && !u->o->restart;
+	if ((rc = bsq_config_resolve(u->c, &u->p)) ||
+		(rc = shape ? bsq_init_shape(&u->s, &u->p) : bsq_init(&u->s, &u->p)))
 		return rc;
 	spate_clock_start(&u->clk, u->c->end_time, u->c->out_interval, u->c->checkpoint_every);
 	if (u->o->restart && (rc = bsq_ckpt_read(u->o->restart, u->c, &u->s, &u->clk,
@@ -215,7 +219,8 @@ static int finish(struct run *u)
 	r->residual = u->st.residual;
 	r->cycles = u->st.cycles;
 	r->ranks = decomp_world_size();
-	if ((rc = decomp_allgather_one(spate_resident_mib(), r->resident_mib)))
+	if ((rc = decomp_allgather_one(spate_resident_mib(0), r->resident_mib)) ||
+		(rc = decomp_allgather_one(spate_resident_mib(1), r->peak_mib)))
 		return rc;
 	if (!u->s.u)
 		return 0; /* a rank that holds only its slabs reports nothing */
@@ -303,5 +308,6 @@ int bsq_write_summary(const char *path, const struct bsq_config *c, const struct
 		spate_summary_num(&s, "nusselt", r->nusselt);
 	spate_summary_int(&s, "outputs", r->outputs);
 	spate_summary_nums(&s, "resident_mib", r->resident_mib, r->ranks, "%.1f");
+	spate_summary_nums(&s, "peak_mib", r->peak_mib, r->ranks, "%.1f");
 	return spate_summary_close(&s, path);
 }

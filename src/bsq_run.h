@@ -25,6 +25,7 @@ struct bsq_result {
 	double len[3];          /* the box's lengths */
 	int ranks;              /* MPI ranks of the run */
 	double resident_mib[DECOMP_MAX]; /* each rank's resident memory at the end */
+	double peak_mib[DECOMP_MAX];     /* and its highest */
 };
 
 /* Run c to [run] end_time (or max_steps, or a signal; then a checkpoint);

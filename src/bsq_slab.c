@@ -59,16 +59,22 @@ static const struct bsq_slab_mem host_mem = { 0, spate_alloc, free, host_copy, N
 	NULL, NULL, NULL, NULL };
 
 /* A copy of planes [k0, k0 + n) of the host array a (grid g) in a new
- * array of n planes of the slabs' memory. */
+ * array of n planes of the slabs' memory (a NULL: zeros, as bsq_init
+ * leaves a multigrid vector). */
 static bsq_real *planes(struct bsq_slabs *S, const bsq_real *a, const struct bsq_grid *g, int k0,
 	int n)
 {
 	size_t bytes = (size_t)n * bsq_sz(g) * sizeof(bsq_real);
-	bsq_real *b = S->mem->alloc(bytes);
-	if (b && S->mem->copy(b, a + (size_t)k0 * bsq_sz(g), bytes)) {
+	bsq_real *b = S->mem->alloc(bytes), *z = NULL;
+	if (b && !a) {
+		a = z = calloc(1, bytes);
+		k0 = z ? 0 : -1;
+	}
+	if (b && (k0 < 0 || S->mem->copy(b, a + (size_t)k0 * bsq_sz(g), bytes))) {
 		S->mem->release(b);
 		b = NULL;
 	}
+	free(z);
 	return b;
 }
 
@@ -86,20 +92,16 @@ static const bsq_real *whole_buf(const struct bsq_state *w, int id)
 	return w->lev[id / BSQ_NVEC].v[id % BSQ_NVEC];
 }
 
-/* Slab k of this rank: its state, levels 0..nsplit-1 and their planes
- * (ghost planes included) copied from w. */
-static int slab_init(struct bsq_slabs *S, const struct bsq_state *w, int k)
+/* Slab k of this rank: its state and levels 0..nsplit-1 (no arrays yet). */
+static void slab_shape(struct bsq_slabs *S, const struct bsq_state *w, int k)
 {
 	struct bsq_slab *b = &S->sub[k];
-	int l, v, id;
+	int l;
 	b->row0 = S->d[0].part[k].row0;
 	b->rows = S->d[0].part[k].rows;
 	b->s.g = w->g;
 	b->s.g.nz = b->rows;
 	b->s.n = bsq_count(&b->s.g);
-	for (id = 0; id < BSQ_BUF_LEV; id++)
-		if (!(b->buf[id] = planes(S, whole_buf(w, id), &w->g, b->row0, b->rows + 2)))
-			return -SPATE_ENOMEM;
 	b->s.nlev = S->nsplit;
 	for (l = 0; l < S->nsplit; l++) {
 		struct bsq_level *L = &b->s.lev[l];
@@ -109,14 +111,83 @@ static int slab_init(struct bsq_slabs *S, const struct bsq_state *w, int k)
 		L->k0 = b->row0 / z;
 		L->slabs = NULL;
 		bsq_slab_kinds(S, b, w->lev[l].ghost, L->ghost);
-		for (v = 0; v < BSQ_NVEC; v++) {
-			id = BSQ_BUF_LEV + l * BSQ_NVEC + v;
-			if (!(b->buf[id] = planes(S, whole_buf(w, id), &w->lev[l].g, L->k0,
-				L->g.nz + 2)))
-				return -SPATE_ENOMEM;
-		}
+	}
+}
+
+/* Buffer id's split level (0 for the fields). */
+static int level_of(int id)
+{
+	return id < BSQ_BUF_LEV ? 0 : (id - BSQ_BUF_LEV) / BSQ_NVEC;
+}
+
+/* Buffer id of every slab of this rank, its planes (ghost planes included)
+ * from src, an array of grid g whose plane 0 is plane `base` of the whole
+ * level's array. */
+static int slabs_fill(struct bsq_slabs *S, int id, const bsq_real *src, const struct bsq_grid *g,
+	int base)
+{
+	int k, l = level_of(id);
+	for (k = S->d[0].first; k < S->d[0].last; k++) {
+		struct bsq_slab *b = &S->sub[k];
+		const struct bsq_level *L = &b->s.lev[l];
+		int k0 = id < BSQ_BUF_LEV ? b->row0 : L->k0, nz = id < BSQ_BUF_LEV ? b->rows : L->g.nz;
+		if (!(b->buf[id] = planes(S, src, g, k0 - base, nz + 2)))
+			return -SPATE_ENOMEM;
 	}
 	return 0;
+}
+
+/* Buffer id of this rank's slabs from rank 0's whole array (rank 0: its
+ * own from w, then each other rank's span sent; the others: their span
+ * received, then cut into their slabs).  Collective: every rank learns
+ * whether one failed (err, from an earlier buffer, or now) and then none
+ * moves a plane, so that no rank waits for a message that will not come. */
+static int slabs_scatter(struct bsq_slabs *S, const struct bsq_state *w, int id, int err)
+{
+	const int l = level_of(id), me = decomp_world_rank();
+	const struct bsq_grid *g = id < BSQ_BUF_LEV ? &w->g : &w->lev[l].g;
+	const struct decomp *d = &S->d[l];
+	const size_t sz = bsq_sz(g);
+	bsq_real *span = NULL;
+	double bad;
+	int k, count = 0, rc;
+	for (k = d->first; k < d->last; k++)
+		count += d->part[k].rows;
+	if (!err && me == 0)
+		err = slabs_fill(S, id, whole_buf(w, id), g, 0);
+	else if (!err && !(span = malloc(((size_t)count + 2) * sz * sizeof *span)))
+		err = -SPATE_ENOMEM;
+	bad = err != 0;
+	if ((rc = decomp_max(&bad, 1, NULL)) || bad > 0) {
+		free(span);
+		return err ? err : rc ? rc : -SPATE_EDEVICE;
+	}
+	err = decomp_scatter_span(me == 0 ? whole_buf(w, id) : NULL, span, sz * sizeof *span, d);
+	if (!err && me != 0)
+		err = slabs_fill(S, id, span, g, d->part[d->first].row0);
+	free(span);
+	return err;
+}
+
+/* Every buffer of this rank's slabs (fields, split levels' vectors) from w;
+ * under mpirun where a rank holds only w's shape (bsq_init_shape), from
+ * rank 0's w. */
+static int slabs_init(struct bsq_slabs *S, const struct bsq_state *w)
+{
+	double scatter = w->u == NULL;
+	int k, id, err;
+	for (k = S->d[0].first; k < S->d[0].last; k++)
+		slab_shape(S, w, k);
+	if ((err = decomp_max(&scatter, 1, NULL)))
+		return err;
+	for (id = 0; id < BSQ_BUF_LEV + S->nsplit * BSQ_NVEC; id++) {
+		if (scatter > 0)
+			err = slabs_scatter(S, w, id, err);
+		else if ((err = slabs_fill(S, id, whole_buf(w, id), id < BSQ_BUF_LEV ? &w->g :
+			&w->lev[level_of(id)].g, 0)))
+			return err;
+	}
+	return err;
 }
 
 /* The stand-in: w's grid, levels and time, every array a token. */
@@ -203,7 +274,7 @@ int bsq_slabs_init_on(struct bsq_slabs **out, const struct bsq_state *w,
 	const struct bsq_slab_mem *mem)
 {
 	struct bsq_slabs *S;
-	int err, l, k;
+	int err, l;
 	*out = NULL;
 	if ((err = check(p, n)) || !(S = calloc(1, sizeof *S))) {
 		if (mem->close)
@@ -226,10 +297,7 @@ int bsq_slabs_init_on(struct bsq_slabs **out, const struct bsq_state *w,
 		if ((err = halo_plan_build(&S->hp[l], &S->d[l],
 			bsq_sz(&w->lev[l].g) * sizeof(bsq_real))))
 			goto fail;
-	for (k = S->d[0].first; k < S->d[0].last; k++)
-		if ((err = slab_init(S, w, k)))
-			goto fail;
-	if ((err = whole_init(S, w)))
+	if ((err = slabs_init(S, w)) || (err = whole_init(S, w)))
 		goto fail;
 	proxy_init(S, w);
 	bsq_slab_sync(S);

@@ -29,9 +29,12 @@ enum bsq_overlap { BSQ_OVERLAP_NONE = 0, BSQ_OVERLAP_COMPUTE, BSQ_OVERLAP_STREAM
 
 struct bsq_slabs;
 
-/* Cuts the whole state w (after bsq_init with p; every rank holds it) into n
- * slabs over the ranks of this run (n >= ranks; at most one slab per plane).
- * w is only read: the caller may free it.  transport ([parallel] transport,
+/* Cuts the whole state w (after bsq_init with p) into n slabs over the
+ * ranks of this run (n >= ranks; at most one slab per plane).  Rank 0
+ * holds w whole; another rank may hold w whole too, or only its shape
+ * (bsq_init_shape: a fresh start), and then its slabs' planes come from
+ * rank 0's w (one message a buffer).  w is only read: the caller may free
+ * it.  transport ([parallel] transport,
  * enum halo_transport of decomp.h) says how halos travel between ranks'
  * GPUs; on the host only nccl means anything (an error over several ranks).
  * Collective.  Returns 0, or -SPATE_EINVAL (periodic z, too many slabs: a

@@ -24,9 +24,10 @@ static void ghosts(struct bsq_state *s, const struct bsq_params *p)
 	bsq_mg_ghosts(&s->lev[0], BSQ_PHI);
 }
 
-int bsq_init(struct bsq_state *s, const struct bsq_params *p)
+/* The grid of p into s (zeroed first). */
+static int shape(struct bsq_state *s, const struct bsq_params *p)
 {
-	int err, c;
+	int err;
 	memset(s, 0, sizeof *s);
 	if ((err = bsq_check(p)))
 		return err;
@@ -37,6 +38,20 @@ int bsq_init(struct bsq_state *s, const struct bsq_params *p)
 	s->g.dy = p->ly / p->ny;
 	s->g.dz = p->lz / p->nz;
 	s->n = bsq_count(&s->g);
+	return 0;
+}
+
+int bsq_init_shape(struct bsq_state *s, const struct bsq_params *p)
+{
+	int err = shape(s, p);
+	return err ? err : bsq_mg_build(s, p, 0);
+}
+
+int bsq_init(struct bsq_state *s, const struct bsq_params *p)
+{
+	int err, c;
+	if ((err = shape(s, p)))
+		return err;
 	err = -SPATE_ENOMEM;
 	if (!(s->u = field(s->n)) || !(s->v = field(s->n)) || !(s->w = field(s->n)) ||
 		!(s->T = field(s->n)))
@@ -44,7 +59,7 @@ int bsq_init(struct bsq_state *s, const struct bsq_params *p)
 	for (c = 0; c < 4; c++)
 		if (!(s->F[c] = field(s->n)) || !(s->Fold[c] = field(s->n)))
 			goto fail;
-	if ((err = bsq_mg_build(s, p)))
+	if ((err = bsq_mg_build(s, p, 1)))
 		goto fail;
 	s->p = s->lev[0].v[BSQ_PHI];
 	bsq_setup_fields(s, p);

@@ -332,6 +332,36 @@ int decomp_gather_rows(const void *mine, void *whole, size_t plane, const struct
 	return 0;
 }
 
+int decomp_scatter_span(const void *whole, void *mine, size_t plane, const struct decomp *d)
+{
+#ifdef HAVE_MPI
+	if (world_size > 1) {
+		int count[DECOMP_MAX], offset[DECOMP_MAX], rc = MPI_SUCCESS;
+		MPI_Datatype t;
+		if (plane > (size_t)1 << 30)
+			return -SPATE_EINVAL;
+		rank_spans(d, count, offset);
+		MPI_Type_contiguous((int)plane, MPI_BYTE, &t);
+		MPI_Type_commit(&t);
+		if (world_rank == 0) {
+			for (int r = 1; r < world_size && rc == MPI_SUCCESS; r++)
+				rc = MPI_Send((const char *)whole + (size_t)offset[r] * plane, count[r] + 2, t,
+					r, 0, world_comm);
+		} else {
+			rc = MPI_Recv(mine, count[world_rank] + 2, t, 0, 0, world_comm, MPI_STATUS_IGNORE);
+		}
+		MPI_Type_free(&t);
+		return rc == MPI_SUCCESS ? 0 : -SPATE_EDEVICE;
+	}
+#else
+	(void)whole;
+	(void)mine;
+	(void)plane;
+	(void)d;
+#endif
+	return 0;
+}
+
 int decomp_allgather_one(double v, double *all)
 {
 #ifdef HAVE_MPI

@@ -77,6 +77,12 @@ int decomp_allgather_rows(void *v, size_t plane, const struct decomp *d, double 
  * `count` planes from mine (whole and mine may be NULL where unused).  One
  * MPI_Gatherv; a plane at most 1 GiB. */
 int decomp_gather_rows(const void *mine, void *whole, size_t plane, const struct decomp *d);
+/* From rank 0's whole array (plane 0: the ghost plane below the stack)
+ * to every other rank its planes with one ghost plane each side: rank r
+ * receives array planes [o, o + c + 2) into mine, o and c the first plane
+ * and the count of its subdomains' planes of d.  Rank 0 sends (whole),
+ * the others receive (mine).  A plane at most 1 GiB. */
+int decomp_scatter_span(const void *whole, void *mine, size_t plane, const struct decomp *d);
 /* all[r] = rank r's v, on every rank (all: world size values). */
 int decomp_allgather_one(double v, double *all);
 /* Rank 0's values of v[0..n-1] on every rank. */

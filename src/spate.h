@@ -33,9 +33,10 @@ int spate_is_quiet(void);
 
 /* Wall clock in seconds (monotonic). */
 double spate_now(void);
-/* This process's resident memory now, MiB (Linux /proc/self/status), or -1
- * where it cannot be read. */
-double spate_resident_mib(void);
+/* This process's resident memory now (peak 0) or its highest so far (peak
+ * 1), MiB (Linux /proc/self/status: VmRSS, VmHWM), or -1 where it cannot
+ * be read. */
+double spate_resident_mib(int peak);
 
 /* The median of v[0..n) (sorted in place); NAN when n <= 0. */
 double spate_median(double *v, long n);

@@ -155,7 +155,7 @@ const char *spate_option(int argc, char **argv, int *i, const char *name)
 	return NULL;
 }
 
-double spate_resident_mib(void)
+double spate_resident_mib(int peak)
 {
 	char line[256];
 	double mib = -1;
@@ -164,7 +164,7 @@ double spate_resident_mib(void)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "VmRSS: %ld kB", &kb) == 1) {
+		if (sscanf(line, peak ? "VmHWM: %ld kB" : "VmRSS: %ld kB", &kb) == 1) {
 			mib = kb / 1024.0;
 			break;
 		}
