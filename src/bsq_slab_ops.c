@@ -225,7 +225,7 @@ static double mean(const struct bsq_level *l, int vec)
 
 /* A stencil verb of one slab level: the residual (returns its max), one
  * smoother colour or one Jacobi sweep. */
-enum { JOB_RESIDUAL, JOB_COLOUR, JOB_JACOBI };
+enum { JOB_RESIDUAL, JOB_RESIDUAL_ONLY, JOB_COLOUR, JOB_JACOBI };
 struct job {
 	int kind, a, b, c;
 };
@@ -235,6 +235,12 @@ static double run(const struct bsq_slabs *S, const struct job *j, struct bsq_lev
 	switch (j->kind) {
 	case JOB_RESIDUAL:
 		return S->inner->residual(L, j->a, j->b, j->c);
+	case JOB_RESIDUAL_ONLY:
+		if (S->inner->residual_only)
+			S->inner->residual_only(L, j->a, j->b, j->c);
+		else
+			S->inner->residual(L, j->a, j->b, j->c);
+		return 0;
 	case JOB_COLOUR:
 		S->inner->colour(L, j->a, j->b, j->c);
 		return 0;
@@ -269,7 +275,10 @@ static struct bsq_level view(const struct bsq_level *L, int k1, int k2)
  * travels, then the two edge planes; streams: the same, each slab's work on
  * its own stream where the memory has streams (the GPU; the CPU has none).
  * Every order gives the same bits: each plane's cells read only what the
- * exchange and the other colour left.  Returns the max over every rank. */
+ * exchange and the other colour left.  Returns the max over every rank for
+ * the residual (JOB_RESIDUAL), else 0 without a reduction: a colour, a
+ * sweep or a residual for the restriction has no maximum to share, and a
+ * reduction is a synchronisation of every rank. */
 static double stencil(struct bsq_slabs *S, int li, int id, const struct job *j)
 {
 	double m = 0;
@@ -278,7 +287,7 @@ static double stencil(struct bsq_slabs *S, int li, int id, const struct job *j)
 		bsq_slab_exchange(S, li, id);
 		EACH(S, k)
 			m = fmax(m, run(S, j, slab_level(S, k, li)));
-		return bsq_slab_max(S, m);
+		return j->kind == JOB_RESIDUAL ? bsq_slab_max(S, m) : 0;
 	}
 	bsq_slab_exchange_start(S, li, id);
 	EACH(S, k) {
@@ -304,7 +313,7 @@ static double stencil(struct bsq_slabs *S, int li, int id, const struct job *j)
 		m = fmax(m, run(S, j, &V));
 	}
 	on(S, -1);
-	return bsq_slab_max(S, m);
+	return j->kind == JOB_RESIDUAL ? bsq_slab_max(S, m) : 0;
 }
 
 static double residual(struct bsq_level *l, int res, int phi, int rhs_)
@@ -316,6 +325,19 @@ static double residual(struct bsq_level *l, int res, int phi, int rhs_)
 	if (li >= S->nsplit)
 		return S->inner->residual(&S->whole.lev[li], res, phi, rhs_);
 	return stencil(S, li, bsq_slab_id(S, l->v[phi]), &j);
+}
+
+static void residual_only(struct bsq_level *l, int res, int phi, int rhs_)
+{
+	struct bsq_slabs *S = l->slabs;
+	struct job j = { JOB_RESIDUAL_ONLY, res, phi, rhs_ };
+	int li = index_of(S, l);
+	bsq_slab_sync(S);
+	if (li >= S->nsplit) {
+		run(S, &j, &S->whole.lev[li]);
+		return;
+	}
+	stencil(S, li, bsq_slab_id(S, l->v[phi]), &j);
 }
 
 static void colour(struct bsq_level *l, int phi, int rhs_, int red)
@@ -413,5 +435,5 @@ const struct bsq_ops bsq_ops_slab = {
 	"slabs",
 	rhs, field_max, predict, correct, div_rhs, bc_velocity, bc_scalar, diag_div,
 	zero, mean, shift, ghosts, residual, smooth, restriction, interp_pl, interp_pc,
-	jacobi_sweep, colour, NULL, NULL, NULL, NULL, NULL, NULL
+	jacobi_sweep, colour, NULL, NULL, residual_only, NULL, NULL, NULL
 };
