@@ -91,10 +91,10 @@ static int gather(struct run *u, int due)
 	return any > 0 ? bsq_slabs_gather_root(u->slabs, &u->s, &u->p) : 0;
 }
 
-/* Under mpirun, a rank but 0 keeps only its slabs: the whole state it
- * was cut from (a restart's checkpoint; a fresh start has only its shape)
- * is released, and its time, step and grid stay for the loop.  Rank 0
- * keeps it for the outputs. */
+/* Under mpirun a rank but 0 keeps only its slabs: it held the whole
+ * state's shape (its levels' metadata, which the slabs copied), released
+ * here; its time, step and grid stay for the loop.  Rank 0 keeps the whole
+ * state for the outputs. */
 static void drop_whole(struct run *u)
 {
 	struct bsq_state keep = u->s;
@@ -105,17 +105,42 @@ static void drop_whole(struct run *u)
 	u->s.step = keep.step;
 }
 
+/* Under mpirun: rank 0 reads the checkpoint into its whole state; the
+ * others, which hold only its shape, learn the outcome, the time, step and
+ * solver count (their planes come with the slabs).  Collective. */
+static int restart_ranks(struct run *u)
+{
+	double v[5] = { 0, 0, 0, 0, 0 };
+	int rc;
+	if (decomp_world_rank() == 0) {
+		v[0] = bsq_ckpt_read(u->o->restart, u->c, &u->s, &u->clk, &u->r->cycles_total);
+		v[1] = u->s.t;
+		v[2] = u->s.dt_prev;
+		v[3] = (double)u->s.step;
+		v[4] = (double)u->r->cycles_total;
+	}
+	if ((rc = decomp_bcast(v, 5)))
+		return rc;
+	if (v[0] != 0)
+		return (int)v[0]; /* rank 0 said why */
+	u->s.t = v[1];
+	u->s.dt_prev = v[2];
+	u->s.step = (long)v[3];
+	u->r->cycles_total = (long)v[4];
+	return 0;
+}
+
 static int start(struct run *u)
 {
-	/* under mpirun a fresh start builds the whole state on rank 0 only;
-	 * the other ranks get their slabs' planes from it (bsq_slabs_init) */
-	int rc, shape = decomp_world_size() > 1 && decomp_world_rank() > 0 && !u->o->restart;
+	/* under mpirun the whole state is built (set-up, checkpoint) on rank 0
+	 * only; the other ranks get their slabs' planes from it */
+	int rc, mpi = decomp_world_size() > 1, shape = mpi && decomp_world_rank() > 0;
 	if ((rc = bsq_config_resolve(u->c, &u->p)) ||
 		(rc = shape ? bsq_init_shape(&u->s, &u->p) : bsq_init(&u->s, &u->p)))
 		return rc;
 	spate_clock_start(&u->clk, u->c->end_time, u->c->out_interval, u->c->checkpoint_every);
-	if (u->o->restart && (rc = bsq_ckpt_read(u->o->restart, u->c, &u->s, &u->clk,
-		&u->r->cycles_total)))
+	if (u->o->restart && (rc = mpi ? restart_ranks(u) : bsq_ckpt_read(u->o->restart, u->c,
+		&u->s, &u->clk, &u->r->cycles_total)))
 		return rc;
 	if ((rc = start_slabs(u)))
 		return rc;

@@ -94,6 +94,30 @@ if timeout 300 "$SPATE" "${cav[@]}" --device=cuda --output.dir="$tmp/gone" >/dev
 else
 	echo "skip the GPU ranks (no usable GPU: $(head -n 1 "$tmp/gone.err"))"
 fi
+# A restart under mpirun: rank 0 reads the checkpoint, the other ranks get
+# their planes from it.  Stopped at step 3 on 2 ranks, continued on 2 and
+# on 3: series.csv and profiles.csv those of one process run through; a
+# file that is no checkpoint stops every rank with the reader's message.
+for np in 2 3; do
+	d="$tmp/rs$np"
+	timeout 300 "$MPIEXEC" --oversubscribe -np 2 "$SPATE" "${cav[@]}" --output.dir="$d" \
+		--run.max_steps=3 --checkpoint-every=0.2 >"$d.1.out" 2>&1
+	ck=$(ls "$d/checkpoint.nc" "$d/checkpoint.bin" 2>/dev/null | head -n 1)
+	timeout 300 "$MPIEXEC" --oversubscribe -np "$np" "$SPATE" "${cav[@]}" \
+		--output.dir="$d" --restart "${ck:-$d/checkpoint.nc}" >"$d.2.out" 2>&1
+	rc=$?
+	cmp -s "$tmp/one/series.csv" "$d/series.csv" && cmp -s "$tmp/one/profiles.csv" "$d/profiles.csv"
+	check "cavity stopped on 2 ranks at step 3, continued on $np: series.csv and profiles.csv equal to one process" \
+		$((rc || $?)) "exit $rc; $(head -c 300 "$d.2.out")"
+done
+echo "not a checkpoint" >"$tmp/bad.nc"
+timeout 120 "$MPIEXEC" --oversubscribe -np 2 "$SPATE" "${cav[@]}" --output.dir="$tmp/rsbad" \
+	--restart "$tmp/bad.nc" >"$tmp/rsbad.out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "not a spate checkpoint" "$tmp/rsbad.out"
+check "2 ranks restarted from a file that is no checkpoint: refused, no rank left waiting" $? \
+	"exit $rc; $(head -c 300 "$tmp/rsbad.out")"
+
 # Memory: a rank but 0 holds only its slabs, from the start (a fresh start
 # builds the whole state on rank 0, which keeps it for the outputs).  The
 # cube at 96^3 on 2 ranks: rank 0's resident memory at the end, and its
