@@ -5,7 +5,8 @@
 # gauge CSV reader), fuzz_hydrograph (a [boundary] <side>_hydrograph table:
 # spate has no hydrograph file), fuzz_ckpt (the flood checkpoint reader,
 # binary) and fuzz_ckpt_nc (a checkpoint.nc against the sum recorded for
-# the reference one, and the sum file's parser: ckpt_sum.h).
+# the reference one, and the sum file's parser: ckpt_sum.h), fuzz_bsq_scenario
+# (the Boussinesq scenario reader and its checks across keys).
 #   make fuzz                      # tests/fuzz/fuzz_scenario, fuzz_asc, ...
 #   make fuzz-run FUZZ_SECONDS=120 # each on a copy of its seeds, in tests/fuzz/run/
 # Seeds: tests/fuzz/<name>/ for each target fuzz_<name>.
@@ -53,7 +54,16 @@ tests/fuzz/fuzz_ckpt_nc: $(FUZZ_CKPT_NC_SRC) $(srcdir)/tests/fuzz/fuzz_file.h co
 		-DFUZZ_CKPT_NC_REF='"$(abs_top_srcdir)/tests/fuzz/ckpt_nc/valid.nc"' \
 		$(FUZZ_CKPT_NC_SRC) $(NETCDF_LIBS) -lm -o $@
 
-FUZZ_TARGETS = scenario asc gauge hydrograph ckpt ckpt_nc
+# The Boussinesq scenario reader: keys, set-up, the checks across keys.
+FUZZ_BSQ_SCENARIO_SRC = $(srcdir)/tests/fuzz/fuzz_bsq_scenario.c $(srcdir)/src/bsq_scenario.c \
+	$(srcdir)/src/scenario.c $(srcdir)/src/bsq_params.c $(srcdir)/src/bsq_setup.c \
+	$(srcdir)/src/bsq_mg_level.c $(srcdir)/src/bsq_bc.c $(srcdir)/src/bsq_rows.c \
+	$(srcdir)/src/util.c
+tests/fuzz/fuzz_bsq_scenario: $(FUZZ_BSQ_SCENARIO_SRC) $(srcdir)/tests/fuzz/fuzz_file.h config.h
+	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_FLAGS) $(INIH_CFLAGS) \
+		$(FUZZ_BSQ_SCENARIO_SRC) $(INIH_LIBS) -lm -o $@
+
+FUZZ_TARGETS = scenario asc gauge hydrograph ckpt ckpt_nc bsq_scenario
 fuzz: $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
 
 # Each target for FUZZ_SECONDS on one core, on a copy of its seeds; a crash
