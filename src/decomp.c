@@ -263,6 +263,17 @@ static void rank_spans(const struct decomp *d, int *count, int *offset)
 		count[r] = d->part[last].row0 + d->part[last].rows - offset[r];
 	}
 }
+
+/* The MPI type of one plane of `plane` bytes (at most 1 GiB), committed;
+ * the caller frees it.  0 or -SPATE_EINVAL. */
+static int plane_type(size_t plane, MPI_Datatype *t)
+{
+	if (plane > (size_t)1 << 30)
+		return -SPATE_EINVAL;
+	MPI_Type_contiguous((int)plane, MPI_BYTE, t);
+	MPI_Type_commit(t);
+	return 0;
+}
 #endif
 
 int decomp_allgather_planes(double *v, const struct decomp *d, double *wait)
@@ -293,11 +304,9 @@ int decomp_allgather_rows(void *v, size_t plane, const struct decomp *d, double 
 		int count[DECOMP_MAX], offset[DECOMP_MAX], rc;
 		double t0 = spate_now();
 		MPI_Datatype t;
-		if (plane > (size_t)1 << 30)
+		if (plane_type(plane, &t))
 			return -SPATE_EINVAL;
 		rank_spans(d, count, offset);
-		MPI_Type_contiguous((int)plane, MPI_BYTE, &t);
-		MPI_Type_commit(&t);
 		rc = MPI_Allgatherv(MPI_IN_PLACE, 0, t, v, count, offset, t, world_comm);
 		MPI_Type_free(&t);
 		if (wait)
@@ -338,11 +347,9 @@ int decomp_scatter_span(const void *whole, void *mine, size_t plane, const struc
 	if (world_size > 1) {
 		int count[DECOMP_MAX], offset[DECOMP_MAX], rc = MPI_SUCCESS;
 		MPI_Datatype t;
-		if (plane > (size_t)1 << 30)
+		if (plane_type(plane, &t))
 			return -SPATE_EINVAL;
 		rank_spans(d, count, offset);
-		MPI_Type_contiguous((int)plane, MPI_BYTE, &t);
-		MPI_Type_commit(&t);
 		if (world_rank == 0) {
 			for (int r = 1; r < world_size && rc == MPI_SUCCESS; r++)
 				rc = MPI_Send((const char *)whole + (size_t)offset[r] * plane, count[r] + 2, t,
@@ -393,10 +400,8 @@ int decomp_gather_planes(const void *send, void *recv, size_t plane, const int *
 	int rc;
 	if (world_size == 1)
 		return 0;
-	if (plane > (size_t)1 << 30)
+	if (plane_type(plane, &t))
 		return -SPATE_EINVAL;
-	MPI_Type_contiguous((int)plane, MPI_BYTE, &t);
-	MPI_Type_commit(&t);
 	if (world_rank == 0)
 		rc = MPI_Gatherv(send == recv ? MPI_IN_PLACE : send, count[0], t, recv, count,
 			offset, t, 0, world_comm);
