@@ -177,6 +177,7 @@ int bsq_poisson_on(const struct bsq_ops *o, struct bsq_state *s, const struct bs
 	st->fmg = 0;
 	if (p->solver == BSQ_SOLVER_JACOBI) {
 		err = bsq_jacobi(o, L, rtol, p->max_sweeps, &st->cycles, &st->residual);
+		s->p = L->v[BSQ_PHI];
 	} else {
 		if (first_fmg) {
 			fmg_at(&m, 0);
@@ -191,8 +192,6 @@ int bsq_poisson_on(const struct bsq_ops *o, struct bsq_state *s, const struct bs
 			err = -SPATE_ENUMERIC;
 	}
 	o->shift(L, BSQ_PHI, o->mean(L, BSQ_PHI));
-	/* Jacobi sweeps swap PHI and TMP: p is whichever array holds it now. */
-	s->p = L->v[BSQ_PHI];
 	host_levels_free(&m);
 	if (err)
 		spate_log_error("bsq", "pressure solve (%s): residual %g after %d %s, above %g "

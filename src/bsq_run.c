@@ -91,20 +91,6 @@ static int gather(struct run *u, int due)
 	return any > 0 ? bsq_slabs_gather_root(u->slabs, &u->s, &u->p) : 0;
 }
 
-/* Under mpirun a rank but 0 keeps only its slabs: it held the whole
- * state's shape (its levels' metadata, which the slabs copied), released
- * here; its time, step and grid stay for the loop.  Rank 0 keeps the whole
- * state for the outputs. */
-static void drop_whole(struct run *u)
-{
-	struct bsq_state keep = u->s;
-	bsq_free(&u->s);
-	u->s.g = keep.g;
-	u->s.t = keep.t;
-	u->s.dt_prev = keep.dt_prev;
-	u->s.step = keep.step;
-}
-
 /* Under mpirun: rank 0 reads the checkpoint into its whole state; the
  * others, which hold only its shape, learn the outcome, the time, step and
  * solver count (their planes come with the slabs).  Collective. */
@@ -144,8 +130,6 @@ static int start(struct run *u)
 		return rc;
 	if ((rc = start_slabs(u)))
 		return rc;
-	if (u->slabs && decomp_world_rank() > 0)
-		drop_whole(u);
 	if (!u->slabs && (u->c->device == BSQ_DEVICE_CUDA ||
 		(u->c->device == BSQ_DEVICE_AUTO && bsq_cuda_available() > 0)))
 		if ((rc = bsq_cuda_init(&u->gpu, &u->s, &u->p)))

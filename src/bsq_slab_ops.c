@@ -316,41 +316,34 @@ static double stencil(struct bsq_slabs *S, int li, int id, const struct job *j)
 	return j->kind == JOB_RESIDUAL ? bsq_slab_max(S, m) : 0;
 }
 
-static double residual(struct bsq_level *l, int res, int phi, int rhs_)
+/* Job j on level l, which reads its vector vec across planes: on the
+ * slabs (stencil), or on the whole level where l is too coarse to cut. */
+static double level_job(struct bsq_level *l, const struct job *j, int vec)
 {
 	struct bsq_slabs *S = l->slabs;
-	struct job j = { JOB_RESIDUAL, res, phi, rhs_ };
 	int li = index_of(S, l);
 	bsq_slab_sync(S);
 	if (li >= S->nsplit)
-		return S->inner->residual(&S->whole.lev[li], res, phi, rhs_);
-	return stencil(S, li, bsq_slab_id(S, l->v[phi]), &j);
+		return run(S, j, &S->whole.lev[li]);
+	return stencil(S, li, bsq_slab_id(S, l->v[vec]), j);
+}
+
+static double residual(struct bsq_level *l, int res, int phi, int rhs_)
+{
+	struct job j = { JOB_RESIDUAL, res, phi, rhs_ };
+	return level_job(l, &j, phi);
 }
 
 static void residual_only(struct bsq_level *l, int res, int phi, int rhs_)
 {
-	struct bsq_slabs *S = l->slabs;
 	struct job j = { JOB_RESIDUAL_ONLY, res, phi, rhs_ };
-	int li = index_of(S, l);
-	bsq_slab_sync(S);
-	if (li >= S->nsplit) {
-		run(S, &j, &S->whole.lev[li]);
-		return;
-	}
-	stencil(S, li, bsq_slab_id(S, l->v[phi]), &j);
+	level_job(l, &j, phi);
 }
 
 static void colour(struct bsq_level *l, int phi, int rhs_, int red)
 {
-	struct bsq_slabs *S = l->slabs;
 	struct job j = { JOB_COLOUR, phi, rhs_, red };
-	int li = index_of(S, l);
-	bsq_slab_sync(S);
-	if (li >= S->nsplit) {
-		S->inner->colour(&S->whole.lev[li], phi, rhs_, red);
-		return;
-	}
-	stencil(S, li, bsq_slab_id(S, l->v[phi]), &j);
+	level_job(l, &j, phi);
 }
 
 static void smooth(struct bsq_level *l, int phi, int rhs_, int sweeps)
