@@ -53,7 +53,7 @@ __global__ static void k_residual(bsq_real *res, const bsq_real *phi, const bsq_
 		m = fabs((double)res[c]);
 	}
 	if (bits)
-		warp_max(m, bits);
+		block_max(m, bits);
 }
 
 extern "C" double bsq_cuda_residual(struct bsq_level *l, int res, int phi, int rhs)
