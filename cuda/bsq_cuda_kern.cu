@@ -125,19 +125,31 @@ extern "C" void bsq_cuda_rhs(const struct bsq_state *s, const struct bsq_params 
 	}
 }
 
+/* Planes of a thread of k_max: a block reading one value a thread and
+ * then reducing spent more time in the reduction's barrier than in its
+ * loads (152 us for one field of 384 x 384 x 192 on an H200, 1.5 TB/s). */
+#define MAX_PLANES 8
+
 __global__ static void k_max(const bsq_real *a, struct box b, struct bsq_grid g,
 	unsigned long long *bits)
 {
-	int i, j, k;
+	int i, j, k, s;
+	double m = 0;
 	bool in = cell_of(b, &i, &j, &k);
-	block_max(in ? fabs((double)a[bsq_idx(&g, i, j, k)]) : 0, bits);
+	k = b.k0 + (int)(blockIdx.z * blockDim.z * MAX_PLANES + threadIdx.z);
+	for (s = 0; s < MAX_PLANES; s++, k += (int)blockDim.z)
+		if (in && k < b.k0 + b.nk)
+			m = fmax(m, fabs((double)a[bsq_idx(&g, i, j, k)]));
+	block_max(m, bits);
 }
 
 extern "C" double bsq_cuda_field_max(const struct bsq_grid *g, const bsq_real *a)
 {
 	struct box b = box_of(g, bsq_interior);
+	dim3 grid = blocks_of(b);
+	grid.z = (unsigned)(b.nk + TZ * MAX_PLANES - 1) / (TZ * MAX_PLANES);
 	bsq_cuda_max_begin();
-	k_max<<<LAUNCH(b)>>>(a, b, *g, out_bits);
+	k_max<<<grid, dim3(TX, TY, TZ), 0, bsq_cuda_now>>>(a, b, *g, out_bits);
 	return bsq_cuda_max_end();
 }
 
