@@ -39,7 +39,8 @@ static const struct bsq_ops ops = {
 	bsq_cuda_zero, bsq_cuda_mean, bsq_cuda_shift, bsq_cuda_ghosts, bsq_cuda_residual,
 	bsq_cuda_smooth, bsq_cuda_restrict, bsq_cuda_interp_pl, bsq_cuda_interp_pc,
 	bsq_cuda_jacobi_sweep, bsq_cuda_colour, bsq_cuda_plane_sums, bsq_cuda_div_planes,
-	bsq_cuda_residual_only, bsq_cuda_level_get, bsq_cuda_level_put, &bsq_ops_cpu
+	bsq_cuda_residual_only, bsq_cuda_level_get, bsq_cuda_level_put, &bsq_ops_cpu,
+	bsq_cuda_extrapolate
 };
 
 extern "C" int bsq_cuda_available(void)
@@ -168,9 +169,11 @@ extern "C" int bsq_cuda_download(struct bsq_cuda *ctx, struct bsq_state *s)
 		if ((err = download(s->F[c], d->F[c], s->n)) ||
 			(err = download(s->Fold[c], d->Fold[c], s->n)))
 			return err;
-	/* Level 0's right-hand side and residual (never swapped) for diagnostics. */
+	/* Level 0's right-hand side and residual (never swapped) for
+	 * diagnostics, the previous pressure for checkpoints. */
 	if ((err = download(s->lev[0].v[BSQ_RHS], d->lev[0].v[BSQ_RHS], s->n)) ||
-		(err = download(s->lev[0].v[BSQ_RES], d->lev[0].v[BSQ_RES], s->n)))
+		(err = download(s->lev[0].v[BSQ_RES], d->lev[0].v[BSQ_RES], s->n)) ||
+		(err = download(s->lev[0].v[BSQ_PREV], d->lev[0].v[BSQ_PREV], s->n)))
 		return err;
 	s->t = d->t;
 	s->dt_prev = d->dt_prev;

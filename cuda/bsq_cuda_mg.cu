@@ -37,6 +37,20 @@ extern "C" void bsq_cuda_shift(struct bsq_level *l, int vec, double by)
 	k_shift<<<LAUNCH(b)>>>(l->v[vec], by, b, l->g);
 }
 
+__global__ static void k_extrapolate(bsq_real *phi, bsq_real *prev, bsq_real r, struct box b,
+	struct bsq_grid g)
+{
+	int i, j, k;
+	if (cell_of(b, &i, &j, &k))
+		bsq_extrapolate_at(phi, prev, bsq_idx(&g, i, j, k), r);
+}
+
+extern "C" void bsq_cuda_extrapolate(struct bsq_level *l, double r)
+{
+	struct box b = box_of(&l->g, bsq_interior);
+	k_extrapolate<<<LAUNCH(b)>>>(l->v[BSQ_PHI], l->v[BSQ_PREV], (bsq_real)r, b, l->g);
+}
+
 extern "C" void bsq_cuda_ghosts(struct bsq_level *l, int vec)
 {
 	bsq_cuda_bc_scalar(&l->g, l->v[vec], l->ghost, NULL);

@@ -41,6 +41,9 @@ enum bsq_temp_bc { BSQ_T_INSULATED = 0, BSQ_T_FIXED };
 enum bsq_solver { BSQ_SOLVER_MG = 0, BSQ_SOLVER_JACOBI };
 /* Multigrid prolongation: trilinear, or piecewise constant. */
 enum bsq_interp { BSQ_INTERP_PL = 0, BSQ_INTERP_PC };
+/* First guess of each step's pressure solve: the last step's pressure
+ * extrapolated linearly in time from the two before, or the last one. */
+enum bsq_warm { BSQ_WARM_LINEAR = 0, BSQ_WARM_PREVIOUS };
 /* Built-in set-ups (bsq_setup.c): initial fields chosen by bsq_init. */
 enum bsq_setup_kind { BSQ_SETUP_REST = 0, BSQ_SETUP_CAVITY, BSQ_SETUP_DHC, BSQ_SETUP_RB,
 	BSQ_SETUP_TG };
@@ -62,6 +65,7 @@ struct bsq_params {
 	int interp;              /* enum bsq_interp */
 	int pre, post;           /* RB-GS sweeps before/after the coarse correction */
 	int fmg;                 /* 1: full multigrid on the first step */
+	int warm;                /* enum bsq_warm */
 	double tol;              /* stop when max |div u| <= tol (after projection) */
 	int max_cycles;          /* V-cycles per step (multigrid) */
 	int max_sweeps;          /* sweeps per step (Jacobi) */
@@ -79,8 +83,11 @@ struct bsq_grid {
 };
 
 /* One multigrid level (the finest holds the pressure): vectors by id, as in
- * HPGMG; cx, cy, cz: 2 where the next coarser level halves that direction. */
-enum { BSQ_PHI = 0, BSQ_RHS, BSQ_RES, BSQ_TMP, BSQ_NVEC };
+ * HPGMG; cx, cy, cz: 2 where the next coarser level halves that direction.
+ * BSQ_PREV: on the finest level, the pressure of the step before the last
+ * (the warm start's extrapolation, bsq_step.c); a level vector so that
+ * slabs, ranks and GPUs move it with the others. */
+enum { BSQ_PHI = 0, BSQ_RHS, BSQ_RES, BSQ_TMP, BSQ_PREV, BSQ_NVEC };
 struct bsq_level {
 	struct bsq_grid g;
 	struct bsq_h h;

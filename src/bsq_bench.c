@@ -32,6 +32,7 @@ struct bench_case {
 	int cuda;           /* on the GPU (bsq_cuda.h) */
 	long steps;
 	double tol;
+	int warm;           /* enum bsq_warm */
 };
 
 /* One step on the device the case asks for. */
@@ -59,6 +60,7 @@ static int bench_one(const struct bench_case *c)
 		p.ly = (double)c->ny / c->nx;
 	p.solver = c->solver;
 	p.tol = c->tol;
+	p.warm = c->warm;
 	p.max_sweeps = 1000000000;
 	if (rc || (rc = bsq_init(&s, &p)))
 		return rc;
@@ -154,7 +156,7 @@ static int size_of(const char *tok, struct bench_case *c)
 int bsq_bench(int argc, char **argv)
 {
 	char sizes[256] = "64x8x64", solvers[64] = "multigrid,jacobi", *save = NULL;
-	struct bench_case c = { 0, 0, 0, 0, BSQ_SOLVER_MG, 0, 10, 1e-8 };
+	struct bench_case c = { 0, 0, 0, 0, BSQ_SOLVER_MG, 0, 10, 1e-8, BSQ_WARM_LINEAR };
 	int rc = 0;
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--physics=boussinesq") || !strcmp(argv[i], "--device=cpu"))
@@ -182,10 +184,15 @@ int bsq_bench(int argc, char **argv)
 			c.rb = 2;
 		else if (!strncmp(argv[i], "--tol=", 6))
 			c.tol = atof(argv[i] + 6);
+		else if (!strcmp(argv[i], "--warm-start=linear"))
+			c.warm = BSQ_WARM_LINEAR;
+		else if (!strcmp(argv[i], "--warm-start=previous"))
+			c.warm = BSQ_WARM_PREVIOUS;
 		else {
 			spate_log_error("bench", "%s: not an option of the boussinesq bench (--case=cavity|"
 				"rayleigh_benard|vcycle, --sizes=NXxNYxNZ,..., --pressure=multigrid,jacobi, "
-				"--steps=N, --tol=X, --device=cpu|cuda|auto)", argv[i]);
+				"--steps=N, --tol=X, --warm-start=linear|previous, --device=cpu|cuda|auto)",
+				argv[i]);
 			return -SPATE_EINVAL;
 		}
 	}
@@ -193,9 +200,10 @@ int bsq_bench(int argc, char **argv)
 		spate_log_error("bench", "--steps must be >= 1 and --tol > 0");
 		return -SPATE_EINVAL;
 	}
-	printf("# boussinesq bench, %s, %s precision, tol %g; bytes per cell counted: %d values "
-		"a step + %d a V(2,2) cycle or %d a sweep, %zu bytes a value\n", c.cuda ? "CUDA" : "CPU",
-		sizeof(bsq_real) == 8 ? "double" : "single", c.tol, VALUES_STEP, VALUES_VCYCLE,
+	printf("# boussinesq bench, %s, %s precision, tol %g, warm start %s; bytes per cell "
+		"counted: %d values a step + %d a V(2,2) cycle or %d a sweep, %zu bytes a value\n",
+		c.cuda ? "CUDA" : "CPU", sizeof(bsq_real) == 8 ? "double" : "single", c.tol,
+		c.warm == BSQ_WARM_LINEAR ? "linear" : "previous", VALUES_STEP, VALUES_VCYCLE,
 		VALUES_SWEEP, sizeof(bsq_real));
 	printf("# case              nx x   ny x   nz  pressure   steps  ms/step  cell-steps/s"
 		"   work/step       max|div|   GB/s\n");

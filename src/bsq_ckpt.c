@@ -3,8 +3,10 @@
  *   numbers  real_bytes nx ny nz t dt_prev step next_out next_ckpt index
  *            out_every ckpt_every cycles (pressure cycles or sweeps so far)
  *   text     the scenario's resolved keys (bsq_config_text)
- *   arrays   u v w T p F_u F_v F_w F_T Fold_u Fold_v Fold_w Fold_T, each
- *            [nz + 2][ny + 2][nx + 2] as the state holds them (ghosts too)
+ *   arrays   u v w T p F_u F_v F_w F_T Fold_u Fold_v Fold_w Fold_T p_prev,
+ *            each [nz + 2][ny + 2][nx + 2] as the state holds them (ghosts
+ *            too); p_prev (the pressure before p, [solver] warm_start) was
+ *            added later: a checkpoint without it continues from p alone
  * Everything the next step reads, so a run stopped and continued takes the
  * steps of a run never stopped, to the bit. */
 #define _POSIX_C_SOURCE 200809L
@@ -21,16 +23,16 @@
 
 #define LAYOUT 1
 #define TYPE (sizeof(bsq_real) == 8 ? SPATE_CKPT_F64 : SPATE_CKPT_F32)
-enum { NARR = 13, NNUM = 13 };
+enum { NARR = 14, NNUM = 13, PREV = 13 };
 static const char *const arr_names[NARR] = { "u", "v", "w", "T", "p", "F_u", "F_v", "F_w",
-	"F_T", "Fold_u", "Fold_v", "Fold_w", "Fold_T" };
+	"F_T", "Fold_u", "Fold_v", "Fold_w", "Fold_T", "p_prev" };
 static const char *const num_names[NNUM] = { "real_bytes", "nx", "ny", "nz", "t", "dt_prev",
 	"step", "next_out", "next_ckpt", "index", "out_every", "ckpt_every", "cycles" };
 
 static bsq_real **arrays(struct bsq_state *s, bsq_real **a)
 {
 	bsq_real *x[NARR] = { s->u, s->v, s->w, s->T, s->p, s->F[0], s->F[1], s->F[2], s->F[3],
-		s->Fold[0], s->Fold[1], s->Fold[2], s->Fold[3] };
+		s->Fold[0], s->Fold[1], s->Fold[2], s->Fold[3], s->lev[0].v[BSQ_PREV] };
 	memcpy(a, x, sizeof x);
 	return a;
 }
@@ -115,7 +117,11 @@ int bsq_ckpt_read(const char *path, const struct bsq_config *c, struct bsq_state
 	arrays(s, a);
 	for (int i = 0; i < NARR && !rc; i++) {
 		const struct spate_ckpt_array *x = spate_ckpt_find(&k, arr_names[i]);
-		if (!x || x->type != TYPE || spate_ckpt_count(x) != s->n) {
+		if (!x && i == PREV) {
+			/* written before p_prev was kept: the first step extrapolates
+			 * from p to p, the last step's pressure */
+			memcpy(a[i], a[4], s->n * sizeof(bsq_real));
+		} else if (!x || x->type != TYPE || spate_ckpt_count(x) != s->n) {
 			spate_log_error("checkpoint", "%s: %s missing or of another size", path,
 				arr_names[i]);
 			rc = -SPATE_EFORMAT;

@@ -33,6 +33,7 @@ void bsq_cuda_zero(struct bsq_level *l, int vec);
 double bsq_cuda_mean(const struct bsq_level *l, int vec);
 void bsq_cuda_plane_sums(const struct bsq_level *l, int vec, double *ps);
 void bsq_cuda_shift(struct bsq_level *l, int vec, double by);
+void bsq_cuda_extrapolate(struct bsq_level *l, double r);
 void bsq_cuda_ghosts(struct bsq_level *l, int vec);
 double bsq_cuda_residual(struct bsq_level *l, int res, int phi, int rhs);
 void bsq_cuda_residual_only(struct bsq_level *l, int res, int phi, int rhs);

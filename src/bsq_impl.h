@@ -206,6 +206,17 @@ HOSTDEVICE static inline bsq_real bsq_prolong_add(bsq_real a, bsq_real q, bsq_re
 	return a * q + P;
 }
 
+/* The pressure's first guess at cell c (bsq_extrapolated; r = 0: the
+ * previous pressure kept as it is), and the previous one recorded. */
+HOSTDEVICE static inline void bsq_extrapolate_at(bsq_real *phi, bsq_real *prev, size_t c,
+	bsq_real r)
+{
+	bsq_real t = phi[c];
+	if (r != 0)
+		phi[c] = bsq_extrapolated(t, prev[c], r);
+	prev[c] = t;
+}
+
 /* q shifted by -by (a mean removed), in double. */
 HOSTDEVICE static inline bsq_real bsq_shifted(bsq_real q, double by)
 {
@@ -379,6 +390,7 @@ double bsq_mg_mean(const struct bsq_level *l, int vec);
 /* ps[k - 1] = the sum of vec over plane k of l (k = 1..nz), in order. */
 void bsq_mg_plane_sums(const struct bsq_level *l, int vec, double *ps);
 void bsq_mg_shift(struct bsq_level *l, int vec, double by);
+void bsq_mg_extrapolate(struct bsq_level *l, double r);
 double bsq_mg_norm_max(const struct bsq_level *l, int vec);
 /* max |a| over the interior values of any field of grid g. */
 double bsq_field_max(const struct bsq_grid *g, const bsq_real *a);
@@ -455,6 +467,9 @@ struct bsq_ops {
 	int (*level_get)(const struct bsq_level *l, int vec, bsq_real *host);
 	int (*level_put)(struct bsq_level *l, int vec, const bsq_real *host);
 	const struct bsq_ops *host;   /* the verbs on those host copies */
+	/* PHI = bsq_extrapolated(PHI, PREV, r) on the interior (r != 0), and
+	 * PREV = PHI as it was */
+	void (*extrapolate)(struct bsq_level *l, double r);
 };
 extern const struct bsq_ops bsq_ops_cpu;
 /* bsq_step and bsq_poisson on backend o (bsq.h says what they do). */

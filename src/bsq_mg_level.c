@@ -149,6 +149,23 @@ void bsq_mg_shift(struct bsq_level *l, int vec, double by)
 	bsq_rows_max(&l->g, bsq_interior, shift_row, &x);
 }
 
+static double extrapolate_row(void *vctx, size_t c0, int n)
+{
+	const struct bsq_lctx *x = vctx;
+	int i;
+	for (i = 0; i < n; i++)
+		bsq_extrapolate_at(x->out, x->l->v[BSQ_PREV], c0 + (size_t)i, (bsq_real)x->a);
+	return 0;
+}
+
+void bsq_mg_extrapolate(struct bsq_level *l, double r)
+{
+	struct bsq_lctx x = bsq_lctx_of(l);
+	x.out = l->v[BSQ_PHI];
+	x.a = r;
+	bsq_rows_max(&l->g, bsq_interior, extrapolate_row, &x);
+}
+
 static double max_row(void *vctx, size_t c0, int n)
 {
 	const struct bsq_lctx *x = vctx;

@@ -23,6 +23,7 @@ void bsq_params_default(struct bsq_params *p)
 	}
 	p->solver = BSQ_SOLVER_MG;
 	p->interp = BSQ_INTERP_PL;
+	p->warm = BSQ_WARM_LINEAR;
 	p->pre = p->post = 2;
 	p->fmg = 1;
 	p->tol = BSQ_TOL_DEFAULT;
@@ -112,6 +113,8 @@ static int check_solver(const struct bsq_params *p)
 		return bad("solver", p->solver, "must be multigrid (0) or jacobi (1)");
 	if (p->interp != BSQ_INTERP_PL && p->interp != BSQ_INTERP_PC)
 		return bad("interp", p->interp, "must be trilinear (0) or constant (1)");
+	if (p->warm != BSQ_WARM_LINEAR && p->warm != BSQ_WARM_PREVIOUS)
+		return bad("warm_start", p->warm, "must be linear (0) or previous (1)");
 	if (p->pre < 0 || p->pre > 100)
 		return bad("pre", p->pre, "must be in 0..100");
 	if (p->post < 0 || p->post > 100 || p->pre + p->post < 1)

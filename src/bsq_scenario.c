@@ -24,6 +24,7 @@ static const char *const setups[] = { "none", "cavity", "cavity3d", "heated_cavi
 static const char *const vel_kinds[] = { "noslip", "freeslip", "lid", "periodic", NULL };
 static const char *const solvers[] = { "multigrid", "jacobi", NULL };
 static const char *const interps[] = { "trilinear", "constant", NULL };
+static const char *const warms[] = { "linear", "previous", NULL };
 static const char *const plates[] = { "no_slip", "free_slip", NULL };
 static const char *const models[] = { "boussinesq", NULL };
 static const char *const devices[] = { "cpu", "cuda", "auto", NULL };
@@ -86,6 +87,8 @@ static const struct key keys[] = {
 	{ "solver", "pre", K_INT, P(pre), 0, 64, NULL, 0, "smoothing sweeps before" },
 	{ "solver", "post", K_INT, P(post), 0, 64, NULL, 0, "smoothing sweeps after" },
 	{ "solver", "fmg", K_BOOL, P(fmg), 0, 1, NULL, 0, "full multigrid on the first step" },
+	{ "solver", "warm_start", K_ENUM, P(warm), 0, 0, warms, 0,
+		"first guess: pressure extrapolated in time, or the last" },
 	{ "run", "end_time", K_REAL, C(end_time), 0, 1e30, NULL, 0, "time to run to" },
 	{ "run", "max_steps", K_LONG, C(max_steps), 0, 1e15, NULL, 0, "steps at most (0: any)" },
 	{ "run", "dt", K_REAL, P(dt), 0, 1e30, NULL, 0, "fixed step (0: from cfl and diff)" },

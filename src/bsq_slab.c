@@ -389,6 +389,9 @@ static int gather_to(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_
 				root, mine);
 	if (!err)
 		err = gather_buf(S, bsq_slab_id(S, P->p), w ? w->p : NULL, &g, root, mine);
+	if (!err)
+		err = gather_buf(S, bsq_slab_id(S, P->lev[0].v[BSQ_PREV]),
+			w ? w->lev[0].v[BSQ_PREV] : NULL, &g, root, mine);
 	free(mine);
 	if (err) {
 		spate_log_error("bsq", "gathering the slabs: %s", spate_strerror(err));

@@ -166,8 +166,9 @@ static void diag_div(const struct bsq_state *s, double *max, double *l2)
 
 /* ---- multigrid verbs: on the slabs of a split level, or the whole one */
 
-/* The vector verbs without a stencil: zero, shift, ghosts. */
-enum { VEC_ZERO, VEC_SHIFT, VEC_GHOSTS };
+/* The vector verbs without a stencil: zero, shift, ghosts, the warm
+ * start's extrapolation. */
+enum { VEC_ZERO, VEC_SHIFT, VEC_GHOSTS, VEC_EXTRAPOLATE };
 
 static void vec_one(const struct bsq_ops *o, int verb, struct bsq_level *L, int vec, double by)
 {
@@ -175,6 +176,8 @@ static void vec_one(const struct bsq_ops *o, int verb, struct bsq_level *L, int 
 		o->zero(L, vec);
 	else if (verb == VEC_SHIFT)
 		o->shift(L, vec, by);
+	else if (verb == VEC_EXTRAPOLATE)
+		o->extrapolate(L, by);
 	else
 		o->ghosts(L, vec);
 }
@@ -209,6 +212,11 @@ static void shift(struct bsq_level *l, int vec, double by)
 static void ghosts(struct bsq_level *l, int vec)
 {
 	vec_verb(l, VEC_GHOSTS, vec, 0);
+}
+
+static void extrapolate(struct bsq_level *l, double r)
+{
+	vec_verb(l, VEC_EXTRAPOLATE, BSQ_PHI, r);
 }
 
 static double mean(const struct bsq_level *l, int vec)
@@ -428,5 +436,5 @@ const struct bsq_ops bsq_ops_slab = {
 	"slabs",
 	rhs, field_max, predict, correct, div_rhs, bc_velocity, bc_scalar, diag_div,
 	zero, mean, shift, ghosts, residual, smooth, restriction, interp_pl, interp_pc,
-	jacobi_sweep, colour, NULL, NULL, residual_only, NULL, NULL, NULL
+	jacobi_sweep, colour, NULL, NULL, residual_only, NULL, NULL, NULL, extrapolate
 };

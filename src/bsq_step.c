@@ -134,6 +134,11 @@ static int project(const struct bsq_ops *o, struct bsq_state *s, const struct bs
 	int err, comp;
 	o->div_rhs(s, dt);
 	o->shift(L, BSQ_RHS, o->mean(L, BSQ_RHS));
+	/* The first guess: from the third step on (the first two have one
+	 * solved pressure before them at most), the last two extrapolated;
+	 * every step records the last one in PREV.  Checkpoints keep PREV. */
+	if (p->warm == BSQ_WARM_LINEAR)
+		o->extrapolate(L, s->step >= 2 ? dt / s->dt_prev : 0);
 	err = bsq_poisson_on(o, s, p, p->tol / dt, s->step == 0 && p->fmg, st);
 	o->ghosts(L, BSQ_PHI);
 	for (comp = 0; comp < 3; comp++)

@@ -52,7 +52,9 @@ const char spate_opts_bench[] =
 "                           staged MPI or GPU to GPU by NCCL (default auto)\n"
 "  --case=cavity|rayleigh_benard|vcycle  boussinesq: the flow to time, or V-cycles alone\n"
 "  --pressure=multigrid,jacobi  boussinesq: pressure solvers to time\n"
-"  --tol=X                  boussinesq: pressure solver tolerance (default 1e-8)\n";
+"  --tol=X                  boussinesq: pressure solver tolerance (default 1e-8)\n"
+"  --warm-start=linear|previous  boussinesq: first guess of each pressure solve\n"
+"                           (default linear: extrapolated from two steps)\n";
 
 const char spate_opts_map[] =
 "  --var=NAME               the variable (default max_depth; also max_speed,\n"
