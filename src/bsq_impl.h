@@ -73,10 +73,11 @@ HOSTDEVICE static inline bsq_real bsq_div_at(const bsq_real *u, const bsq_real *
 	return bsq_div(&f, h);
 }
 
-/* Cell-centred coarsening by c (1 or 2) along one direction: the parent of
- * fine cell i, and the side (-1, +1; 0 when not coarsened) of the next
- * coarse cell nearest to it. */
-HOSTDEVICE static inline int bsq_parent(int i, int c) { return (i - 1) / c + 1; }
+/* Cell-centred coarsening by c (1 or 2: bsq_mg_plan) along one direction:
+ * the parent of fine cell i >= 1 (a shift: divisions by a c the compiler
+ * cannot see made the prolongation instruction-bound on a GPU), and the
+ * side (-1, +1; 0 when not coarsened) of the next coarse cell nearest. */
+HOSTDEVICE static inline int bsq_parent(int i, int c) { return c == 2 ? ((i - 1) >> 1) + 1 : i; }
 HOSTDEVICE static inline int bsq_far(int i, int c) { return c == 1 ? 0 : ((i - 1) & 1) ? 1 : -1; }
 
 /* ---- The cell bodies of the stencil loops, shared by the CPU rows
