@@ -461,8 +461,8 @@ static void rows_div(const struct bsq_state *s)
 {
 	const struct bsq_grid *g = &s->g;
 	bsq_cuda_max_begin();
-	k_rows_div<<<row_blocks(g), ROWS_THREADS>>>(s->u, s->v, s->w, bsq_h_of(g->dx, g->dy, g->dz), *g,
-		rows_sum, out_bits);
+	k_rows_div<<<row_blocks(g), ROWS_THREADS>>>(s->u, s->v, s->w,
+		bsq_h_of(g->dx, g->dy, g->dz), *g, rows_sum, out_bits);
 }
 
 extern "C" void bsq_cuda_diag_div(const struct bsq_state *s, double *max, double *l2)

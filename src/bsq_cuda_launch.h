@@ -81,14 +81,14 @@ __device__ static inline bool cell_of(const struct box &b, int *i, int *j, int *
 __device__ static inline void block_max(double m, unsigned long long *bits)
 {
 	__shared__ double part[32];
-	int o, lane = (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
-	int warp = lane >> 5, nw = (int)(blockDim.x * blockDim.y * blockDim.z + 31) >> 5;
+	int o, tid = (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+	int warp = tid >> 5, nw = (int)(blockDim.x * blockDim.y * blockDim.z + 31) >> 5;
 	for (o = 16; o > 0; o >>= 1)
 		m = fmax(m, __shfl_xor_sync(0xffffffffu, m, o));
-	if ((lane & 31) == 0)
+	if ((tid & 31) == 0)
 		part[warp] = m;
 	__syncthreads();
-	if (lane != 0)
+	if (tid != 0)
 		return;
 	for (o = 1; o < nw; o++)
 		m = fmax(m, part[o]);
