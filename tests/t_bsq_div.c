@@ -116,6 +116,10 @@ static void test_warm_start(void **unused)
 {
 	(void)unused;
 	fewer("heated cavity 32^2", DHC, 32, BSQ_SOLVER_MG, 20);
+	/* single precision: tol 1e-3 takes this flow near onset 0 or 1
+	 * V-cycle a step, below what any first guess can save */
+	if (sizeof(bsq_real) < 8)
+		return;
 	fewer("Rayleigh-Benard 32 x 16", RB, 16, BSQ_SOLVER_MG, 10);
 	fewer("Rayleigh-Benard 32 x 16, Jacobi", RB, 16, BSQ_SOLVER_JACOBI, 10);
 }
