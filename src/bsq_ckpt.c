@@ -144,7 +144,7 @@ int bsq_ckpt_read(const char *path, const struct bsq_config *c, struct bsq_state
 		const struct spate_ckpt_array *x = spate_ckpt_find(&k, arr_names[i]);
 		if (!a[i]) {
 			continue;   /* warm_start = previous: no p_prev to fill */
-		} else if (!x && i == PREV) {
+		} else if (!x && i == PREV && !strstr(k.text, added[0])) {
 			/* written before p_prev was kept: p_prev starts invalid, as
 			 * p itself, so that the first step extrapolates from p to p
 			 * (the last step's pressure, as warm_start = previous) */

@@ -7,8 +7,9 @@
 # checkpoints and continued equals the uninterrupted one byte for byte
 # (series, profiles, results.nc values, summary), in both checkpoint
 # formats; in 3 slabs ([parallel] subdomains) the run is the same byte for
-# byte, and one stopped in 2 slabs and continued in 3 too; a checkpoint of
-# the other module is refused; bad keys and values
+# byte, and one stopped in 2 slabs and continued in 3 too; a checkpoint
+# from before [solver] warm_start is taken, one of the other module or of
+# another warm start, or without its p_prev, is refused; bad keys and values
 # give a message naming the key (with "did you mean" for a misspelt one)
 # and exit status 1.
 set -u
@@ -119,14 +120,16 @@ result $([ -n "$ck" ] && cmp -s "$tmp/A/series.csv" "$sd/series.csv" &&
 # p_prev: made here from a binary one of warm_start = previous) is taken:
 # continued with previous it equals the uninterrupted run of previous byte
 # for byte, with linear (p_prev starting as p) it keeps div u below tol
-old_ckpt() { # old_ckpt IN OUT: the key's line and p_prev cut out of IN
-	python3 - "$1" "$2" <<'EOF'
+old_ckpt() { # old_ckpt IN OUT [keep]: the key's line (not with keep) and p_prev cut out of IN
+	python3 - "$1" "$2" "${3:-}" <<'EOF'
 import struct, sys
 b = open(sys.argv[1], 'rb').read()
 ver, nnum, narr, z = struct.unpack_from('=4i', b, 8)
 (tlen,) = struct.unpack_from('=q', b, 56)
 at = 64 + 40 * nnum
-text = b[at:at + tlen].replace(b'\nwarm_start = previous\n', b'\n')
+text = b[at:at + tlen]
+if sys.argv[3] != 'keep':
+	text = text.replace(b'\nwarm_start = previous\n', b'\n')
 arrs, p = [], at + tlen
 for _ in range(narr):
 	typ, nd = struct.unpack_from('=2i', b, p + 32)
@@ -159,6 +162,13 @@ if command -v python3 >/dev/null; then
 	result $([ $rc = 0 ] && awk -F, -v t="$tol" 'NR > 1 && $5 > t + 0 { bad = 1 } END { exit bad }' \
 		"$tmp/OL/series.csv"; echo $?) \
 		"the same continued with linear: exit $rc, max |div u| <= $tol after every step"
+	# one of linear that lost its p_prev is damaged, not old: refused
+	bck=$(ls "$tmp"/Bbin/checkpoint.* | head -n 1)
+	old_ckpt "$bck" "$tmp/noprev.ckpt" keep
+	"$SPATE" "${cav[@]}" --output.dir="$tmp/NP" --restart "$tmp/noprev.ckpt" 2>"$tmp/err"
+	rc=$?
+	result $([ $rc -ne 0 ] && grep -qF "p_prev missing" "$tmp/err"; echo $?) \
+		"refused: a checkpoint of warm_start = linear without p_prev (exit $rc)"
 else
 	echo "skip a checkpoint from before warm_start (no python3)"
 fi
