@@ -79,9 +79,11 @@ static int upload_all(struct bsq_state *d, const struct bsq_state *s)
 		if ((err = upload(&d->F[c], s->F[c], s->n)) ||
 			(err = upload(&d->Fold[c], s->Fold[c], s->n)))
 			return err;
+	/* every vector the host state holds (PREV: bsq_vec_held) */
 	for (l = 0; l < s->nlev; l++)
 		for (v = 0; v < BSQ_NVEC; v++)
-			if ((err = upload(&d->lev[l].v[v], s->lev[l].v[v], bsq_count(&s->lev[l].g))))
+			if (s->lev[l].v[v] &&
+				(err = upload(&d->lev[l].v[v], s->lev[l].v[v], bsq_count(&s->lev[l].g))))
 				return err;
 	/* p is level 0's PHI (after Jacobi sweeps, whichever array that is). */
 	for (v = 0; v < BSQ_NVEC; v++)
@@ -170,10 +172,11 @@ extern "C" int bsq_cuda_download(struct bsq_cuda *ctx, struct bsq_state *s)
 			(err = download(s->Fold[c], d->Fold[c], s->n)))
 			return err;
 	/* Level 0's right-hand side and residual (never swapped) for
-	 * diagnostics, the previous pressure for checkpoints. */
+	 * diagnostics, the previous pressure (where held) for checkpoints. */
 	if ((err = download(s->lev[0].v[BSQ_RHS], d->lev[0].v[BSQ_RHS], s->n)) ||
 		(err = download(s->lev[0].v[BSQ_RES], d->lev[0].v[BSQ_RES], s->n)) ||
-		(err = download(s->lev[0].v[BSQ_PREV], d->lev[0].v[BSQ_PREV], s->n)))
+		(s->lev[0].v[BSQ_PREV] &&
+		(err = download(s->lev[0].v[BSQ_PREV], d->lev[0].v[BSQ_PREV], s->n))))
 		return err;
 	s->t = d->t;
 	s->dt_prev = d->dt_prev;

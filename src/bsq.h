@@ -86,7 +86,8 @@ struct bsq_grid {
  * HPGMG; cx, cy, cz: 2 where the next coarser level halves that direction.
  * BSQ_PREV: on the finest level, the pressure of the step before the last
  * (the warm start's extrapolation, bsq_step.c); a level vector so that
- * slabs, ranks and GPUs move it with the others. */
+ * slabs, ranks and GPUs move it with the others.  Only level 0 holds it,
+ * and only with warm_start = linear (bsq_vec_held); elsewhere it is NULL. */
 enum { BSQ_PHI = 0, BSQ_RHS, BSQ_RES, BSQ_TMP, BSQ_PREV, BSQ_NVEC };
 struct bsq_level {
 	struct bsq_grid g;
@@ -100,6 +101,14 @@ struct bsq_level {
 	void *slabs;             /* the slab set whose stand-in this level is
 	                          * (bsq_slab.c), else NULL */
 };
+
+/* Whether level l of a state made with p holds vector v (else NULL): the
+ * others everywhere, PREV only where the warm start reads it.  The same on
+ * every rank, which may hold only the state's shape (bsq_init_shape). */
+static inline int bsq_vec_held(const struct bsq_params *p, int l, int v)
+{
+	return v != BSQ_PREV || (l == 0 && p->warm == BSQ_WARM_LINEAR);
+}
 
 /* What one step did. */
 struct bsq_stats {
@@ -159,10 +168,10 @@ int bsq_init(struct bsq_state *s, const struct bsq_params *p);
 int bsq_init_shape(struct bsq_state *s, const struct bsq_params *p);
 /* One AB2 + projection step.  p is the set given to bsq_init: dt, cfl,
  * diff, tol, max_cycles, max_sweeps, pre, post, interp and the physical
- * coefficients may change between steps; the grid, the boundary kinds and
- * the solver may not.  Fills *st (may be NULL); returns 0, or
- * -SPATE_ENUMERIC when the pressure solve missed its tolerance or a value is
- * not finite (with a message). */
+ * coefficients may change between steps; the grid, the boundary kinds, the
+ * solver and warm_start (whether PREV exists) may not.  Fills *st (may be
+ * NULL); returns 0, or -SPATE_ENUMERIC when the pressure solve missed its
+ * tolerance or a value is not finite (with a message). */
 int bsq_step(struct bsq_state *s, const struct bsq_params *p, struct bsq_stats *st);
 void bsq_free(struct bsq_state *s);
 

@@ -5,8 +5,9 @@
  *   text     the scenario's resolved keys (bsq_config_text)
  *   arrays   u v w T p F_u F_v F_w F_T Fold_u Fold_v Fold_w Fold_T p_prev,
  *            each [nz + 2][ny + 2][nx + 2] as the state holds them (ghosts
- *            too); p_prev (the pressure before p, [solver] warm_start) was
- *            added later: a checkpoint without it continues from p alone
+ *            too); p_prev (the pressure before p, [solver] warm_start =
+ *            linear only) was added later: a checkpoint without it (and
+ *            without warm_start in its text) continues from p alone
  * Everything the next step reads, so a run stopped and continued takes the
  * steps of a run never stopped, to the bit. */
 #define _POSIX_C_SOURCE 200809L
@@ -56,8 +57,10 @@ int bsq_ckpt_write(const struct bsq_config *c, const struct bsq_state *s,
 	if (!rc && !(k.text = bsq_config_text(c)))
 		rc = -SPATE_ENOMEM;
 	for (int i = 0; i < NARR && !rc; i++) {
-		void *d = spate_ckpt_add(&k, arr_names[i], TYPE, 3, dims);
-		if (!d)
+		void *d;
+		if (!a[i])
+			continue;   /* p_prev with warm_start = previous */
+		if (!(d = spate_ckpt_add(&k, arr_names[i], TYPE, 3, dims)))
 			rc = -SPATE_ENOMEM;
 		else
 			memcpy(d, a[i], s->n * sizeof(bsq_real));
@@ -75,12 +78,34 @@ static size_t scenario_len(const char *text)
 	return r ? (size_t)(r - text) : strlen(text);
 }
 
+/* Keys that came after checkpoints of LAYOUT 1 did: a text without one was
+ * written before it existed.  warm_start changes only the solve's first
+ * guess (to the same tol): such a checkpoint continues with its value now. */
+static const char *const added[] = { "\nwarm_start = " };
+
+/* The line of each key of added[] that text lacks, cut out of now. */
+static void cut_added(char *now, const char *text)
+{
+	for (size_t i = 0; i < sizeof added / sizeof *added; i++) {
+		char *a = strstr(now, added[i]), *e;
+		if (!a || strstr(text, added[i]))
+			continue;
+		if ((e = strchr(a + 1, '\n')))
+			memmove(a, e, strlen(e) + 1);
+		else
+			*a = '\0';
+	}
+}
+
 /* Whether checkpoint k fits state s and config c; a message when not. */
 static int fits(const struct spate_ckpt *k, const char *path, const struct bsq_config *c,
 	const struct bsq_state *s, const double *v)
 {
 	char *now = bsq_config_text(c);
-	int same = now && k->text && scenario_len(now) == scenario_len(k->text) &&
+	int same;
+	if (now && k->text)
+		cut_added(now, k->text);
+	same = now && k->text && scenario_len(now) == scenario_len(k->text) &&
 		!strncmp(now, k->text, scenario_len(now));
 	free(now);
 	if (v[0] != (double)sizeof(bsq_real)) {
@@ -117,9 +142,12 @@ int bsq_ckpt_read(const char *path, const struct bsq_config *c, struct bsq_state
 	arrays(s, a);
 	for (int i = 0; i < NARR && !rc; i++) {
 		const struct spate_ckpt_array *x = spate_ckpt_find(&k, arr_names[i]);
-		if (!x && i == PREV) {
-			/* written before p_prev was kept: the first step extrapolates
-			 * from p to p, the last step's pressure */
+		if (!a[i]) {
+			continue;   /* warm_start = previous: no p_prev to fill */
+		} else if (!x && i == PREV && !strstr(k.text, added[0])) {
+			/* written before p_prev was kept: p_prev starts invalid, as
+			 * p itself, so that the first step extrapolates from p to p
+			 * (the last step's pressure, as warm_start = previous) */
 			memcpy(a[i], a[4], s->n * sizeof(bsq_real));
 		} else if (!x || x->type != TYPE || spate_ckpt_count(x) != s->n) {
 			spate_log_error("checkpoint", "%s: %s missing or of another size", path,

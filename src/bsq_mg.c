@@ -76,8 +76,10 @@ static void host_levels(struct mg *m)
 		m->hlev[l] = m->lev[l];
 		for (v = 0; v < BSQ_NVEC; v++)
 			m->hlev[l].v[v] = NULL;
+		/* the cycles never read PREV (the warm start's, level 0) */
 		for (v = 0; v < BSQ_NVEC; v++)
-			if (!(m->hlev[l].v[v] = calloc(bsq_count(&m->lev[l].g), sizeof(bsq_real))))
+			if (v != BSQ_PREV && !(m->hlev[l].v[v] =
+				calloc(bsq_count(&m->lev[l].g), sizeof(bsq_real))))
 				return;
 	}
 	m->lh = first;

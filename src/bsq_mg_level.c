@@ -87,6 +87,8 @@ int bsq_mg_build(struct bsq_state *s, const struct bsq_params *p, int arrays)
 		memcpy(L->ghost, kind, sizeof kind);
 		bytes = bsq_count(&L->g) * sizeof(bsq_real);
 		for (v = 0; v < BSQ_NVEC && arrays; v++) {
+			if (!bsq_vec_held(p, l, v))
+				continue;
 			if (!(L->v[v] = spate_alloc(bytes)))
 				return -SPATE_ENOMEM;
 			memset(L->v[v], 0, bytes);

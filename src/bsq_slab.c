@@ -120,6 +120,13 @@ static int level_of(int id)
 	return id < BSQ_BUF_LEV ? 0 : (id - BSQ_BUF_LEV) / BSQ_NVEC;
 }
 
+/* Whether the state of p has buffer id (bsq_vec_held): decided from p, so
+ * that every rank skips the same buffers, whatever its state holds. */
+static int held(const struct bsq_params *p, int id)
+{
+	return id < BSQ_BUF_LEV || bsq_vec_held(p, level_of(id), (id - BSQ_BUF_LEV) % BSQ_NVEC);
+}
+
 /* Buffer id of every slab of this rank, its planes (ghost planes included)
  * from src, an array of grid g whose plane 0 is plane `base` of the whole
  * level's array. */
@@ -169,10 +176,10 @@ static int slabs_scatter(struct bsq_slabs *S, const struct bsq_state *w, int id,
 	return err;
 }
 
-/* Every buffer of this rank's slabs (fields, split levels' vectors) from w;
- * under mpirun where a rank holds only w's shape (bsq_init_shape), from
- * rank 0's w. */
-static int slabs_init(struct bsq_slabs *S, const struct bsq_state *w)
+/* Every buffer of this rank's slabs (fields, split levels' vectors that p
+ * holds) from w; under mpirun where a rank holds only w's shape
+ * (bsq_init_shape), from rank 0's w. */
+static int slabs_init(struct bsq_slabs *S, const struct bsq_state *w, const struct bsq_params *p)
 {
 	double scatter = w->u == NULL;
 	int k, id, err;
@@ -181,6 +188,8 @@ static int slabs_init(struct bsq_slabs *S, const struct bsq_state *w)
 	if ((err = decomp_max(&scatter, 1, NULL)))
 		return err;
 	for (id = 0; id < BSQ_BUF_LEV + S->nsplit * BSQ_NVEC; id++) {
+		if (!held(p, id))
+			continue;
 		if (scatter > 0)
 			err = slabs_scatter(S, w, id, err);
 		else if ((err = slabs_fill(S, id, whole_buf(w, id), id < BSQ_BUF_LEV ? &w->g :
@@ -213,7 +222,8 @@ static void proxy_init(struct bsq_slabs *S, const struct bsq_state *w)
 	P->p = P->lev[0].v[BSQ_PHI];
 }
 
-/* The whole levels nsplit-1.. (the first for the gathers), copied from w. */
+/* The whole levels nsplit-1.. (the first for the gathers), copied from w;
+ * no PREV: only the split level 0 extrapolates. */
 static int whole_init(struct bsq_slabs *S, const struct bsq_state *w)
 {
 	int l, v;
@@ -226,6 +236,8 @@ static int whole_init(struct bsq_slabs *S, const struct bsq_state *w)
 		S->whole.lev[l].slabs = NULL;
 		for (v = 0; v < BSQ_NVEC; v++) {
 			int id = BSQ_BUF_LEV + l * BSQ_NVEC + v;
+			if (v == BSQ_PREV)
+				continue;
 			if (!(S->wbuf[id] = planes(S, whole_buf(w, id), &w->lev[l].g, 0,
 				w->lev[l].g.nz + 2)))
 				return -SPATE_ENOMEM;
@@ -297,7 +309,7 @@ int bsq_slabs_init_on(struct bsq_slabs **out, const struct bsq_state *w,
 		if ((err = halo_plan_build(&S->hp[l], &S->d[l],
 			bsq_sz(&w->lev[l].g) * sizeof(bsq_real))))
 			goto fail;
-	if ((err = slabs_init(S, w)) || (err = whole_init(S, w)))
+	if ((err = slabs_init(S, w, p)) || (err = whole_init(S, w)))
 		goto fail;
 	proxy_init(S, w);
 	bsq_slab_sync(S);
@@ -389,7 +401,7 @@ static int gather_to(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_
 				root, mine);
 	if (!err)
 		err = gather_buf(S, bsq_slab_id(S, P->p), w ? w->p : NULL, &g, root, mine);
-	if (!err)
+	if (!err && held(p, bsq_slab_id(S, P->lev[0].v[BSQ_PREV])))
 		err = gather_buf(S, bsq_slab_id(S, P->lev[0].v[BSQ_PREV]),
 			w ? w->lev[0].v[BSQ_PREV] : NULL, &g, root, mine);
 	free(mine);

@@ -267,7 +267,7 @@ static struct bsq_level view(const struct bsq_level *L, int k1, int k2)
 	size_t off = (size_t)(k1 - 1) * bsq_sz(&L->g);
 	int v;
 	for (v = 0; v < BSQ_NVEC; v++)
-		V.v[v] = L->v[v] + off;
+		V.v[v] = L->v[v] ? L->v[v] + off : NULL;   /* PREV may be absent */
 	V.g.nz = k2 - k1 + 1;
 	V.k0 = L->k0 + k1 - 1;
 	if (k1 > 1)

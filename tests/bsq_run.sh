@@ -7,8 +7,9 @@
 # checkpoints and continued equals the uninterrupted one byte for byte
 # (series, profiles, results.nc values, summary), in both checkpoint
 # formats; in 3 slabs ([parallel] subdomains) the run is the same byte for
-# byte, and one stopped in 2 slabs and continued in 3 too; a checkpoint of
-# the other module is refused; bad keys and values
+# byte, and one stopped in 2 slabs and continued in 3 too; a checkpoint
+# from before [solver] warm_start is taken, one of the other module or of
+# another warm start, or without its p_prev, is refused; bad keys and values
 # give a message naming the key (with "did you mean" for a misspelt one)
 # and exit status 1.
 set -u
@@ -115,6 +116,63 @@ result $([ -n "$ck" ] && cmp -s "$tmp/A/series.csv" "$sd/series.csv" &&
 	cmp -s "$tmp/A/profiles.csv" "$sd/profiles.csv"; echo $?) \
 	"2 slabs stopped with a checkpoint, continued in 3: series and profiles = one domain"
 
+# a checkpoint from before [solver] warm_start (no key in its text, no
+# p_prev: made here from a binary one of warm_start = previous) is taken:
+# continued with previous it equals the uninterrupted run of previous byte
+# for byte, with linear (p_prev starting as p) it keeps div u below tol
+old_ckpt() { # old_ckpt IN OUT [keep]: the key's line (not with keep) and p_prev cut out of IN
+	python3 - "$1" "$2" "${3:-}" <<'EOF'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+ver, nnum, narr, z = struct.unpack_from('=4i', b, 8)
+(tlen,) = struct.unpack_from('=q', b, 56)
+at = 64 + 40 * nnum
+text = b[at:at + tlen]
+if sys.argv[3] != 'keep':
+	text = text.replace(b'\nwarm_start = previous\n', b'\n')
+arrs, p = [], at + tlen
+for _ in range(narr):
+	typ, nd = struct.unpack_from('=2i', b, p + 32)
+	dims = struct.unpack_from('=4q', b, p + 40)
+	n = 1
+	for d in dims[:nd]:
+		n *= d
+	end = p + 72 + n * (8 if typ == 1 else 4)
+	if b[p:p + 32].rstrip(b'\0') != b'p_prev':
+		arrs.append(b[p:end])
+	p = end
+out = b[:8] + struct.pack('=4i', ver, nnum, len(arrs), z) + b[24:56]
+out += struct.pack('=q', len(text)) + b[64:at] + text + b''.join(arrs)
+open(sys.argv[2], 'wb').write(out)
+EOF
+}
+if command -v python3 >/dev/null; then
+	"$SPATE" "${cav[@]}" --output.dir="$tmp/P" --solver.warm_start=previous
+	SPATE_CHECKPOINT=bin "$SPATE" "${cav[@]}" --output.dir="$tmp/O" --run.max_steps=40 \
+		--checkpoint-every=0.2 --solver.warm_start=previous
+	ck=$(ls "$tmp"/O/checkpoint.* 2>/dev/null | head -n 1)
+	ok=1
+	[ -n "$ck" ] && old_ckpt "$ck" "$tmp/old.ckpt" && ! grep -q warm_start "$tmp/old.ckpt" &&
+		SPATE_CHECKPOINT=bin "$SPATE" "${cav[@]}" --output.dir="$tmp/O" \
+		--restart "$tmp/old.ckpt" --solver.warm_start=previous &&
+		cmp -s "$tmp/P/series.csv" "$tmp/O/series.csv" && ok=0
+	result $ok "a checkpoint from before warm_start, continued with previous = uninterrupted run"
+	"$SPATE" "${cav[@]}" --output.dir="$tmp/OL" --restart "$tmp/old.ckpt"
+	rc=$?
+	result $([ $rc = 0 ] && awk -F, -v t="$tol" 'NR > 1 && $5 > t + 0 { bad = 1 } END { exit bad }' \
+		"$tmp/OL/series.csv"; echo $?) \
+		"the same continued with linear: exit $rc, max |div u| <= $tol after every step"
+	# one of linear that lost its p_prev is damaged, not old: refused
+	bck=$(ls "$tmp"/Bbin/checkpoint.* | head -n 1)
+	old_ckpt "$bck" "$tmp/noprev.ckpt" keep
+	"$SPATE" "${cav[@]}" --output.dir="$tmp/NP" --restart "$tmp/noprev.ckpt" 2>"$tmp/err"
+	rc=$?
+	result $([ $rc -ne 0 ] && grep -qF "p_prev missing" "$tmp/err"; echo $?) \
+		"refused: a checkpoint of warm_start = linear without p_prev (exit $rc)"
+else
+	echo "skip a checkpoint from before warm_start (no python3)"
+fi
+
 # refusals
 refused() { # refused NAME FRAGMENT ARGS...
 	local name=$1 frag=$2
@@ -181,4 +239,6 @@ result $([ $rc = 0 ] && [ "$(key "$tmp/RB.json" ny)" = 48 ] &&
 	"rayleigh_benard 48 x 48 x 24: exit $rc, summary ny $(key "$tmp/RB.json" ny), ly = lx"
 refused "a checkpoint of another grid" "another grid or scenario" "${cav[@]}" --domain.n=16 \
 	--output.dir="$tmp/E" --restart "$bck"
+refused "a checkpoint of another warm start" "another grid or scenario" "${cav[@]}" \
+	--solver.warm_start=previous --output.dir="$tmp/E" --restart "$bck"
 exit $fail

@@ -9,8 +9,10 @@
  * V-cycles or sweeps, residual, max and RMS divergence) equal.  Cases:
  * Rayleigh-Benard 16 x 4 x 16 (periodic x and y, no-slip plates, thermal),
  * the lid-driven cavity 16 x 1 x 16 (periodic y) and 8 x 8 x 16 (walls), each
- * with multigrid (trilinear and constant prolongation) and Jacobi.  Also:
- * periodic z and more slabs than planes are refused.
+ * with multigrid (trilinear and constant prolongation) and Jacobi, and the
+ * 2D cavity with warm_start = previous (no PREV to cut, move or gather;
+ * with linear, the default, PREV is compared too).  Also: periodic z and
+ * more slabs than planes are refused.
  *
  * Under mpiexec (tests/bsq_mpi.sh) every rank runs the same cases (STEPS_MPI
  * steps) with as many slabs as ranks and one more (ranks own groups of
@@ -38,7 +40,7 @@ static int steps(void)
 
 enum { RB, CAVITY2D, CAVITY3D };
 
-static void setup(struct bsq_params *p, int kind, int solver, int interp)
+static void setup(struct bsq_params *p, int kind, int solver, int interp, int warm)
 {
 	bsq_params_default(p);
 	switch (kind) {
@@ -55,6 +57,7 @@ static void setup(struct bsq_params *p, int kind, int solver, int interp)
 	}
 	p->solver = solver;
 	p->interp = interp;
+	p->warm = warm;
 	p->tol = solver == BSQ_SOLVER_JACOBI ? 1e-5 : BSQTEST_TOL(1e-9);
 	p->max_sweeps = 20000;
 }
@@ -86,6 +89,9 @@ static void same_fields(const struct bsq_state *a, const struct bsq_state *b)
 	assert_memory_equal(a->w, b->w, n);
 	assert_memory_equal(a->T, b->T, n);
 	assert_memory_equal(a->p, b->p, n);
+	assert_true(!a->lev[0].v[BSQ_PREV] == !b->lev[0].v[BSQ_PREV]);
+	if (a->lev[0].v[BSQ_PREV])
+		assert_memory_equal(a->lev[0].v[BSQ_PREV], b->lev[0].v[BSQ_PREV], n);
 	assert_true(a->t == b->t && a->step == b->step);
 }
 
@@ -115,7 +121,7 @@ static void compare(const struct bsq_params *p, const struct bsq_state *ref,
 
 /* The case against 1, 2, 3 and 5 slabs (under MPI: ranks and ranks + 1),
  * each overlap strategy. */
-static void check_case(int kind, int solver, int interp)
+static void check_case(int kind, int solver, int interp, int warm)
 {
 	struct bsq_params p;
 	struct bsq_state ref;
@@ -124,7 +130,7 @@ static void check_case(int kind, int solver, int interp)
 	const int serial[] = { 1, 2, 3, 5 }, mpi[] = { P, P + 1 };
 	const int *ns = P > 1 ? mpi : serial;
 	int nn = P > 1 ? 2 : 4, i, ov;
-	setup(&p, kind, solver, interp);
+	setup(&p, kind, solver, interp, warm);
 	run_one(&ref, &p, st);
 	for (i = 0; i < nn; i++)
 		for (ov = BSQ_OVERLAP_NONE; ov <= BSQ_OVERLAP_STREAMS; ov++)
@@ -135,37 +141,43 @@ static void check_case(int kind, int solver, int interp)
 static void test_rb_mg(void **u)
 {
 	(void)u;
-	check_case(RB, BSQ_SOLVER_MG, BSQ_INTERP_PL);
+	check_case(RB, BSQ_SOLVER_MG, BSQ_INTERP_PL, BSQ_WARM_LINEAR);
 }
 
 static void test_rb_jacobi(void **u)
 {
 	(void)u;
-	check_case(RB, BSQ_SOLVER_JACOBI, BSQ_INTERP_PL);
+	check_case(RB, BSQ_SOLVER_JACOBI, BSQ_INTERP_PL, BSQ_WARM_LINEAR);
 }
 
 static void test_cavity2d_mg(void **u)
 {
 	(void)u;
-	check_case(CAVITY2D, BSQ_SOLVER_MG, BSQ_INTERP_PL);
+	check_case(CAVITY2D, BSQ_SOLVER_MG, BSQ_INTERP_PL, BSQ_WARM_LINEAR);
 }
 
 static void test_cavity2d_mg_pc(void **u)
 {
 	(void)u;
-	check_case(CAVITY2D, BSQ_SOLVER_MG, BSQ_INTERP_PC);
+	check_case(CAVITY2D, BSQ_SOLVER_MG, BSQ_INTERP_PC, BSQ_WARM_LINEAR);
+}
+
+static void test_cavity2d_mg_previous(void **u)
+{
+	(void)u;
+	check_case(CAVITY2D, BSQ_SOLVER_MG, BSQ_INTERP_PL, BSQ_WARM_PREVIOUS);
 }
 
 static void test_cavity2d_jacobi(void **u)
 {
 	(void)u;
-	check_case(CAVITY2D, BSQ_SOLVER_JACOBI, BSQ_INTERP_PL);
+	check_case(CAVITY2D, BSQ_SOLVER_JACOBI, BSQ_INTERP_PL, BSQ_WARM_LINEAR);
 }
 
 static void test_cavity3d_mg(void **u)
 {
 	(void)u;
-	check_case(CAVITY3D, BSQ_SOLVER_MG, BSQ_INTERP_PL);
+	check_case(CAVITY3D, BSQ_SOLVER_MG, BSQ_INTERP_PL, BSQ_WARM_LINEAR);
 }
 
 /* The cuts: uneven plane counts, and levels cut only while they pair up. */
@@ -178,7 +190,7 @@ static void test_cut(void **u)
 	(void)u;
 	if (decomp_world_size() > 1)
 		skip();
-	setup(&p, CAVITY2D, BSQ_SOLVER_MG, BSQ_INTERP_PL);
+	setup(&p, CAVITY2D, BSQ_SOLVER_MG, BSQ_INTERP_PL, BSQ_WARM_LINEAR);
 	assert_int_equal(bsq_init(&w, &p), 0);
 	assert_int_equal(bsq_slabs_init(&S, &w, &p, 3, BSQ_OVERLAP_NONE,
 		HALO_TRANSPORT_AUTO), 0);
@@ -221,6 +233,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_rb_jacobi),
 		cmocka_unit_test(test_cavity2d_mg),
 		cmocka_unit_test(test_cavity2d_mg_pc),
+		cmocka_unit_test(test_cavity2d_mg_previous),
 		cmocka_unit_test(test_cavity2d_jacobi),
 		cmocka_unit_test(test_cavity3d_mg),
 	};
