@@ -129,10 +129,15 @@ TESTS += tests/bsq_run.sh
 # bsq_compare.py cube on it and on made-up files (bsq_cube.sh).
 dist_check_SCRIPTS += tests/bsq_cube.sh
 TESTS += tests/bsq_cube.sh
-# Ghia's cavity at Re 1000 (128^2, 256^2), Albensoeder & Kuhlmann's cube
+# Ghia's cavity at Re 1000 on 96^2 cells on the CPU (bsq_ghia1000.sh,
+# through bsq_gpu_valid.sh's case cavity96).
+dist_check_SCRIPTS += tests/bsq_ghia1000.sh
+TESTS += tests/bsq_ghia1000.sh
+# Ghia's cavity at Re 1000 (96^2, 128^2, 256^2), Albensoeder & Kuhlmann's cube
 # (128^3) and de Vahl Davis's heated cavity at Ra 1e5 by `spate run
 # --device=cuda` (bsq_gpu_valid.sh, the comparisons in bsq_compare.py;
-# skips without a GPU; make check runs the heated cavity only).
+# skips without a GPU; make check runs the 96^2 cavity and the heated
+# cavity there).
 dist_check_SCRIPTS += tests/bsq_gpu_valid.sh
 EXTRA_DIST += tests/bsq_compare.py
 TESTS += tests/bsq_gpu_valid.sh
