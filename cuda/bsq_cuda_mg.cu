@@ -1,9 +1,10 @@
 /* bsq_cuda_mg.cu: the multigrid verbs of the Boussinesq CUDA backend
  * (struct bsq_ops, bsq_impl.h) on device levels: zero, shift, ghosts,
- * residual, red-black Gauss-Seidel and Jacobi sweeps, restriction and
- * prolongation.  One thread per cell; every cell body is a HOSTDEVICE
- * function of bsq_impl.h, every formula bsq_kern.h's.  The launch geometry
- * and the reductions' scratch are bsq_cuda_kern.cu's (bsq_cuda_launch.h). */
+ * residual, one red-black Gauss-Seidel colour (the sweeps of both colours:
+ * bsq_cuda_gs.cu), Jacobi sweeps, restriction and prolongation.  One
+ * thread per cell; every cell body is a HOSTDEVICE function of bsq_impl.h,
+ * every formula bsq_kern.h's.  The launch geometry and the reductions'
+ * scratch are bsq_cuda_kern.cu's (bsq_cuda_launch.h). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -122,14 +123,6 @@ extern "C" void bsq_cuda_colour(struct bsq_level *l, int phi, int rhs, int red)
 	struct box b = box_of(&l->g, bsq_interior);
 	bsq_cuda_ghosts(l, phi);
 	k_colour<<<LAUNCH(b)>>>(l->v[phi], l->v[rhs], l->h, red, l->k0, b, l->g);
-}
-
-extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweeps)
-{
-	int s, red;
-	for (s = 0; s < sweeps; s++)
-		for (red = 0; red < 2; red++)
-			bsq_cuda_colour(l, phi, rhs, red);
 }
 
 __global__ static void k_jacobi(bsq_real *out, const bsq_real *phi, const bsq_real *rhs,

@@ -12,7 +12,7 @@ CUDA_SRCS = cuda/cuda_check.cu cuda/swe_cuda.cu cuda/swe_cuda_guard.cu cuda/swe_
 	cuda/swe_cuda_sub_halo.cu cuda/swe_cuda_gauges.cu cuda/swe_cuda_sub_gauges.cu \
 	cuda/swe_cuda_sub_src.cu cuda/swe_cuda_sub_guard.cu $(BSQ_CUDA_SRCS)
 # The Boussinesq module's backend (bsq_cuda.h).
-BSQ_CUDA_SRCS = cuda/bsq_cuda.cu cuda/bsq_cuda_kern.cu cuda/bsq_cuda_mg.cu
+BSQ_CUDA_SRCS = cuda/bsq_cuda.cu cuda/bsq_cuda_kern.cu cuda/bsq_cuda_mg.cu cuda/bsq_cuda_gs.cu
 CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/hostdevice.h \
 	$(top_srcdir)/src/spate.h \

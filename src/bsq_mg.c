@@ -179,7 +179,6 @@ int bsq_poisson_on(const struct bsq_ops *o, struct bsq_state *s, const struct bs
 	st->fmg = 0;
 	if (p->solver == BSQ_SOLVER_JACOBI) {
 		err = bsq_jacobi(o, L, rtol, p->max_sweeps, &st->cycles, &st->residual);
-		s->p = L->v[BSQ_PHI];
 	} else {
 		if (first_fmg) {
 			fmg_at(&m, 0);
@@ -193,6 +192,8 @@ int bsq_poisson_on(const struct bsq_ops *o, struct bsq_state *s, const struct bs
 		if (!(st->residual <= rtol))
 			err = -SPATE_ENUMERIC;
 	}
+	/* Jacobi sweeps and a CUDA smoother write out of place (PHI, TMP swapped) */
+	s->p = L->v[BSQ_PHI];
 	o->shift(L, BSQ_PHI, o->mean(L, BSQ_PHI));
 	host_levels_free(&m);
 	if (err)

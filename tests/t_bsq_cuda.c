@@ -4,7 +4,8 @@
  * (fp64; fp32 builds: BOUND_SINGLE), and max |div u| <= tol after every
  * CUDA step.  Cases: 2D-like lid-driven cavity 32 x 1 x 32 (multigrid,
  * trilinear and constant prolongation; Jacobi), 3D cavity 16^3, heated
- * cavity 32 x 1 x 32, periodic Taylor-Green 32 x 1 x 32.  Prints the
+ * cavity 32 x 1 x 32, periodic Taylor-Green 32 x 1 x 32, Rayleigh-Benard
+ * 32 x 32 x 16 (periodic x and y, no-slip plates).  Prints the
  * relative differences measured and the solver's cycles on both.
  *
  * Skipped (exit 77) when built without CUDA or no GPU is there.
@@ -125,6 +126,16 @@ static void test_heated(void **unused)
 	compare("heated cavity 32x1x32 mg", &p, 40);
 }
 
+/* Periodic x and y, no-slip plates: the smoother's wrapped neighbours. */
+static void test_rayleigh_benard(void **unused)
+{
+	struct bsq_params p;
+	(void)unused;
+	bsq_params_default(&p);
+	assert_int_equal(bsq_setup_rb(&p, 32, 32, 16, 1e5, 0.71, 0, 3.117, 1e-2), 0);
+	compare("rayleigh-benard 32x32x16 mg", &p, 20);
+}
+
 static void test_taylor_green(void **unused)
 {
 	struct bsq_params p;
@@ -196,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_cavity),
 		cmocka_unit_test(test_heated),
 		cmocka_unit_test(test_taylor_green),
+		cmocka_unit_test(test_rayleigh_benard),
 	};
 	const char *b = getenv("SPATE_BSQ_BENCH");
 	int err;

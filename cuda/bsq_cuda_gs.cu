@@ -1,0 +1,177 @@
+/* bsq_cuda_gs.cu: red-black Gauss-Seidel sweeps of the Boussinesq CUDA
+ * backend (bsq_cuda_smooth), both colours in one pass over memory.
+ *
+ * Two launches a sweep (bsq_cuda_colour: red, then black) each read the
+ * whole of phi and of the right-hand side and write half of phi: 24 bytes
+ * a cell a colour in double precision, 48 a sweep, where a sweep needs 24
+ * (read phi and b once, write phi once).  Here one launch does a sweep, out
+ * of place (phi -> BSQ_TMP, then the two are swapped, as a Jacobi sweep
+ * does), with the same arithmetic as the two launches: every red value from
+ * the old black ones, every black value from the new red ones, each by
+ * bsq_relax of bsq_kern.h; so the result is the same to the bit.
+ *
+ * A block owns a tile of PX pairs of cells along x (cells 2a - 1 and 2a of
+ * pair a: one red and one black in every plane) by PY rows, and a chunk of
+ * NZC planes, which it walks upward as a wavefront: at plane t it computes
+ * the red cell of each of its pairs (from the old phi), keeps it in shared
+ * memory (a ring of four planes), and, after one barrier, the black cell of
+ * plane t - 1 from the red cells around it (the same plane and the planes
+ * t - 2 and t), then writes both cells of plane t - 1.  The red cells a
+ * black cell needs outside the tile (one pair on each side, one row above
+ * and below, one plane below and above the chunk) are computed again by the
+ * block from the old phi: blocks never wait for each other.
+ *
+ * The ghosts the black colour would read after the red pass: on a periodic
+ * x or y face the new red cell across it (computed there); on any other
+ * face the ghost filled before the sweep, which mirrors the black cell
+ * itself (unchanged by the red pass).  Used only where that holds: nx even
+ * and ny even or 1 (a pair is two cells; periodic faces keep the colours; a
+ * single cell in y is its own neighbour there), z faces not
+ * periodic and not a slab's halo (the level is the whole stack on this
+ * device); elsewhere the two launches (bsq_cuda_colour). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <stdlib.h>
+#include <string.h>
+extern "C" {
+#include "spate.h"
+#include "bsq_cuda_dev.h"
+}
+#include "bsq_cuda_launch.h"
+
+#include <cuda_runtime.h>
+
+/* Pairs along x and rows of a tile (threads: (PX + 2) (PY + 2)), planes of
+ * a chunk by default (SPATE_BSQ_GS_PLANES). */
+#define PX 32
+#define PY 8
+#define NZC 16
+#define GS_THREADS ((PX + 2) * (PY + 2))
+
+struct gs_args {
+	const bsq_real *in, *rhs;
+	bsq_real *out;
+	struct bsq_h h;
+	struct bsq_grid g;
+	int k0, px, py, nzc;
+};
+
+/* The value a black neighbour reads at cell (i, j, k) of the red colour,
+ * 0 <= i <= nx + 1, 0 <= j <= ny + 1, 1 <= k <= nz, not both outside: the
+ * new red value inside; across a periodic face the new red value of the
+ * cell it wraps to; across another face the filled ghost. */
+__device__ static bsq_real red_value(const struct gs_args &x, int i, int j, int k)
+{
+	const struct bsq_grid &g = x.g;
+	size_t sy = bsq_sy(&g), sz = bsq_sz(&g);
+	int oi = i < 1 || i > g.nx, oj = j < 1 || j > g.ny;
+	if ((oi && !x.px) || (oj && !x.py))
+		return x.in[bsq_idx(&g, i, j, k)];
+	if (oi)
+		i = i < 1 ? g.nx : 1;
+	if (oj)
+		j = j < 1 ? g.ny : 1;
+	return bsq_relax_at(x.in, x.rhs, bsq_idx(&g, i, j, k), sy, sz, &x.h);
+}
+
+__global__ static void __launch_bounds__(GS_THREADS) k_gs_sweep(struct gs_args x)
+{
+	__shared__ bsq_real R[4][PY + 2][PX + 2];
+	const struct bsq_grid &g = x.g;
+	const int tx = (int)threadIdx.x % (PX + 2), ty = (int)threadIdx.x / (PX + 2);
+	const int a = (int)blockIdx.x * PX + tx, j = (int)blockIdx.y * PY + ty;
+	const int kb = (int)blockIdx.z * x.nzc + 1;
+	const int ke = min(g.nz, kb + x.nzc - 1);
+	const int half = g.nx / 2;
+	/* a pair of the grid (halo pairs 0 and nx/2 + 1 hold one cell each) */
+	const bool live = a <= half + 1 && j <= g.ny + 1 &&
+		!((a < 1 || a > half) && (j < 1 || j > g.ny));
+	const bool inner = tx >= 1 && tx <= PX && ty >= 1 && ty <= PY && a <= half && j <= g.ny;
+	const size_t sz = bsq_sz(&g);
+	int t;
+	for (t = kb - 1; t <= ke + 1; t++) {
+		if (t >= 1 && t <= g.nz && live) {
+			/* the red cell of this pair in plane t */
+			int ir = (2 * a + j + x.k0 + t) % 2 == 0 ? 2 * a : 2 * a - 1;
+			/* (cells -1 and nx + 2 of the halo pairs: never read) */
+			R[t & 3][ty][tx] = ir >= 0 && ir <= g.nx + 1 ? red_value(x, ir, j, t) : 0;
+		}
+		__syncthreads();
+		if (inner && t - 1 >= kb && t - 1 <= ke) {
+			const int k = t - 1, s = k & 3;
+			const bool first = (2 * a + j + x.k0 + k) % 2 == 0; /* black is 2a - 1 */
+			const int ib = first ? 2 * a - 1 : 2 * a;
+			const size_t c = bsq_idx(&g, ib, j, k);
+			struct bsq_st7 q;
+			q.c = x.in[c];
+			q.xm = first ? R[s][ty][tx - 1] : R[s][ty][tx];
+			q.xp = first ? R[s][ty][tx] : R[s][ty][tx + 1];
+			q.ym = R[s][ty - 1][tx];
+			q.yp = R[s][ty + 1][tx];
+			q.zm = k > 1 ? R[(k - 1) & 3][ty][tx] : x.in[c - sz];
+			q.zp = k < g.nz ? R[(k + 1) & 3][ty][tx] : x.in[c + sz];
+			x.out[c] = bsq_relax(&q, x.rhs[c], &x.h);
+			x.out[first ? c + 1 : c - 1] = R[s][ty][tx];
+		}
+	}
+}
+
+/* Planes a block walks (SPATE_BSQ_GS_PLANES, default NZC); 0: the two
+ * launches a sweep instead (SPATE_BSQ_GS=colours), for comparison. */
+static int gs_planes(void)
+{
+	static int planes = -1;
+	if (planes < 0) {
+		const char *e = getenv("SPATE_BSQ_GS"), *n = getenv("SPATE_BSQ_GS_PLANES");
+		planes = NZC;
+		if (n && atoi(n) > 0)
+			planes = atoi(n);
+		if (e && strcmp(e, "colours") == 0)
+			planes = 0;
+	}
+	return planes;
+}
+
+/* Whether one launch can do a sweep of level l (the file's comment). */
+static bool fused_ok(const struct bsq_level *l)
+{
+	const int *k = l->ghost;
+	return gs_planes() > 0 && l->g.nx % 2 == 0 && (l->g.ny % 2 == 0 || l->g.ny == 1) &&
+		l->g.nz >= 1 &&
+		k[BSQ_ZM] != BSQ_GHOST_PERIODIC && k[BSQ_ZM] != BSQ_GHOST_HALO &&
+		k[BSQ_ZP] != BSQ_GHOST_PERIODIC && k[BSQ_ZP] != BSQ_GHOST_HALO;
+}
+
+extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweeps)
+{
+	struct gs_args x;
+	dim3 grid;
+	int s, red;
+	if (!fused_ok(l) || phi == BSQ_TMP || rhs == BSQ_TMP) {
+		for (s = 0; s < sweeps; s++)
+			for (red = 0; red < 2; red++)
+				bsq_cuda_colour(l, phi, rhs, red);
+		return;
+	}
+	memset(&x, 0, sizeof x);
+	x.h = l->h;
+	x.g = l->g;
+	x.k0 = l->k0;
+	x.px = l->ghost[BSQ_XM] == BSQ_GHOST_PERIODIC;
+	/* one cell in y: its y ghosts mirror the cell itself, periodic or not */
+	x.py = l->ghost[BSQ_YM] == BSQ_GHOST_PERIODIC && l->g.ny > 1;
+	x.nzc = gs_planes();
+	grid = dim3((unsigned)((l->g.nx / 2 + PX - 1) / PX), (unsigned)((l->g.ny + PY - 1) / PY),
+		(unsigned)((l->g.nz + x.nzc - 1) / x.nzc));
+	for (s = 0; s < sweeps; s++) {
+		bsq_real *y = l->v[BSQ_TMP];
+		bsq_cuda_ghosts(l, phi);
+		x.in = l->v[phi];
+		x.rhs = l->v[rhs];
+		x.out = y;
+		k_gs_sweep<<<grid, GS_THREADS, 0, bsq_cuda_now>>>(x);
+		l->v[BSQ_TMP] = l->v[phi];
+		l->v[phi] = y;
+	}
+}
