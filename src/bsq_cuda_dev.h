@@ -41,6 +41,8 @@ int bsq_cuda_level_get(const struct bsq_level *l, int vec, bsq_real *host);
 int bsq_cuda_level_put(struct bsq_level *l, int vec, const bsq_real *host);
 void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweeps);
 void bsq_cuda_colour(struct bsq_level *l, int phi, int rhs, int red);
+void bsq_cuda_restrict_residual(struct bsq_level *coarse, int cvec, struct bsq_level *fine,
+	int phi, int rhs);
 void bsq_cuda_restrict(struct bsq_level *coarse, int cvec, struct bsq_level *fine, int fvec);
 void bsq_cuda_interp_pl(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
 	int cvec);

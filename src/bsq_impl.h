@@ -157,17 +157,20 @@ HOSTDEVICE static inline int bsq_is_colour(int i, int j, int k, int red)
 }
 
 /* Restriction at coarse cell (I, J, K): the mean of its cx cy cz children
- * in the fine field a of grid gf (bsq_mg_restrict.c). */
-HOSTDEVICE static inline bsq_real bsq_restrict_at(const bsq_real *a, const struct bsq_grid *gf,
-	int cx, int cy, int cz, int I, int J, int K)
+ * in the fine field a of grid gf (bsq_mg_restrict.c); with rhs, of the
+ * residuals rhs - lap(a) at the children (spacing h), as computed apart. */
+HOSTDEVICE static inline bsq_real bsq_restrict_at(const bsq_real *a, const bsq_real *rhs,
+	const struct bsq_h *h, const struct bsq_grid *gf, int cx, int cy, int cz, int I, int J, int K)
 {
 	bsq_real sum = 0;
 	int a1, b1, d1;
 	for (d1 = 0; d1 < cz; d1++)
 		for (b1 = 0; b1 < cy; b1++)
-			for (a1 = 0; a1 < cx; a1++)
-				sum += a[bsq_idx(gf, (I - 1) * cx + 1 + a1, (J - 1) * cy + 1 + b1,
-					(K - 1) * cz + 1 + d1)];
+			for (a1 = 0; a1 < cx; a1++) {
+				size_t c = bsq_idx(gf, (I - 1) * cx + 1 + a1, (J - 1) * cy + 1 + b1,
+					(K - 1) * cz + 1 + d1);
+				sum += rhs ? bsq_residual_at(a, rhs, c, bsq_sy(gf), bsq_sz(gf), h) : a[c];
+			}
 	return bsq_restrict(sum, cx * cy * cz);
 }
 
@@ -354,8 +357,7 @@ static inline struct bsq_lctx bsq_lctx_of(const struct bsq_level *l)
 /* lo = (1, 1, 1): every interior cell. */
 extern const int bsq_interior[3];
 
-/* ---- bsq_bc.c */
-/* Ghosts of u, v, w from p->vel_bc (wall-normal faces set to 0 as well). */
+/* ---- bsq_bc.c: ghosts of u, v, w from p->vel_bc (wall-normal faces 0 too). */
 void bsq_bc_velocity(const struct bsq_grid *g, bsq_real *u, bsq_real *v, bsq_real *w,
 	const struct bsq_params *p);
 /* Ghosts of a centred field: kind[face] BSQ_GHOST_*, val[face] the wall
@@ -371,7 +373,6 @@ void bsq_first(const struct bsq_params *p, int comp, int lo[3]);
 
 /* ---- bsq_setup.c: the set-up's initial u, v, w, T (interior). */
 void bsq_setup_fields(struct bsq_state *s, const struct bsq_params *p);
-
 /* ---- bsq_rhs.c: explicit terms F of u, v, w (and T when thermal). */
 void bsq_rhs(const struct bsq_state *s, const struct bsq_params *p, bsq_real *F[4]);
 
@@ -408,14 +409,12 @@ void bsq_mg_smooth(struct bsq_level *l, int phi, int rhs, int sweeps);
 void bsq_mg_colour(struct bsq_level *l, int phi, int rhs, int red);
 /* bsq_mg_restrict.c: coarse[cvec] = mean of the children of fine[fvec]. */
 void bsq_mg_restrict(struct bsq_level *coarse, int cvec, struct bsq_level *fine, int fvec);
-/* bsq_mg_interp_pl.c / _pc.c: fine[fvec] = a fine[fvec] + P coarse[cvec]
- * (a = 1: V-cycle correction; a = 0: full multigrid start). */
+/* bsq_mg_interp_pl.c / _pc.c: fine[fvec] = a fine[fvec] + P coarse[cvec]. */
 void bsq_mg_interp_pl(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
 	int cvec);
 void bsq_mg_interp_pc(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
 	int cvec);
-/* bsq_jacobi.c: Jacobi sweeps (o->jacobi_sweep) on level 0 until max |res|
- * <= rtol. */
+/* bsq_jacobi.c: Jacobi sweeps (o->jacobi_sweep) on level 0 to max |res| <= rtol. */
 struct bsq_ops;
 int bsq_jacobi(const struct bsq_ops *o, struct bsq_level *l, double rtol, int max_sweeps,
 	int *sweeps, double *res);
@@ -468,9 +467,11 @@ struct bsq_ops {
 	int (*level_get)(const struct bsq_level *l, int vec, bsq_real *host);
 	int (*level_put)(struct bsq_level *l, int vec, const bsq_real *host);
 	const struct bsq_ops *host;   /* the verbs on those host copies */
-	/* PHI = bsq_extrapolated(PHI, PREV, r) on the interior (r != 0), and
-	 * PREV = PHI as it was */
+	/* PHI = bsq_extrapolated(PHI, PREV, r) on the interior (r != 0), PREV =
+	 * PHI as it was; residual_only then restriction, fused (no res written) */
 	void (*extrapolate)(struct bsq_level *l, double r);
+	void (*restrict_residual)(struct bsq_level *coarse, int cvec, struct bsq_level *fine,
+		int phi, int rhs);
 };
 extern const struct bsq_ops bsq_ops_cpu;
 /* bsq_step and bsq_poisson on backend o (bsq.h says what they do). */
@@ -495,6 +496,5 @@ struct bsq_rhs_args bsq_rhs_args_of(const struct bsq_state *s, const struct bsq_
 int bsq_bc_vel_kind(const struct bsq_params *p, int f, int c, double *val);
 /* One Jacobi sweep PHI -> TMP, then the two swap (bsq_jacobi.c). */
 void bsq_jacobi_sweep(struct bsq_level *l);
-
 
 #endif

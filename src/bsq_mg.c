@@ -134,11 +134,15 @@ static void vcycle(const struct mg *m, int l)
 		return;
 	}
 	o->smooth(L, BSQ_PHI, BSQ_RHS, m->p->pre);
-	if (o->residual_only)
-		o->residual_only(L, BSQ_RES, BSQ_PHI, BSQ_RHS);
-	else
-		o->residual(L, BSQ_RES, BSQ_PHI, BSQ_RHS);
-	o->restriction(C, BSQ_RHS, L, BSQ_RES);
+	if (o->restrict_residual) {
+		o->restrict_residual(C, BSQ_RHS, L, BSQ_PHI, BSQ_RHS);
+	} else {
+		if (o->residual_only)
+			o->residual_only(L, BSQ_RES, BSQ_PHI, BSQ_RHS);
+		else
+			o->residual(L, BSQ_RES, BSQ_PHI, BSQ_RHS);
+		o->restriction(C, BSQ_RHS, L, BSQ_RES);
+	}
 	o->zero(C, BSQ_PHI);
 	vcycle(m, l + 1);
 	interp(m, L, 1, C);

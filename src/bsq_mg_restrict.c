@@ -11,7 +11,8 @@ static double restrict_row(void *vctx, size_t c0, int n)
 	int I, J, K, e;
 	bsq_row_jk(&x->c->g, c0, &I, &J, &K);
 	for (e = 0; e < n; e++, I++)
-		x->out[c0 + e] = bsq_restrict_at(x->in, &f->g, f->cx, f->cy, f->cz, I, J, K);
+		x->out[c0 + e] = bsq_restrict_at(x->in, NULL, NULL, &f->g, f->cx, f->cy, f->cz, I, J,
+			K);
 	return 0;
 }
 
