@@ -51,6 +51,14 @@ extern "C" {
 #define PX 32
 #define NZC 16
 #define BLOCKS_PER_SM 8
+/* Blocks of 8 rows a multiprocessor must hold at once: registers capped
+ * to fit (32 instead of 46, four bytes spilled).  One H200, one call, two
+ * runs each, V(2,2) 512^3 fp64: 8.41, 8.56 ms uncapped, 7.74, 7.64 ms with
+ * 5; 256^3 1.52, 1.56 against 1.45, 1.42 ms.  NVCCFLAGS=
+ * -DBSQ_GS_MIN_BLOCKS=N at configure time sets it (1: no cap). */
+#ifndef BSQ_GS_MIN_BLOCKS
+#define BSQ_GS_MIN_BLOCKS 5
+#endif
 
 struct gs_args {
 	const bsq_real *in, *rhs;
@@ -79,7 +87,8 @@ __device__ static bsq_real red_value(const struct gs_args &x, int i, int j, int 
 }
 
 template <int PY>
-__global__ static void __launch_bounds__((PX + 2) * (PY + 2)) k_gs_sweep(struct gs_args x)
+__global__ static void __launch_bounds__((PX + 2) * (PY + 2), PY == 8 ? BSQ_GS_MIN_BLOCKS : 1)
+	k_gs_sweep(struct gs_args x)
 {
 	__shared__ bsq_real R[4][PY + 2][PX + 2];
 	const struct bsq_grid &g = x.g;

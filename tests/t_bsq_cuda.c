@@ -126,13 +126,16 @@ static void test_heated(void **unused)
 	compare("heated cavity 32x1x32 mg", &p, 40);
 }
 
-/* Periodic x and y, no-slip plates: the smoother's wrapped neighbours. */
+/* Periodic x and y, no-slip plates: the smoother's wrapped neighbours.  In
+ * fp32 at Ra 1e3: at 1e5 the hydrostatic pressure's round-off keeps the
+ * residual (about 1) above the default tolerance on the CPU already. */
 static void test_rayleigh_benard(void **unused)
 {
 	struct bsq_params p;
 	(void)unused;
 	bsq_params_default(&p);
-	assert_int_equal(bsq_setup_rb(&p, 32, 32, 16, 1e5, 0.71, 0, 3.117, 1e-2), 0);
+	assert_int_equal(bsq_setup_rb(&p, 32, 32, 16, sizeof(bsq_real) < 8 ? 1e3 : 1e5, 0.71, 0,
+		3.117, 1e-2), 0);
 	compare("rayleigh-benard 32x32x16 mg", &p, 20);
 }
 
