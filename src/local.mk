@@ -83,6 +83,9 @@ noinst_HEADERS += \
 	src/bsq_scenario.h src/bsq_out.h src/bsq_ckpt.h src/bsq_run.h src/bsq_bench.h src/bench.h \
 	src/bsq_slab.h src/bsq_slabset.h
 # Printed maps (spate map -o FILE.png|FILE.pdf), drawn with Cairo.
+if !HAVE_NETCDF
+src_libspate_a_SOURCES += src/ncout_none.c
+endif
 if HAVE_CAIRO
 src_libspate_a_SOURCES += src/mapdraw.c src/mapdeco.c src/mapline.c src/mapcolour.c
 endif
