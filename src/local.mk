@@ -46,7 +46,7 @@ src_libspate_a_SOURCES = \
 	src/bsq_jacobi.c \
 	src/bsq_scenario.c src/bsq_out.c src/bsq_ckpt.c src/bsq_run.c src/bsq_cli.c \
 	src/bsq_bench.c src/bsq_device.c src/bsq_cpu.c \
-	src/bsq_slab.c src/bsq_slab_ops.c src/bsq_slab_halo.c
+	src/bsq_slab.c src/bsq_slab_ops.c src/bsq_slab_halo.c src/bsq_slab_out.c
 noinst_HEADERS += \
 	src/hostdevice.h src/cftime.h src/hazard_kern.h src/export_cli.h \
 	src/spate.h \
