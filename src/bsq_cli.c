@@ -100,13 +100,14 @@ int bsq_cmd_run(int argc, char **argv)
 		return 0;
 	}
 	if (decomp_world_rank() != 0) {
-		/* under mpirun only rank 0 prints and writes */
+		/* under mpirun only rank 0 prints and writes (the others their
+		 * planes of a results.nc written in parallel) */
 		spate_set_quiet(1);
 		a.summary = NULL;
-		a.o.no_output = 1;
+		a.o.follower = 1;
 	}
 	rc = bsq_run(c, &a.o, &r);
-	if (rc == -SPATE_EINTR && !a.o.no_output) {
+	if (rc == -SPATE_EINTR && !a.o.no_output && !a.o.follower) {
 		char ck[BSQ_PATH_MAX + 64];
 		spate_ckpt_path(c->out_dir, ck, sizeof ck);
 		spate_log_error("run", "continue with: spate run %s --restart %s (and the same "

@@ -57,18 +57,11 @@ static void describe(struct spate_field *f, const struct bsq_grid *g)
 	}
 }
 
-int bsq_out_open(struct bsq_out *o, const struct bsq_config *c, const struct bsq_params *p,
-	const struct bsq_state *s, int append)
+/* series.csv, its header unless appended to. */
+static int open_series(struct bsq_out *o, const struct bsq_state *s, int append)
 {
-	const struct bsq_grid *g = &s->g;
 	char path[BSQ_PATH_MAX + 32];
-	int rc;
-	memset(o, 0, sizeof *o);
-	o->c = c;
-	o->p = p;
-	if ((rc = spate_mkdir_p(c->out_dir)))
-		return rc;
-	snprintf(path, sizeof path, "%s/series.csv", c->out_dir);
+	snprintf(path, sizeof path, "%s/series.csv", o->c->out_dir);
 	if (!(o->series = fopen(path, append ? "a" : "w"))) {
 		spate_log_error("output", "cannot write %s: %s", path, strerror(errno));
 		return -SPATE_EIO;
@@ -76,6 +69,23 @@ int bsq_out_open(struct bsq_out *o, const struct bsq_config *c, const struct bsq
 	if (!append)
 		fprintf(o->series, "t,dt,step,energy,div_max,div_l2,cycles,residual,nusselt\n");
 	o->next_series = s->t;
+	return 0;
+}
+
+int bsq_out_open(struct bsq_out *o, const struct bsq_config *c, const struct bsq_params *p,
+	const struct bsq_state *s, int append, const struct bsq_out_part *part)
+{
+	const struct bsq_grid *g = &s->g;
+	char path[BSQ_PATH_MAX + 32];
+	int rc, nk = part ? part->nk : g->nz, files = !part || part->files;
+	memset(o, 0, sizeof *o);
+	o->c = c;
+	o->p = p;
+	o->par = part != NULL;
+	o->k0 = part ? part->k0 : 0;
+	/* every rank of a parallel write makes the folder (mkdir -p races well) */
+	if ((rc = spate_mkdir_p(c->out_dir)) || (files && (rc = open_series(o, s, append))))
+		return rc;
 	if (!c->netcdf)
 		return 0;
 #ifdef HAVE_NETCDF
@@ -98,14 +108,17 @@ int bsq_out_open(struct bsq_out *o, const struct bsq_config *c, const struct bsq
 		spec.attrs = a;
 		spec.nattrs = 2;
 		spec.append = append;
+		spec.parallel = o->par;
 		snprintf(path, sizeof path, "%s/results.nc", c->out_dir);
 		rc = spate_nc_create(&o->nc, path, &spec);
 		free(text);
-		if (!rc && !(o->buf = malloc((size_t)g->nx * g->ny * g->nz * sizeof *o->buf)))
+		if (!rc && !(o->buf = malloc((size_t)g->nx * g->ny * (nk > 0 ? nk : 1) *
+			sizeof *o->buf)))
 			rc = -SPATE_ENOMEM;
 		return rc;
 	}
 #else
+	(void)nk;
 	spate_log_info("spate: no results.nc: this spate was built without NetCDF\n");
 	return 0;
 #endif
@@ -138,9 +151,9 @@ int bsq_out_snapshot(struct bsq_out *o, const struct bsq_state *s, int rec)
 	for (int v = 0; v < 3 && !rc; v++) {
 		centre(s, v, o->buf);
 		f[v].data = o->buf;
-		rc = spate_nc_record(o->nc, rec, s->t, &f[v], 1);
+		rc = spate_nc_record_layers(o->nc, rec, s->t, &f[v], 1, o->k0, s->g.nz);
 	}
-	return rc ? rc : spate_nc_record(o->nc, rec, s->t, &f[3], 2);
+	return rc ? rc : spate_nc_record_layers(o->nc, rec, s->t, &f[3], 2, o->k0, s->g.nz);
 }
 
 int bsq_out_series_due(const struct bsq_out *o, double t)

@@ -19,6 +19,16 @@ struct bsq_out {
 	FILE *series;           /* NULL: no series.csv */
 	double *buf;            /* centre values of one velocity component */
 	double next_series;     /* time of the next series row */
+	int par, k0;            /* results.nc written in parallel, from layer k0 here */
+};
+
+/* Under mpirun with the MPI flavour of NetCDF: results.nc created by every
+ * rank together, each writing its own planes [k0, k0 + nk) of every
+ * snapshot (no gather); files: this rank writes series.csv and
+ * profiles.csv too (rank 0). */
+struct bsq_out_part {
+	int k0, nk;
+	int files;
 };
 
 /* The run's Nusselt number: on the x = 0 wall when both x walls have fixed
@@ -26,10 +36,14 @@ struct bsq_out {
 double bsq_nusselt(const struct bsq_state *s, const struct bsq_params *p);
 
 /* Open the outputs in c->out_dir for state s (whose grid stays); append:
- * a restart at time t continues results.nc and series.csv.  0 or -SPATE_E*. */
+ * a restart at time t continues results.nc and series.csv; part: NULL (this
+ * process writes results.nc whole), or this rank's part of a results.nc
+ * written in parallel (collective then).  0 or -SPATE_E*. */
 int bsq_out_open(struct bsq_out *o, const struct bsq_config *c, const struct bsq_params *p,
-	const struct bsq_state *s, int append);
-/* Snapshot number rec of s (at s->t) into results.nc. */
+	const struct bsq_state *s, int append, const struct bsq_out_part *part);
+/* Snapshot number rec of s (at s->t) into results.nc; in parallel (collective)
+ * s holds this rank's planes only (g.nz = part->nk, with a ghost plane on
+ * each side). */
 int bsq_out_snapshot(struct bsq_out *o, const struct bsq_state *s, int rec);
 /* Whether a row of series.csv is due at time t. */
 int bsq_out_series_due(const struct bsq_out *o, double t);

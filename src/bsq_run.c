@@ -9,6 +9,7 @@
 #endif
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -18,6 +19,7 @@
 #include "bsq_cuda.h"
 #include "bsq_slab.h"
 #include "decomp.h"
+#include "bsq_impl.h"
 #include "bsq_run.h"
 #include "bsq_out.h"
 #include "bsq_ckpt.h"
@@ -25,6 +27,12 @@
 #include "run_signal.h"
 #include "progress.h"
 #include "summary.h"
+
+#ifdef HAVE_NETCDF
+#define HAVE_NC 1
+#else
+#define HAVE_NC 0
+#endif
 
 /* A run in progress. */
 struct run {
@@ -39,13 +47,40 @@ struct run {
 	struct bsq_stats st;
 	struct spate_clock clk;
 	struct bsq_out out;
-	int writes;
+	int writes;                 /* this process writes the files (rank 0) */
+	int ncpar;                  /* results.nc written in parallel: each rank its planes */
 	long snap_step;         /* the step of the last snapshot written (-1: none) */
 };
 
+/* In parallel: this rank's planes of the five fields straight from its
+ * slabs into results.nc (collective; no gather). */
+static int snapshot_planes(struct run *u)
+{
+	struct bsq_state loc;
+	bsq_real **f[5] = { &loc.u, &loc.v, &loc.w, &loc.T, &loc.p };
+	size_t n;
+	int k0, nk, c, rc = 0;
+	memset(&loc, 0, sizeof loc);
+	bsq_slabs_mine(u->slabs, &k0, &nk);
+	loc.g = u->s.g;
+	loc.g.nz = nk;
+	loc.t = u->s.t;
+	loc.step = u->s.step;
+	n = bsq_count(&loc.g); /* nk planes and a ghost plane on each side */
+	for (c = 0; c < 5 && !rc; c++)
+		rc = !(*f[c] = malloc(n * sizeof(bsq_real))) ? -SPATE_ENOMEM :
+			bsq_slabs_planes(u->slabs, c, *f[c]);
+	if (!rc)
+		rc = bsq_out_snapshot(&u->out, &loc, u->clk.index);
+	for (c = 0; c < 5; c++)
+		free(*f[c]);
+	return rc;
+}
+
 static int snapshot(struct run *u)
 {
-	int rc = bsq_out_snapshot(&u->out, &u->s, u->clk.index++);
+	int rc = u->ncpar ? snapshot_planes(u) : bsq_out_snapshot(&u->out, &u->s, u->clk.index);
+	u->clk.index++;
 	u->snap_step = u->s.step;
 	return rc;
 }
@@ -93,10 +128,11 @@ static int gather(struct run *u, int due)
 
 /* Under mpirun: rank 0 reads the checkpoint into its whole state; the
  * others, which hold only its shape, learn the outcome, the time, step and
- * solver count (their planes come with the slabs).  Collective. */
+ * solver count (their planes come with the slabs) and the output clock
+ * (they write their planes of results.nc in parallel).  Collective. */
 static int restart_ranks(struct run *u)
 {
-	double v[5] = { 0, 0, 0, 0, 0 };
+	double v[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
 	int rc;
 	if (decomp_world_rank() == 0) {
 		v[0] = bsq_ckpt_read(u->o->restart, u->c, &u->s, &u->clk, &u->r->cycles_total);
@@ -104,8 +140,11 @@ static int restart_ranks(struct run *u)
 		v[2] = u->s.dt_prev;
 		v[3] = (double)u->s.step;
 		v[4] = (double)u->r->cycles_total;
+		v[5] = u->clk.next_out;
+		v[6] = u->clk.next_ckpt;
+		v[7] = u->clk.index;
 	}
-	if ((rc = decomp_bcast(v, 5)))
+	if ((rc = decomp_bcast(v, 8)))
 		return rc;
 	if (v[0] != 0)
 		return (int)v[0]; /* rank 0 said why */
@@ -113,7 +152,44 @@ static int restart_ranks(struct run *u)
 	u->s.dt_prev = v[2];
 	u->s.step = (long)v[3];
 	u->r->cycles_total = (long)v[4];
+	u->clk.next_out = v[5];
+	u->clk.next_ckpt = v[6];
+	u->clk.index = (int)v[7];
 	return 0;
+}
+
+/* Whether results.nc is written in parallel: under mpirun, built against
+ * the MPI flavour of NetCDF, when there is a results.nc.  The same answer
+ * on every rank. */
+static int parallel_results(const struct run *u)
+{
+#ifdef HAVE_NETCDF_PAR
+	return u->slabs && decomp_world_size() > 1 && u->c->netcdf && !u->o->no_output;
+#else
+	return 0;
+#endif
+}
+
+/* The outputs: files on rank 0; under mpirun results.nc either by every
+ * rank for its planes (parallel), or by rank 0 from gathered fields. */
+static int open_out(struct run *u)
+{
+	struct bsq_out_part part;
+	int P = decomp_world_size(), rc;
+	if (!u->ncpar) {
+		if (u->writes && P > 1 && u->c->netcdf && HAVE_NC)
+			spate_log_info("spate: %s/results.nc written by rank 0 from the gathered "
+				"fields (this spate's NetCDF is the serial flavour)\n", u->c->out_dir);
+		return u->writes ? bsq_out_open(&u->out, u->c, &u->p, &u->s, u->o->restart != NULL,
+			NULL) : 0;
+	}
+	bsq_slabs_mine(u->slabs, &part.k0, &part.nk);
+	part.files = u->writes;
+	if (!(rc = bsq_out_open(&u->out, u->c, &u->p, &u->s, u->o->restart != NULL, &part)))
+		spate_log_info("spate: %s/results.nc written in parallel: each of %d ranks writes "
+			"its own planes (NetCDF-4 over MPI-IO), no gather for snapshots\n",
+			u->c->out_dir, P);
+	return rc;
 }
 
 static int start(struct run *u)
@@ -134,26 +210,30 @@ static int start(struct run *u)
 		(u->c->device == BSQ_DEVICE_AUTO && bsq_cuda_available() > 0)))
 		if ((rc = bsq_cuda_init(&u->gpu, &u->s, &u->p)))
 			return rc;
-	u->writes = !u->o->no_output;
-	if (u->writes && (rc = bsq_out_open(&u->out, u->c, &u->p, &u->s, u->o->restart != NULL)))
+	u->writes = !u->o->no_output && !u->o->follower;
+	u->ncpar = parallel_results(u);
+	if ((rc = open_out(u)))
 		return rc;
-	if (u->writes && !u->o->restart)
+	if ((u->writes || u->ncpar) && !u->o->restart)
 		rc = snapshot(u);
 	return rc;
 }
 
 /* After a step: the series row, a snapshot or a checkpoint when due; on
- * the GPU the fields come down once, and only when one of them is. */
+ * the GPU the fields come down once, and only when one of them is.  The
+ * slabs are gathered to rank 0 for a series row or a checkpoint, and for a
+ * snapshot unless results.nc is written in parallel. */
 static int after_step(struct run *u)
 {
 	int series = 0, out = 0, ckpt = 0, rc = 0;
 	u->r->cycles_total += u->st.cycles;
 	if (u->writes) {
 		series = bsq_out_series_due(&u->out, u->s.t);
-		out = spate_clock_output_due(&u->clk, u->s.t);
 		ckpt = spate_clock_ckpt_due(&u->clk, u->s.t);
 	}
-	if ((rc = gather(u, series || out || ckpt)) || !u->writes)
+	if (u->writes || u->ncpar)
+		out = spate_clock_output_due(&u->clk, u->s.t);
+	if ((rc = gather(u, series || ckpt || (out && !u->ncpar))) || !(u->writes || u->ncpar))
 		return rc;
 	if (u->gpu && (series || out || ckpt) && (rc = bsq_cuda_download(u->gpu, &u->s)))
 		return rc;
@@ -231,12 +311,14 @@ static int finish(struct run *u)
 	if ((rc = decomp_allgather_one(spate_resident_mib(0), r->resident_mib)) ||
 		(rc = decomp_allgather_one(spate_resident_mib(1), r->peak_mib)))
 		return rc;
+	if (u->ncpar && u->snap_step != u->s.step && (rc = snapshot(u)))
+		return rc;
 	if (!u->s.u)
 		return 0; /* a rank that holds only its slabs reports nothing */
 	r->energy = bsq_diag_energy(&u->s);
 	bsq_diag_div(&u->s, &r->div_max, &l2);
 	r->nusselt = bsq_nusselt(&u->s, &u->p);
-	if (u->writes && u->snap_step != u->s.step)
+	if (u->writes && !u->ncpar && u->snap_step != u->s.step)
 		rc = snapshot(u);
 	if (!rc && u->writes)
 		rc = bsq_out_profiles(&u->out, &u->s);
@@ -274,7 +356,7 @@ int bsq_run(const struct bsq_config *c, const struct bsq_run_opts *o, struct bsq
 	}
 	if (!rc)
 		rc = finish(&u);
-	rc2 = u.writes ? bsq_out_close(&u.out) : 0;
+	rc2 = u.writes || u.ncpar ? bsq_out_close(&u.out) : 0;
 	rc = rc ? rc : rc2;
 	rc = spate_signals_end(rc, u.s.t, "", c->end_time, u.s.step, c->out_dir);
 	bsq_cuda_free(u.gpu);

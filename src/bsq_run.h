@@ -10,6 +10,8 @@
 struct bsq_run_opts {
 	int no_output;          /* write no files */
 	const char *restart;    /* continue from this checkpoint, or NULL */
+	int follower;           /* a rank but 0 under mpirun: no file of its own, only its
+	                           planes of a results.nc written in parallel */
 };
 
 /* What a run did, for the summary. */

@@ -52,6 +52,16 @@ int bsq_slabs_gather(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_
  * w is not touched there), their planes staged through a buffer of their
  * own planes.  Collective. */
 int bsq_slabs_gather_root(struct bsq_slabs *S, struct bsq_state *w, const struct bsq_params *p);
+/* This rank's planes: the first (0-based) and how many (its slabs are
+ * side by side). */
+void bsq_slabs_mine(const struct bsq_slabs *S, int *k0, int *nk);
+/* This rank's planes of field (0 u, 1 v, 2 w, 3 T, 4 p) as they stand,
+ * with one ghost plane on each side (the neighbour's plane inside the
+ * stack, the boundary's at its ends): nk + 2 planes of the grid (bsq_sz
+ * values each) into host array a, plane 0 the one below plane k0
+ * (bsq_slabs_mine).  Not collective (bsq_slab_out.c).  Returns 0 or
+ * -SPATE_EDEVICE. */
+int bsq_slabs_planes(struct bsq_slabs *S, int field, bsq_real *a);
 /* Where the slabs' arrays live, for bsq_slabs_init_on: allocate and release
  * an array, copy bytes (either side host or the slabs' memory; 0 or
  * -SPATE_E*), run slab k's work on its own stream from now (k = -1: the

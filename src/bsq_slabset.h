@@ -1,5 +1,5 @@
 /* bsq_slabset.h: what the slab files share inside (bsq_slab.c,
- * bsq_slab_ops.c, bsq_slab_halo.c; callers use bsq_slab.h).
+ * bsq_slab_ops.c, bsq_slab_halo.c, bsq_slab_out.c; callers use bsq_slab.h).
  *
  * The control flow steps a stand-in state (proxy) whose arrays are tokens:
  * addresses of tok[id], one per buffer (u, v, w, T, the eight explicit

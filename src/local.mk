@@ -46,7 +46,7 @@ src_libspate_a_SOURCES = \
 	src/bsq_jacobi.c \
 	src/bsq_scenario.c src/bsq_out.c src/bsq_ckpt.c src/bsq_run.c src/bsq_cli.c \
 	src/bsq_bench.c src/bsq_device.c src/bsq_cpu.c \
-	src/bsq_slab.c src/bsq_slab_ops.c src/bsq_slab_halo.c
+	src/bsq_slab.c src/bsq_slab_ops.c src/bsq_slab_halo.c src/bsq_slab_out.c
 noinst_HEADERS += \
 	src/hostdevice.h src/cftime.h src/hazard_kern.h src/export_cli.h \
 	src/spate.h \
@@ -83,6 +83,9 @@ noinst_HEADERS += \
 	src/bsq_scenario.h src/bsq_out.h src/bsq_ckpt.h src/bsq_run.h src/bsq_bench.h src/bench.h \
 	src/bsq_slab.h src/bsq_slabset.h
 # Printed maps (spate map -o FILE.png|FILE.pdf), drawn with Cairo.
+if !HAVE_NETCDF
+src_libspate_a_SOURCES += src/ncout_none.c
+endif
 if HAVE_CAIRO
 src_libspate_a_SOURCES += src/mapdraw.c src/mapdeco.c src/mapline.c src/mapcolour.c
 endif

@@ -110,7 +110,10 @@ static void version(void)
 #else
 		"no",
 #endif
-#ifdef HAVE_NETCDF
+#if defined HAVE_NETCDF_PAR
+		"yes (results.nc and checkpoint.nc; maps with spate map; MPI flavour: the "
+		"Boussinesq results.nc written in parallel under mpirun)",
+#elif defined HAVE_NETCDF
 		"yes (results.nc and checkpoint.nc; maps with spate map)",
 #else
 		"no (grids are ESRI ASCII, checkpoints checkpoint.bin)",

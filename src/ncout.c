@@ -4,8 +4,10 @@
  * for 3D fields, a grid mapping variable "crs" with the grid's WKT; fixed
  * fields written at creation, fields along an unlimited time dimension,
  * fields written at the end, named points with their own series
- * (<prefix>_time, ncpoints.c); global attributes as given.  Built without
- * NetCDF, every entry point says so. */
+ * (<prefix>_time, ncpoints.c); global attributes as given.  Built against
+ * the MPI flavour of NetCDF (HAVE_NETCDF_PAR), a file of records only may
+ * be opened by every rank together, each writing its own layers.  Built
+ * without NetCDF: ncout_none.c. */
 #define _POSIX_C_SOURCE 200809L
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -20,10 +22,19 @@
 #include "ncpoints.h"
 #include "nctable.h"
 #include "cftime.h"
+#include "decomp.h"
 
 #ifdef HAVE_NETCDF
 #include <netcdf.h>
 #include "ncutil.h"
+#ifdef HAVE_NETCDF_PAR
+#include <mpi.h>
+#include <netcdf_par.h>
+MPI_Comm decomp_world_comm(void);
+#define PARALLEL 1
+#else
+#define PARALLEL 0
+#endif
 
 struct spate_nc {
 	int id;
@@ -32,7 +43,10 @@ struct spate_nc {
 	int v_time;         /* time of the records, or -1 */
 	char time_units[SPATE_TIME_TEXT]; /* CF "seconds since <start>" */
 	struct spate_ncp *pts; /* the named points, or NULL */
-	double *buf;        /* one layer, or one value per point */
+	double *buf;        /* one layer, or one value per point (par: a rank's layers) */
+	size_t nbuf;        /* values buf holds */
+	int par;            /* opened by every rank together (NetCDF-4 over MPI-IO) */
+	int rank;           /* this rank, with par */
 };
 
 #define NC(what, call) SPATE_NC("netcdf", what, call)
@@ -144,10 +158,13 @@ static int def_fields(struct spate_nc *f, const struct spate_nc_spec *spec, cons
 	return e;
 }
 
-/* Coordinate variable name: n values c0 + (i + 1/2) d. */
+/* Coordinate variable name: n values c0 + (i + 1/2) d; in parallel by
+ * rank 0 alone (independent access, the default). */
 static int put_coord(struct spate_nc *f, const char *name, int n, double c0, double d)
 {
 	int v, e;
+	if (f->par && f->rank != 0)
+		return 0;
 	for (int i = 0; i < n; i++)
 		f->buf[i] = c0 + (i + 0.5) * d;
 	if ((e = nc_inq_varid(f->id, name, &v)))
@@ -155,12 +172,12 @@ static int put_coord(struct spate_nc *f, const char *name, int n, double c0, dou
 	return nc_put_var_double(f->id, v, f->buf);
 }
 
-/* Layer k of field fl into f->buf: NaN as the fill value. */
-static void pack(struct spate_nc *f, const struct spate_field *fl, int k)
+/* Layer k of field fl into buf (one layer): NaN as the fill value. */
+static void pack(const struct spate_nc *f, const struct spate_field *fl, int k, double *buf)
 {
 	for (int j = 0; j < f->ny; j++) {
 		ptrdiff_t at = j * fl->sy + k * fl->sz;
-		double *b = f->buf + (size_t)j * f->nx;
+		double *b = buf + (size_t)j * f->nx;
 		if (fl->type == SPATE_F32)
 			for (int i = 0; i < f->nx; i++)
 				b[i] = ((const float *)fl->data)[at + i * fl->sx];
@@ -172,25 +189,86 @@ static void pack(struct spate_nc *f, const struct spate_field *fl, int k)
 	}
 }
 
-/* Field fl into its variable (record rec, or -1 for one without time),
- * one layer at a time, NetCDF converting to the variable's type.  Returns a
- * NetCDF status. */
-static int put_field(struct spate_nc *f, const struct spate_field *fl, long rec)
+/* f->buf for n values at least. */
+static int grow(struct spate_nc *f, size_t n)
 {
-	size_t start[4] = { 0 }, count[4] = { 1, 1, 1, 1 };
+	double *b;
+	if (n <= f->nbuf)
+		return 0;
+	if (!(b = realloc(f->buf, n * sizeof *b)))
+		return NC_ENOMEM;
+	f->buf = b;
+	f->nbuf = n;
+	return 0;
+}
+
+/* Field fl into its variable (record rec, or -1 for one without time):
+ * of a 3D field layers [k0, k0 + nk), its layer 0 the file's layer k0;
+ * NetCDF converts to the variable's type.  One layer a call; in parallel
+ * (collective) all nk layers in one call.  Returns a NetCDF status. */
+static int put_field(struct spate_nc *f, const struct spate_field *fl, long rec, int k0, int nk)
+{
+	size_t start[4] = { 0 }, count[4] = { 1, 1, 1, 1 }, n = (size_t)f->nx * f->ny;
 	int v, nd, t = rec >= 0, e = nc_inq_varid(f->id, fl->name, &v);
 	if (!e)
 		e = nc_inq_varndims(f->id, v, &nd);
 	if (e || nd != fl->ndims + t)
 		return e ? e : NC_EINVALCOORDS;
+	if (fl->ndims != 3) {
+		k0 = 0;
+		nk = 1;
+	}
+	if (f->par && (e = grow(f, (nk > 0 ? (size_t)nk : 1) * n)))
+		return e;
 	start[0] = t ? (size_t)rec : 0;
 	count[nd - 2] = (size_t)f->ny;
 	count[nd - 1] = (size_t)f->nx;
-	for (int k = 0; k < (fl->ndims == 3 ? f->nz : 1) && !e; k++) {
-		pack(f, fl, k);
-		start[t] = fl->ndims == 3 ? (size_t)k : start[t];
-		e = nc_put_vara_double(f->id, v, start, count, f->buf);
+	for (int k = 0; k < nk && !e; k++) {
+		pack(f, fl, k, f->buf + (f->par ? (size_t)k * n : 0));
+		start[t] = fl->ndims == 3 ? (size_t)(k0 + k) : start[t];
+		if (!f->par)
+			e = nc_put_vara_double(f->id, v, start, count, f->buf);
 	}
+	if (e || !f->par)
+		return e;
+	if (fl->ndims == 3) {
+		start[t] = (size_t)k0;
+		count[t] = (size_t)(nk > 0 ? nk : 0);
+	}
+	return nc_put_vara_double(f->id, v, start, count, f->buf);
+}
+
+/* The file at path, new (clobbering) or (old) an existing one to write:
+ * by this process, or with f->par by every rank together. */
+static int open_file(struct spate_nc *f, int old)
+{
+#ifdef HAVE_NETCDF_PAR
+	if (f->par)
+		return old ? nc_open_par(f->path, NC_WRITE, decomp_world_comm(), MPI_INFO_NULL,
+			&f->id) : nc_create_par(f->path, NC_NETCDF4 | NC_CLOBBER, decomp_world_comm(),
+			MPI_INFO_NULL, &f->id);
+#endif
+	return old ? nc_open(f->path, NC_WRITE, &f->id) :
+		nc_create(f->path, NC_NETCDF4 | NC_CLOBBER, &f->id);
+}
+
+/* In parallel, the time and the records are written by every rank at once:
+ * HDF5 extends the unlimited dimension collectively, and a deflated
+ * variable takes collective writes only. */
+static int collective(struct spate_nc *f, const struct spate_nc_spec *spec)
+{
+	int e = 0;
+#ifdef HAVE_NETCDF_PAR
+	int v;
+	if (f->par && f->v_time >= 0)
+		e = nc_var_par_access(f->id, f->v_time, NC_COLLECTIVE);
+	for (int k = 0; f->par && k < spec->nrecords && !e; k++)
+		if (!(e = nc_inq_varid(f->id, spec->records[k].name, &v)))
+			e = nc_var_par_access(f->id, v, NC_COLLECTIVE);
+#else
+	(void)f;
+	(void)spec;
+#endif
 	return e;
 }
 
@@ -227,7 +305,7 @@ static int fits(struct spate_nc *f, const struct spate_nc_spec *spec)
 /* Restart: the existing file at path, if it fits spec. */
 static int reopen(struct spate_nc *f, const char *path, const struct spate_nc_spec *spec)
 {
-	int d, nv = 0, e = nc_open(path, NC_WRITE, &f->id);
+	int d, nv = 0, e = open_file(f, 1);
 	if (e)
 		return e;
 	e = !fits(f, spec);
@@ -237,6 +315,8 @@ static int reopen(struct spate_nc *f, const char *path, const struct spate_nc_sp
 		e = nc_inq_nvars(f->id, &nv);
 	for (int v = 0; !e && v < nv; v++)
 		e = nc_inq_varndims(f->id, v, &d);
+	if (!e)
+		e = collective(f, spec);
 	if (e) {
 		nc_close(f->id);
 		spate_ncp_free(f->pts);
@@ -254,7 +334,7 @@ static int create(struct spate_nc *f, const struct spate_nc_spec *spec)
 	const char *path = f->path;
 	int dims[3], rc = 0;
 	f->id = -1;
-	NC("creating it", nc_create(path, NC_NETCDF4 | NC_CLOBBER, &f->id));
+	NC("creating it", open_file(f, 0));
 	NC("defining the grid", def_grid(f->id, g, dims));
 	NC("defining the fields", def_fields(f, spec, dims));
 	if (spec->points)
@@ -267,6 +347,7 @@ static int create(struct spate_nc *f, const struct spate_nc_spec *spec)
 	NC("writing global attributes", spate_nc_put_attrs(f->id, NC_GLOBAL, spec->attrs,
 		spec->nattrs));
 	NC("ending definitions", nc_enddef(f->id));
+	NC("asking for collective writes", collective(f, spec));
 	NC("writing x", put_coord(f, "x", g->nx, g->x0, g->dx));
 	NC("writing y", put_coord(f, "y", g->ny, g->y0, g->dy));
 	if (g->nz > 0)
@@ -276,7 +357,7 @@ static int create(struct spate_nc *f, const struct spate_nc_spec *spec)
 	if (spec->table)
 		NC("writing the table", spate_nct_put(f->id, spec->table));
 	for (int k = 0; k < spec->nfixed; k++)
-		NC(spec->fixed[k].name, put_field(f, &spec->fixed[k], -1));
+		NC(spec->fixed[k].name, put_field(f, &spec->fixed[k], -1, 0, f->nz));
 	NC("syncing", nc_sync(f->id));
 	return 0;
 out:
@@ -300,7 +381,14 @@ int spate_nc_create(struct spate_nc **out, const char *path, const struct spate_
 	size_t n = (size_t)g->nx * g->ny, m = (size_t)g->nx + g->ny + g->nz;
 	int rc;
 	*out = NULL;
-	if (!f || !(f->buf = malloc((n > m ? n : m) * sizeof *f->buf)) ||
+	if (spec->parallel && (spec->nfixed || spec->nfinals || spec->points || spec->table ||
+		!PARALLEL)) {
+		spate_log_error("netcdf", "%s: %s", path, PARALLEL ? "written in parallel: records "
+			"only" : "this spate's NetCDF is the serial flavour: no parallel writes");
+		free(f);
+		return PARALLEL ? -SPATE_EINVAL : -SPATE_EUNSUPPORTED;
+	}
+	if (!f || !(f->buf = malloc((f->nbuf = n > m ? n : m) * sizeof *f->buf)) ||
 		!(f->path = strdup(path))) {
 		if (f)
 			nc_free(f);
@@ -310,6 +398,8 @@ int spate_nc_create(struct spate_nc **out, const char *path, const struct spate_
 	f->ny = g->ny;
 	f->nz = g->nz;
 	f->v_time = -1;
+	f->par = spec->parallel;
+	f->rank = decomp_world_rank();
 	snprintf(f->time_units, sizeof f->time_units, "%s", spec->time_units ? spec->time_units :
 		"");
 	if (!f->time_units[0])
@@ -325,12 +415,18 @@ int spate_nc_create(struct spate_nc **out, const char *path, const struct spate_
 int spate_nc_record(struct spate_nc *f, long rec, double t, const struct spate_field *fl,
 	int n)
 {
+	return spate_nc_record_layers(f, rec, t, fl, n, 0, f->nz);
+}
+
+int spate_nc_record_layers(struct spate_nc *f, long rec, double t,
+	const struct spate_field *fl, int n, int k0, int nk)
+{
 	const char *path = f->path;
-	size_t at = (size_t)rec;
+	size_t at = (size_t)rec, one = f->par && f->rank != 0 ? 0 : 1;
 	int rc = 0;
-	NC("writing time", nc_put_var1_double(f->id, f->v_time, &at, &t));
+	NC("writing time", nc_put_vara_double(f->id, f->v_time, &at, &one, &t));
 	for (int k = 0; k < n; k++)
-		NC(fl[k].name, put_field(f, &fl[k], rec));
+		NC(fl[k].name, put_field(f, &fl[k], rec, k0, nk));
 	NC("syncing", nc_sync(f->id));
 out:
 	return rc;
@@ -341,7 +437,7 @@ int spate_nc_fields(struct spate_nc *f, const struct spate_field *fl, int n)
 	const char *path = f->path;
 	int rc = 0;
 	for (int k = 0; k < n; k++)
-		NC(fl[k].name, put_field(f, &fl[k], -1));
+		NC(fl[k].name, put_field(f, &fl[k], -1, 0, f->nz));
 out:
 	return rc;
 }
@@ -386,53 +482,5 @@ int spate_nc_close(struct spate_nc *f)
 out:
 	nc_free(f);
 	return rc;
-}
-
-#else /* !HAVE_NETCDF */
-
-int spate_nc_create(struct spate_nc **f, const char *path, const struct spate_nc_spec *spec)
-{
-	(void)spec;
-	*f = NULL;
-	spate_log_error("netcdf", "%s: this spate was built without NetCDF: use [output] format "
-		"= ascii, or rebuild with NetCDF (libnetcdf-dev)", path);
-	return -SPATE_EUNSUPPORTED;
-}
-
-int spate_nc_record(struct spate_nc *f, long rec, double t, const struct spate_field *fl,
-	int n)
-{
-	(void)f; (void)rec; (void)t; (void)fl; (void)n;
-	return -SPATE_EUNSUPPORTED;
-}
-
-int spate_nc_fields(struct spate_nc *f, const struct spate_field *fl, int n)
-{
-	(void)f; (void)fl; (void)n;
-	return -SPATE_EUNSUPPORTED;
-}
-
-int spate_nc_attr(struct spate_nc *f, const struct spate_attr *a)
-{
-	(void)f; (void)a;
-	return -SPATE_EUNSUPPORTED;
-}
-
-int spate_nc_points_row(struct spate_nc *f, long rec, double t, const double *v)
-{
-	(void)f; (void)rec; (void)t; (void)v;
-	return -SPATE_EUNSUPPORTED;
-}
-
-int spate_nc_points_final(struct spate_nc *f, const double *v)
-{
-	(void)f; (void)v;
-	return -SPATE_EUNSUPPORTED;
-}
-
-int spate_nc_close(struct spate_nc *f)
-{
-	(void)f;
-	return 0;
 }
 #endif

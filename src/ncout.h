@@ -3,7 +3,7 @@
  * back for maps (ncread.c) with what a map needs besides (ncmapinfo.c).
  * Every NetCDF call of spate is in these files, ncutil.c and ckpt_nc.c
  * (checkpoints); built without NetCDF, each function says so and returns
- * -SPATE_EUNSUPPORTED. */
+ * -SPATE_EUNSUPPORTED (ncout_none.c for the writer). */
 #ifndef SPATE_NCOUT_H
 #define SPATE_NCOUT_H
 
@@ -37,6 +37,10 @@ struct spate_nc_spec {
 	int append;     /* restart: continue the file at path if it fits */
 	const char *time_units; /* CF units of every time in the file, "seconds since
 	                           <start>" (cftime.h); NULL: from SPATE_START_DEFAULT */
+	int parallel;   /* every MPI rank creates (or continues) the file together and
+	                   writes its own layers of each record (spate_nc_record_layers);
+	                   records only.  Needs the MPI flavour of NetCDF (HAVE_NETCDF_PAR):
+	                   without it -SPATE_EUNSUPPORTED */
 };
 
 /* Create the results file at path (NetCDF-4, CF-1.8): dimensions y, x (z
@@ -52,6 +56,12 @@ int spate_nc_create(struct spate_nc **f, const char *path, const struct spate_nc
  * call, or left fill); then sync the file. */
 int spate_nc_record(struct spate_nc *f, long rec, double t, const struct spate_field *fl,
 	int n);
+
+/* The same for a file written in parallel: every rank calls it at once,
+ * with 3D fields of layers [k0, k0 + nk) (their layer 0 the file's k0; the
+ * ranks' layers side by side cover the grid); rank 0 writes the time. */
+int spate_nc_record_layers(struct spate_nc *f, long rec, double t,
+	const struct spate_field *fl, int n, int k0, int nk);
 
 /* Write the n fields, each one of spec->finals by name. */
 int spate_nc_fields(struct spate_nc *f, const struct spate_field *fl, int n);

@@ -13,10 +13,15 @@
 #    NCCL built and at least 2 GPUs (as `spate devices` counts them; NCCL
 #    takes one GPU per rank) transport = nccl under each overlap, the log
 #    saying that the halos went GPU to GPU (else a "skip" line).
+# 3. results.nc of the lid-driven cube on 1, 2 and 3 ranks (and 5 slabs on
+#    3 ranks, and a restart from 2 ranks on 3): ncdump text equal to that of
+#    one process; the log says the ranks wrote it in parallel where spate
+#    has the MPI flavour of NetCDF (else: rank 0 from gathered fields).
 #
 # Environment (set by make check): SPATE, MPIEXEC (empty: none found),
-# SPATE_HAVE_MPI and SPATE_HAVE_NCCL (yes/no).  Skips (77) without MPI or
-# mpiexec.
+# SPATE_HAVE_MPI, SPATE_HAVE_NCCL and SPATE_HAVE_NETCDF_PAR (yes/no; unset:
+# from spate --version).  Skips (77) without MPI or mpiexec, and (after the
+# other checks) when spate has NetCDF but ncdump is missing.
 set -u
 
 . "$(dirname "$0")/mpi_common.sh" bsq_mpi.sh
@@ -118,6 +123,83 @@ rc=$?
 check "2 ranks restarted from a file that is no checkpoint: refused, no rank left waiting" $? \
 	"exit $rc; $(head -c 300 "$tmp/rsbad.out")"
 
+# results.nc over ranks: the lid-driven cube at 12^3, 7 steps of 0.01, a
+# record every 0.02 (5 records), on 1, 2 and 3 ranks: `ncdump -p 9,17` of
+# every file the text of one process's.  Each run in a folder of its own
+# with the same output folder "out", so that the parameters written in
+# the file agree; where they cannot (5 slabs on 3 ranks; a run stopped at
+# step 3 on 2 ranks with a checkpoint and continued on 3, results.nc
+# continued in place) only the spate_parameters line may differ.  With
+# the MPI flavour of NetCDF (SPATE_HAVE_NETCDF_PAR=yes) the log must say
+# that the ranks wrote results.nc in parallel, else that rank 0 wrote it
+# from the gathered fields.  Without ncdump: the script ends with 77.
+nc_skip=
+if ! "$SPATE" --version | grep -q '^NetCDF: yes'; then
+	echo "skip results.nc over ranks (spate built without NetCDF)"
+elif ! command -v ncdump >/dev/null 2>&1; then
+	echo "skip results.nc over ranks (no ncdump: install netcdf-bin)"
+	nc_skip=yes
+else
+	par=${SPATE_HAVE_NETCDF_PAR:-}
+	if [ -z "$par" ]; then
+		par=no
+		"$SPATE" --version | grep -q '^NetCDF: yes.*MPI flavour' && par=yes
+	fi
+	if [ "$par" = yes ]; then
+		how="written in parallel" said="the ranks wrote it in parallel"
+	else
+		how="written by rank 0 from the gathered fields" said="rank 0 wrote it, gathered"
+	fi
+	cube=(run "$(cd "$scen" && pwd)/bsq_cube.conf" --domain.n=12 --run.dt=0.01
+		--run.end_time=0.07 --output.interval=0.02 --output.dir=out)
+	# ncrun NAME NP ARGS...: spate on NP ranks in $tmp/nc-NAME, its log
+	# there in log, the ncdump text of its results.nc in $tmp/nc-NAME.cdl
+	ncrun() {
+		local name=$1 np=$2 rc
+		shift 2
+		mkdir -p "$tmp/nc-$name"
+		(cd "$tmp/nc-$name" && timeout 300 "$MPIEXEC" --oversubscribe -np "$np" "$SPATE" \
+			"${cube[@]}" "$@" >log 2>&1)
+		rc=$?
+		ncdump -p 9,17 "$tmp/nc-$name/out/results.nc" >"$tmp/nc-$name.cdl" 2>&1 || rc=1
+		return $rc
+	}
+	# ncsame NAME NP [params]: its text equal to one process's (params: but
+	# for the spate_parameters line), the log naming how it was written
+	ncsame() {
+		local a=$tmp/nc-one.cdl b=$tmp/nc-$1.cdl
+		if [ "${3:-}" = params ]; then
+			grep -v ':spate_parameters = ' "$a" >"$a.p"
+			grep -v ':spate_parameters = ' "$b" >"$b.p"
+			a=$a.p b=$b.p
+		fi
+		cmp -s "$a" "$b" && [ "$(grep -c ' = UNLIMITED ; // (5 currently)' "$b")" -eq 1 ] &&
+			grep -q "results.nc $how" "$tmp/nc-$1/log"
+	}
+	ncrun one 1
+	check "cube 12^3 on one process: results.nc, 5 records" $? "$(head -c 300 "$tmp/nc-one/log")"
+	for np in 2 3; do
+		ncrun "np$np" "$np"
+		rc=$?
+		ncsame "np$np" "$np"
+		check "cube 12^3 on $np ranks: results.nc (ncdump) equal to one process's; $said" \
+			$((rc || $?)) "exit $rc; $(diff "$tmp/nc-one.cdl" "$tmp/nc-np$np.cdl" | head -c 200)
+			$(head -c 300 "$tmp/nc-np$np/log")"
+	done
+	ncrun slabs5 3 --parallel.subdomains=5
+	rc=$?
+	ncsame slabs5 3 params
+	check "cube 12^3, 5 slabs on 3 ranks: results.nc equal to one process's" $((rc || $?)) \
+		"exit $rc; $(head -c 300 "$tmp/nc-slabs5/log")"
+	ncrun rs 2 --run.max_steps=3 --checkpoint-every=0.02 &&
+		mv "$tmp/nc-rs/log" "$tmp/nc-rs/log1" &&
+		ncrun rs 3 --restart out/checkpoint.nc
+	rc=$?
+	ncsame rs 3 params
+	check "cube 12^3 stopped on 2 ranks at step 3, continued on 3: results.nc equal to one process's" \
+		$((rc || $?)) "exit $rc; $(head -c 300 "$tmp/nc-rs/log")"
+fi
+
 # Memory: a rank but 0 holds only its slabs, from the start (a fresh start
 # builds the whole state on rank 0, which keeps it for the outputs).  The
 # cube at 96^3 on 2 ranks: rank 0's resident memory at the end, and its
@@ -152,4 +234,6 @@ for what in resident_mib peak_mib; do
 	check "2 ranks, cube 96^3: $what rank 0 ${1:-?}, rank 1 ${2:-?}: rank 1 holds no whole state" \
 		$((rc || $?)) "exit $rc; $(head -c 300 "$tmp/mem.out")"
 done
-exit $((fail > 0))
+[ "$fail" -gt 0 ] && exit 1
+[ -n "$nc_skip" ] && exit 77
+exit 0

@@ -118,7 +118,8 @@ dist_check_SCRIPTS += tests/man_keys.sh tests/help.sh
 TESTS += tests/man_keys.sh tests/help.sh
 
 # The Boussinesq slabs over 1, 2 and 3 MPI ranks (bsq_mpi.sh, running
-# t_bsq_slabs under mpiexec).
+# t_bsq_slabs under mpiexec; results.nc from N ranks, in parallel with the
+# MPI flavour of NetCDF, equal to one process's).
 dist_check_SCRIPTS += tests/bsq_mpi.sh
 TESTS += tests/bsq_mpi.sh
 # The Boussinesq module through the run layer (bsq_run.sh).
@@ -157,6 +158,11 @@ HAVE_NCCL_FLAG = yes
 else
 HAVE_NCCL_FLAG = no
 endif
+if HAVE_NETCDF_PAR
+HAVE_NETCDF_PAR_FLAG = yes
+else
+HAVE_NETCDF_PAR_FLAG = no
+endif
 
 # Shell tests run through bash, so they work even without the exec bit.
 TEST_EXTENSIONS = .sh
@@ -170,7 +176,8 @@ AM_TESTS_ENVIRONMENT = \
 	OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive}; export OMP_WAIT_POLICY; \
 	MPIEXEC='$(MPIEXEC)'; export MPIEXEC; \
 	SPATE_HAVE_MPI='$(HAVE_MPI_FLAG)'; export SPATE_HAVE_MPI; \
-	SPATE_HAVE_NCCL='$(HAVE_NCCL_FLAG)'; export SPATE_HAVE_NCCL;
+	SPATE_HAVE_NCCL='$(HAVE_NCCL_FLAG)'; export SPATE_HAVE_NCCL; \
+	SPATE_HAVE_NETCDF_PAR='$(HAVE_NETCDF_PAR_FLAG)'; export SPATE_HAVE_NETCDF_PAR;
 # Under --enable-sanitizers: stop at the first report, with exit statuses of
 # their own (never the 1 or 2 that bad-input tests expect); leaks that are
 # not spate's are in tests/lsan.supp (Open MPI keeps its plug-ins loaded and
