@@ -198,6 +198,20 @@ double bsq_diag_energy(const struct bsq_state *s);
 double bsq_diag_nusselt_wall(const struct bsq_state *s, const struct bsq_params *p, double dT);
 /* Rayleigh-Benard volume form: 1 + <w theta> / (kappa dT / lz). */
 double bsq_diag_nusselt_volume(const struct bsq_state *s, const struct bsq_params *p, double dT);
+/* Which Nusselt number a run reports: 1 the x = 0 wall's when both x walls
+ * have fixed temperatures (*dT their difference), else 2 the volume form
+ * when both z walls do, else 0. */
+int bsq_diag_nusselt_kind(const struct bsq_params *p, double *dT);
+/* What the series' energy and Nusselt number are sums of, plane by plane
+ * (BSQ_SERIES_PER doubles a plane): the plane's sum of the squared centre
+ * velocities, its sum of w T, and the x = 0 wall's -dT/dx terms of its rows;
+ * for planes 1..nz of s into d.  bsq_diag_series_of adds the data of all
+ * planes of grid g in their order: the bits of bsq_diag_energy and of the
+ * Nusselt number of the whole state, from slabs of planes too. */
+#define BSQ_SERIES_PER(g) (2 + (size_t)(g)->ny)
+void bsq_diag_series_planes(const struct bsq_state *s, const struct bsq_params *p, double *d);
+void bsq_diag_series_of(const struct bsq_grid *g, const struct bsq_params *p, const double *d,
+	double *energy, double *nusselt);
 /* Field 0..4 (u, v, w, T, p) at the point (x, y, z), trilinear between its own
  * (staggered) sample points, ghosts included. */
 double bsq_diag_sample(const struct bsq_state *s, int field, double x, double y, double z);

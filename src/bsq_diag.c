@@ -3,6 +3,7 @@
  * point samples of the staggered fields for centreline profiles.  Sums run
  * serially in a fixed order: the same bits on any number of threads. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "bsq_impl.h"
 
@@ -63,24 +64,53 @@ static double energy_row(void *vctx, size_t c0, int n)
 	return sum;
 }
 
+static double energy_of(const struct bsq_grid *g, double sum)
+{
+	return 0.5 * sum * g->dx * g->dy * g->dz;
+}
+
 double bsq_diag_energy(const struct bsq_state *s)
 {
 	struct diag_ctx x = diag_ctx_of(s);
-	return 0.5 * bsq_rows_sum(&s->g, energy_row, &x) * s->g.dx * s->g.dy * s->g.dz;
+	return energy_of(&s->g, bsq_rows_sum(&s->g, energy_row, &x));
+}
+
+/* The -dT/dx terms of the x = 0 wall held at Tw, row by row of plane k,
+ * into t[0..ny). */
+static void wall_terms(const struct bsq_state *s, double Tw, int k, double *t)
+{
+	const struct bsq_grid *g = &s->g;
+	int j;
+	for (j = 1; j <= g->ny; j++) {
+		size_t c = bsq_idx(g, 1, j, k);
+		t[j - 1] = bsq_dtdn_wall(Tw, s->T[c], s->T[c + 1], g->dx);
+	}
+}
+
+/* The wall's Nusselt number from its terms, plane by plane, `per` apart. */
+static double nusselt_wall_of(const struct bsq_grid *g, const struct bsq_params *p, double dT,
+	const double *t, size_t per)
+{
+	double sum = 0;
+	int j, k;
+	for (k = 0; k < g->nz; k++)
+		for (j = 0; j < g->ny; j++)
+			sum -= t[(size_t)k * per + (size_t)j];
+	return p->lx / dT * sum / ((double)g->ny * g->nz);
 }
 
 double bsq_diag_nusselt_wall(const struct bsq_state *s, const struct bsq_params *p, double dT)
 {
 	const struct bsq_grid *g = &s->g;
-	const double Tw = p->wall_T[BSQ_XM];
-	double sum = 0;
-	int j, k;
+	double *t = malloc((size_t)g->ny * g->nz * sizeof *t), nu;
+	int k;
+	if (!t)
+		return NAN;
 	for (k = 1; k <= g->nz; k++)
-		for (j = 1; j <= g->ny; j++) {
-			size_t c = bsq_idx(g, 1, j, k);
-			sum -= bsq_dtdn_wall(Tw, s->T[c], s->T[c + 1], g->dx);
-		}
-	return p->lx / dT * sum / ((double)g->ny * g->nz);
+		wall_terms(s, p->wall_T[BSQ_XM], k, t + (size_t)(k - 1) * g->ny);
+	nu = nusselt_wall_of(g, p, dT, t, (size_t)g->ny);
+	free(t);
+	return nu;
 }
 
 static double wT_row(void *vctx, size_t c0, int n)
@@ -94,12 +124,70 @@ static double wT_row(void *vctx, size_t c0, int n)
 	return sum;
 }
 
+static double nusselt_volume_of(const struct bsq_grid *g, const struct bsq_params *p, double dT,
+	double sum)
+{
+	double wT = sum / ((double)g->nx * g->ny * g->nz);
+	return 1 + wT / (p->kappa * dT / p->lz);
+}
+
 double bsq_diag_nusselt_volume(const struct bsq_state *s, const struct bsq_params *p, double dT)
 {
 	struct diag_ctx x = diag_ctx_of(s);
-	const struct bsq_grid *g = &s->g;
-	double wT = bsq_rows_sum(g, wT_row, &x) / ((double)g->nx * g->ny * g->nz);
-	return 1 + wT / (p->kappa * dT / p->lz);
+	return nusselt_volume_of(&s->g, p, dT, bsq_rows_sum(&s->g, wT_row, &x));
+}
+
+int bsq_diag_nusselt_kind(const struct bsq_params *p, double *dT)
+{
+	if (p->temp_bc[BSQ_XM] == BSQ_T_FIXED && p->temp_bc[BSQ_XP] == BSQ_T_FIXED &&
+		p->wall_T[BSQ_XM] != p->wall_T[BSQ_XP]) {
+		*dT = p->wall_T[BSQ_XM] - p->wall_T[BSQ_XP];
+		return 1;
+	}
+	if (p->temp_bc[BSQ_ZM] == BSQ_T_FIXED && p->temp_bc[BSQ_ZP] == BSQ_T_FIXED &&
+		p->wall_T[BSQ_ZM] != p->wall_T[BSQ_ZP]) {
+		*dT = p->wall_T[BSQ_ZM] - p->wall_T[BSQ_ZP];
+		return 2;
+	}
+	*dT = 0;
+	return 0;
+}
+
+void bsq_diag_series_planes(const struct bsq_state *s, const struct bsq_params *p, double *d)
+{
+	struct diag_ctx x = diag_ctx_of(s);
+	const size_t per = BSQ_SERIES_PER(&s->g);
+	double *ps = malloc((size_t)s->g.nz * 2 * sizeof *ps);
+	int k;
+	if (!ps) {
+		for (k = 0; k < s->g.nz; k++)
+			d[(size_t)k * per] = d[(size_t)k * per + 1] = NAN;
+		return;
+	}
+	bsq_rows_planes(&s->g, energy_row, &x, ps);
+	bsq_rows_planes(&s->g, wT_row, &x, ps + s->g.nz);
+	for (k = 1; k <= s->g.nz; k++) {
+		double *dk = d + (size_t)(k - 1) * per;
+		dk[0] = ps[k - 1];
+		dk[1] = ps[s->g.nz + k - 1];
+		wall_terms(s, p->wall_T[BSQ_XM], k, dk + 2);
+	}
+	free(ps);
+}
+
+void bsq_diag_series_of(const struct bsq_grid *g, const struct bsq_params *p, const double *d,
+	double *energy, double *nusselt)
+{
+	const size_t per = BSQ_SERIES_PER(g);
+	double e = 0, wT = 0, dT;
+	int k, kind = bsq_diag_nusselt_kind(p, &dT);
+	for (k = 0; k < g->nz; k++) {
+		e += d[(size_t)k * per];
+		wT += d[(size_t)k * per + 1];
+	}
+	*energy = energy_of(g, e);
+	*nusselt = kind == 1 ? nusselt_wall_of(g, p, dT, d + 2, per) :
+		kind == 2 ? nusselt_volume_of(g, p, dT, wT) : NAN;
 }
 
 /* Index i0 and weight t of coordinate x between samples at (i - 1 + sh) h,

@@ -25,13 +25,12 @@ static size_t at(const struct bsq_grid *g, int i, int j, int k)
 
 double bsq_nusselt(const struct bsq_state *s, const struct bsq_params *p)
 {
-	if (p->temp_bc[BSQ_XM] == BSQ_T_FIXED && p->temp_bc[BSQ_XP] == BSQ_T_FIXED &&
-		p->wall_T[BSQ_XM] != p->wall_T[BSQ_XP])
-		return bsq_diag_nusselt_wall(s, p, p->wall_T[BSQ_XM] - p->wall_T[BSQ_XP]);
-	if (p->temp_bc[BSQ_ZM] == BSQ_T_FIXED && p->temp_bc[BSQ_ZP] == BSQ_T_FIXED &&
-		p->wall_T[BSQ_ZM] != p->wall_T[BSQ_ZP])
-		return bsq_diag_nusselt_volume(s, p, p->wall_T[BSQ_ZM] - p->wall_T[BSQ_ZP]);
-	return NAN;
+	double dT;
+	switch (bsq_diag_nusselt_kind(p, &dT)) {
+	case 1: return bsq_diag_nusselt_wall(s, p, dT);
+	case 2: return bsq_diag_nusselt_volume(s, p, dT);
+	default: return NAN;
+	}
 }
 
 static const char *const names[5] = { "u", "v", "w", "p", "T" };
@@ -161,17 +160,24 @@ int bsq_out_series_due(const struct bsq_out *o, double t)
 	return o->series && t >= o->next_series;
 }
 
+int bsq_out_series_row(struct bsq_out *o, double t, long step, const struct bsq_stats *st,
+	double energy, double nusselt)
+{
+	if (!bsq_out_series_due(o, t))
+		return 0;
+	if (o->c->series_interval > 0)
+		while (o->next_series <= t)
+			o->next_series += o->c->series_interval;
+	fprintf(o->series, "%.17g,%.9g,%ld,%.17g,%.6e,%.6e,%d,%.6e,%.17g\n", t, st->dt, step,
+		energy, st->div_max, st->div_l2, st->cycles, st->residual, nusselt);
+	return ferror(o->series) ? -SPATE_EIO : 0;
+}
+
 int bsq_out_series(struct bsq_out *o, const struct bsq_state *s, const struct bsq_stats *st)
 {
 	if (!bsq_out_series_due(o, s->t))
 		return 0;
-	if (o->c->series_interval > 0)
-		while (o->next_series <= s->t)
-			o->next_series += o->c->series_interval;
-	fprintf(o->series, "%.17g,%.9g,%ld,%.17g,%.6e,%.6e,%d,%.6e,%.17g\n", s->t, st->dt, s->step,
-		bsq_diag_energy(s), st->div_max, st->div_l2, st->cycles, st->residual,
-		bsq_nusselt(s, o->p));
-	return ferror(o->series) ? -SPATE_EIO : 0;
+	return bsq_out_series_row(o, s->t, s->step, st, bsq_diag_energy(s), bsq_nusselt(s, o->p));
 }
 
 /* One profile: field along axis through (x, y, z), at the cell centres. */

@@ -49,6 +49,10 @@ int bsq_out_snapshot(struct bsq_out *o, const struct bsq_state *s, int rec);
 int bsq_out_series_due(const struct bsq_out *o, double t);
 /* A row of series.csv after step st, when due. */
 int bsq_out_series(struct bsq_out *o, const struct bsq_state *s, const struct bsq_stats *st);
+/* The same row from its numbers (energy and Nusselt number summed apart:
+ * bsq_slabs_series), at time t after step `step`. */
+int bsq_out_series_row(struct bsq_out *o, double t, long step, const struct bsq_stats *st,
+	double energy, double nusselt);
 /* profiles.csv (line,coordinate,value at the cell centres): u along z
  * through the box's centre line (x, y at the middle), w along x at
  * mid-height, T along x at mid-height; in a box more than one cell wide in

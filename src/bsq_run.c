@@ -123,7 +123,10 @@ static int gather(struct run *u, int due)
 		return 0;
 	if ((rc = decomp_max(&any, 1, NULL)))
 		return rc;
-	return any > 0 ? bsq_slabs_gather_root(u->slabs, &u->s, &u->p) : 0;
+	if (any <= 0)
+		return 0;
+	u->r->gathers++;
+	return bsq_slabs_gather_root(u->slabs, &u->s, &u->p);
 }
 
 /* Under mpirun: rank 0 reads the checkpoint into its whole state; the
@@ -221,11 +224,13 @@ static int start(struct run *u)
 
 /* After a step: the series row, a snapshot or a checkpoint when due; on
  * the GPU the fields come down once, and only when one of them is.  The
- * slabs are gathered to rank 0 for a series row or a checkpoint, and for a
- * snapshot unless results.nc is written in parallel. */
+ * slabs are gathered to rank 0 for a checkpoint, and for a snapshot unless
+ * results.nc is written in parallel; a series row takes its sums from every
+ * rank's planes (bsq_slabs_series: a few numbers a plane travel). */
 static int after_step(struct run *u)
 {
 	int series = 0, out = 0, ckpt = 0, rc = 0;
+	double due = 0, energy = 0, nusselt = 0;
 	u->r->cycles_total += u->st.cycles;
 	if (u->writes) {
 		series = bsq_out_series_due(&u->out, u->s.t);
@@ -233,11 +238,20 @@ static int after_step(struct run *u)
 	}
 	if (u->writes || u->ncpar)
 		out = spate_clock_output_due(&u->clk, u->s.t);
-	if ((rc = gather(u, series || ckpt || (out && !u->ncpar))) || !(u->writes || u->ncpar))
+	if (u->slabs) {
+		/* rank 0 knows whether a row is due; its sums need every rank */
+		due = series;
+		if ((rc = decomp_bcast(&due, 1)) ||
+			(due > 0 && (rc = bsq_slabs_series(u->slabs, &u->p, &energy, &nusselt))))
+			return rc;
+	}
+	if ((rc = gather(u, ckpt || (out && !u->ncpar))) || !(u->writes || u->ncpar))
 		return rc;
 	if (u->gpu && (series || out || ckpt) && (rc = bsq_cuda_download(u->gpu, &u->s)))
 		return rc;
-	if (series && (rc = bsq_out_series(&u->out, &u->s, &u->st)))
+	if (series && (rc = u->slabs ?
+		bsq_out_series_row(&u->out, u->s.t, u->s.step, &u->st, energy, nusselt) :
+		bsq_out_series(&u->out, &u->s, &u->st)))
 		return rc;
 	if (out && (rc = snapshot(u)))
 		return rc;
@@ -400,5 +414,6 @@ int bsq_write_summary(const char *path, const struct bsq_config *c, const struct
 	spate_summary_int(&s, "outputs", r->outputs);
 	spate_summary_nums(&s, "resident_mib", r->resident_mib, r->ranks, "%.1f");
 	spate_summary_nums(&s, "peak_mib", r->peak_mib, r->ranks, "%.1f");
+	spate_summary_int(&s, "gathers", r->gathers);
 	return spate_summary_close(&s, path);
 }

@@ -28,6 +28,7 @@ struct bsq_result {
 	int ranks;              /* MPI ranks of the run */
 	double resident_mib[DECOMP_MAX]; /* each rank's resident memory at the end */
 	double peak_mib[DECOMP_MAX];     /* and its highest */
+	long gathers;           /* the whole fields gathered to rank 0 (slabs) */
 };
 
 /* Run c to [run] end_time (or max_steps, or a signal; then a checkpoint);

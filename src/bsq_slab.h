@@ -62,6 +62,13 @@ void bsq_slabs_mine(const struct bsq_slabs *S, int *k0, int *nk);
  * (bsq_slabs_mine).  Not collective (bsq_slab_out.c).  Returns 0 or
  * -SPATE_EDEVICE. */
 int bsq_slabs_planes(struct bsq_slabs *S, int field, bsq_real *a);
+/* The series row's kinetic energy and Nusselt number (bsq_diag_series_of:
+ * the bits of the whole state's) from every rank's planes, without
+ * gathering the fields: a plane's sums and wall terms travel to rank 0,
+ * where *energy and *nusselt are set.  Collective (bsq_slab_out.c).
+ * Returns 0, -SPATE_ENOMEM or -SPATE_EDEVICE. */
+int bsq_slabs_series(struct bsq_slabs *S, const struct bsq_params *p, double *energy,
+	double *nusselt);
 /* Where the slabs' arrays live, for bsq_slabs_init_on: allocate and release
  * an array, copy bytes (either side host or the slabs' memory; 0 or
  * -SPATE_E*), run slab k's work on its own stream from now (k = -1: the

@@ -13,6 +13,9 @@
 #    NCCL built and at least 2 GPUs (as `spate devices` counts them; NCCL
 #    takes one GPU per rank) transport = nccl under each overlap, the log
 #    saying that the halos went GPU to GPU (else a "skip" line).
+#    The heated cavity and Rayleigh-Benard on 2 and 3 ranks, a series row
+#    every step: series.csv (energy, Nusselt numbers) equal to one process's
+#    with the fields gathered only once (summary "gathers").
 # 3. results.nc of the lid-driven cube on 1, 2 and 3 ranks (and 5 slabs on
 #    3 ranks, and a restart from 2 ranks on 3): ncdump text equal to that of
 #    one process; the log says the ranks wrote it in parallel where spate
@@ -99,6 +102,35 @@ if timeout 300 "$SPATE" "${cav[@]}" --device=cuda --output.dir="$tmp/gone" >/dev
 else
 	echo "skip the GPU ranks (no usable GPU: $(head -n 1 "$tmp/gone.err"))"
 fi
+# Series rows from the ranks' planes (bsq_slabs_series: each rank sums its
+# planes, a few numbers a plane go to rank 0; no gather of the fields): the
+# heated cavity (the wall's Nusselt number) and Rayleigh-Benard (the volume
+# form), a row every step, no results.nc, on 2 and 3 ranks: series.csv
+# byte for byte that of one process (6 rows), and the summary's "gathers"
+# 1 (the end, for profiles.csv); it was one a step before.
+heat=(run "$scen/bsq_heated_cavity.conf" --domain.n=16 --run.max_steps=6 -q)
+rb=(run "$scen/bsq_rayleigh_benard.conf" --domain.nx=16 --domain.ny=16 --domain.nz=8
+	--run.max_steps=6 -q)
+for c in heat rb; do
+	eval "args=(\"\${$c[@]}\")"
+	args+=(--output.netcdf=no --output.series_interval=0)
+	timeout 300 "$SPATE" "${args[@]}" --output.dir="$tmp/s1-$c" >/dev/null 2>&1
+	check "$c on one process" $?
+	for np in 2 3; do
+		timeout 300 "$MPIEXEC" --oversubscribe -np "$np" "$SPATE" "${args[@]}" \
+			--output.dir="$tmp/s$np-$c" --summary "$tmp/s$np-$c.json" >"$tmp/s$np-$c.out" 2>&1
+		rc=$?
+		rows=$(grep -c . "$tmp/s$np-$c/series.csv" 2>/dev/null)
+		nu=$(awk -F, 'NR == 3 { print $9 }' "$tmp/s$np-$c/series.csv" 2>/dev/null)
+		cmp -s "$tmp/s1-$c/series.csv" "$tmp/s$np-$c/series.csv" && [ "$rows" -eq 7 ] &&
+			[ -n "$nu" ] && [ "$nu" != nan ] && grep -q '"gathers": 1,\?$' "$tmp/s$np-$c.json"
+		st=$((rc || $?))
+		what="series.csv ($rows lines, Nusselt $nu) equal to one process, fields gathered once"
+		check "$c on $np ranks: $what" $st \
+			"exit $rc; $(grep gathers "$tmp/s$np-$c.json"); $(head -c 300 "$tmp/s$np-$c.out")"
+	done
+done
+
 # A restart under mpirun: rank 0 reads the checkpoint, the other ranks get
 # their planes from it.  Stopped at step 3 on 2 ranks, continued on 2 and
 # on 3: series.csv and profiles.csv those of one process run through; a
