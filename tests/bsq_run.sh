@@ -237,6 +237,30 @@ rc=$?
 result $([ $rc = 0 ] && [ "$(key "$tmp/RB.json" ny)" = 48 ] &&
 	[ "$(key "$tmp/RB.json" ly)" = "$(key "$tmp/RB.json" lx)" ]; echo $?) \
 	"rayleigh_benard 48 x 48 x 24: exit $rc, summary ny $(key "$tmp/RB.json" ny), ly = lx"
+# The smoother's sweep in one pass over memory (bsq_mg_gsrb.c) against its
+# two passes, one a colour (SPATE_BSQ_GS=colours): Rayleigh-Benard 64 x 64
+# x 32 (periodic x and y; big enough for the threads' loops), the cube 48^3
+# (walls) and the thin lid cavity (periodic y of one cell), 6 steps on 1 and
+# 2 threads: series.csv and profiles.csv byte for byte the same.
+gsrb=0
+for c in "bsq_rayleigh_benard.conf --domain.nx=64 --domain.ny=64 --domain.nz=32" \
+	"bsq_cube.conf --domain.n=48" "bsq_cavity.conf --domain.n=32"; do
+	read -r -a a <<<"$c"
+	for m in colours one; do
+		for th in 1 2; do
+			OMP_NUM_THREADS=$th SPATE_BSQ_GS=$m "$SPATE" run "$scen/${a[0]}" "${a[@]:1}" \
+				--run.max_steps=6 --output.netcdf=no -q --output.dir="$tmp/gs-$m-$th" \
+				>/dev/null 2>&1 || gsrb=1
+		done
+	done
+	for d in colours-2 one-1 one-2; do
+		cmp -s "$tmp/gs-colours-1/series.csv" "$tmp/gs-$d/series.csv" &&
+			cmp -s "$tmp/gs-colours-1/profiles.csv" "$tmp/gs-$d/profiles.csv" || gsrb=1
+	done
+	[ "$(grep -c . "$tmp/gs-one-2/series.csv")" -eq 7 ] || gsrb=1
+	rm -rf "$tmp"/gs-*
+done
+result $gsrb "red-black sweeps in one pass: the bits of two passes (3 cases, 1 and 2 threads)"
 refused "a checkpoint of another grid" "another grid or scenario" "${cav[@]}" --domain.n=16 \
 	--output.dir="$tmp/E" --restart "$bck"
 refused "a checkpoint of another warm start" "another grid or scenario" "${cav[@]}" \
