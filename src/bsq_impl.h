@@ -331,8 +331,7 @@ static inline void bsq_row_jk(const struct bsq_grid *g, size_t c, int *i, int *j
 	*j = (int)(c % bsq_sz(g) / bsq_sy(g));
 	*i = (int)(c % bsq_sy(g));
 }
-/* What the multigrid verbs' row functions use: level l (its grid g,
- * strides sy, sz), out = f(in, in2), a scalar a, and a colour. */
+/* The multigrid row functions' context: level l, out = f(in, in2), a, colour. */
 struct bsq_lctx {
 	const struct bsq_level *l, *c;  /* the level; its coarser one */
 	const struct bsq_grid *g;
@@ -367,8 +366,8 @@ void bsq_bc_scalar(const struct bsq_grid *g, bsq_real *a, const int kind[BSQ_NFA
 /* Ghost kinds of T and of the pressure from the parameters. */
 void bsq_bc_kinds_T(const struct bsq_params *p, int kind[BSQ_NFACE]);
 void bsq_bc_kinds_p(const struct bsq_params *p, int kind[BSQ_NFACE]);
-/* First unknown (i, j, k) of field comp (0..2: u, v, w; 3: T, p): 1, but
- * 2 along the component's own axis when face 1 is a wall. */
+/* First unknown (i, j, k) of field comp (0..2: u, v, w; 3: T, p): 1, or 2
+ * along its own axis when face 1 is a wall. */
 void bsq_first(const struct bsq_params *p, int comp, int lo[3]);
 
 /* ---- bsq_setup.c: the set-up's initial u, v, w, T (interior). */
@@ -376,15 +375,14 @@ void bsq_setup_fields(struct bsq_state *s, const struct bsq_params *p);
 /* ---- bsq_rhs.c: explicit terms F of u, v, w (and T when thermal). */
 void bsq_rhs(const struct bsq_state *s, const struct bsq_params *p, bsq_real *F[4]);
 
-/* ---- multigrid verbs; each reads ghosts it fills itself.
- * bsq_mg_level.c */
+/* ---- multigrid verbs; each reads ghosts it fills itself.  bsq_mg_level.c */
 /* The coarsening of p's grid (level 0 first): n[l] the cells of level l.
  * Returns the number of levels (1 for Jacobi). */
 int bsq_mg_plan(const struct bsq_params *p, int n[BSQ_MG_MAXLEV][3]);
 /* 0, or -SPATE_EINVAL with a message when the coarsest level is too big. */
 int bsq_mg_check(const struct bsq_params *p);
-/* The levels of s (the plan above), vectors zeroed (arrays 0: shapes only,
- * no vector); 0 or -SPATE_ENOMEM. */
+/* The levels of s (the plan above), vectors zeroed (arrays 0: shapes only);
+ * 0 or -SPATE_ENOMEM. */
 int bsq_mg_build(struct bsq_state *s, const struct bsq_params *p, int arrays);
 void bsq_mg_free(struct bsq_state *s);
 void bsq_mg_zero(struct bsq_level *l, int vec);
@@ -407,8 +405,10 @@ double bsq_mg_residual(struct bsq_level *l, int res, int phi, int rhs);
  * (red 0: the cells with i + j + k0 + k even). */
 void bsq_mg_smooth(struct bsq_level *l, int phi, int rhs, int sweeps);
 void bsq_mg_colour(struct bsq_level *l, int phi, int rhs, int red);
-/* bsq_mg_restrict.c: coarse[cvec] = mean of the children of fine[fvec]. */
+/* bsq_mg_restrict.c: coarse[cvec] = the mean of fine[fvec]'s children (or of rhs - lap(phi)). */
 void bsq_mg_restrict(struct bsq_level *coarse, int cvec, struct bsq_level *fine, int fvec);
+void bsq_mg_restrict_residual(struct bsq_level *coarse, int cvec, struct bsq_level *fine, int phi,
+	int rhs);
 /* bsq_mg_interp_pl.c / _pc.c: fine[fvec] = a fine[fvec] + P coarse[cvec]. */
 void bsq_mg_interp_pl(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
 	int cvec);
