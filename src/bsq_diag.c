@@ -160,8 +160,8 @@ void bsq_diag_series_planes(const struct bsq_state *s, const struct bsq_params *
 	double *ps = malloc((size_t)s->g.nz * 2 * sizeof *ps);
 	int k;
 	if (!ps) {
-		for (k = 0; k < s->g.nz; k++)
-			d[(size_t)k * per] = d[(size_t)k * per + 1] = NAN;
+		for (size_t q = 0; q < (size_t)s->g.nz * per; q++)
+			d[q] = NAN;
 		return;
 	}
 	bsq_rows_planes(&s->g, energy_row, &x, ps);

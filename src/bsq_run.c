@@ -9,7 +9,6 @@
 #endif
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -19,7 +18,6 @@
 #include "bsq_cuda.h"
 #include "bsq_slab.h"
 #include "decomp.h"
-#include "bsq_impl.h"
 #include "bsq_run.h"
 #include "bsq_out.h"
 #include "bsq_ckpt.h"
@@ -57,23 +55,13 @@ struct run {
 static int snapshot_planes(struct run *u)
 {
 	struct bsq_state loc;
-	bsq_real **f[5] = { &loc.u, &loc.v, &loc.w, &loc.T, &loc.p };
-	size_t n;
-	int k0, nk, c, rc = 0;
-	memset(&loc, 0, sizeof loc);
-	bsq_slabs_mine(u->slabs, &k0, &nk);
-	loc.g = u->s.g;
-	loc.g.nz = nk;
+	int rc = bsq_slabs_local(u->slabs, 5, &loc);
+	if (rc)
+		return rc;
 	loc.t = u->s.t;
 	loc.step = u->s.step;
-	n = bsq_count(&loc.g); /* nk planes and a ghost plane on each side */
-	for (c = 0; c < 5 && !rc; c++)
-		rc = !(*f[c] = malloc(n * sizeof(bsq_real))) ? -SPATE_ENOMEM :
-			bsq_slabs_planes(u->slabs, c, *f[c]);
-	if (!rc)
-		rc = bsq_out_snapshot(&u->out, &loc, u->clk.index);
-	for (c = 0; c < 5; c++)
-		free(*f[c]);
+	rc = bsq_out_snapshot(&u->out, &loc, u->clk.index);
+	bsq_slabs_local_free(&loc);
 	return rc;
 }
 
@@ -113,6 +101,13 @@ static int start_slabs(struct run *u)
 	return bsq_slabs_init(&u->slabs, &u->s, &u->p, n, u->c->overlap, u->c->transport);
 }
 
+/* The slabs' fields into rank 0's whole state (collective), counted. */
+static int gather_root(struct run *u)
+{
+	u->r->gathers++;
+	return bsq_slabs_gather_root(u->slabs, &u->s, &u->p);
+}
+
 /* The slabs' fields into rank 0's whole state when any rank needs them
  * (due; only rank 0 writes): collective, every rank calls it. */
 static int gather(struct run *u, int due)
@@ -123,10 +118,7 @@ static int gather(struct run *u, int due)
 		return 0;
 	if ((rc = decomp_max(&any, 1, NULL)))
 		return rc;
-	if (any <= 0)
-		return 0;
-	u->r->gathers++;
-	return bsq_slabs_gather_root(u->slabs, &u->s, &u->p);
+	return any > 0 ? gather_root(u) : 0;
 }
 
 /* Under mpirun: rank 0 reads the checkpoint into its whole state; the
@@ -230,7 +222,7 @@ static int start(struct run *u)
 static int after_step(struct run *u)
 {
 	int series = 0, out = 0, ckpt = 0, rc = 0;
-	double due = 0, energy = 0, nusselt = 0;
+	double energy = 0, nusselt = 0;
 	u->r->cycles_total += u->st.cycles;
 	if (u->writes) {
 		series = bsq_out_series_due(&u->out, u->s.t);
@@ -239,14 +231,16 @@ static int after_step(struct run *u)
 	if (u->writes || u->ncpar)
 		out = spate_clock_output_due(&u->clk, u->s.t);
 	if (u->slabs) {
-		/* rank 0 knows whether a row is due; its sums need every rank */
-		due = series;
-		if ((rc = decomp_bcast(&due, 1)) ||
-			(due > 0 && (rc = bsq_slabs_series(u->slabs, &u->p, &energy, &nusselt))))
+		/* rank 0 knows whether a row or a gather is due; both need every
+		 * rank: one reduction tells them */
+		double due[2] = { series, ckpt || (out && !u->ncpar) };
+		if ((rc = decomp_max(due, 2, NULL)) ||
+			(due[0] > 0 && (rc = bsq_slabs_series(u->slabs, &u->p, &energy, &nusselt))) ||
+			(due[1] > 0 && (rc = gather_root(u))))
 			return rc;
 	}
-	if ((rc = gather(u, ckpt || (out && !u->ncpar))) || !(u->writes || u->ncpar))
-		return rc;
+	if (!(u->writes || u->ncpar))
+		return 0;
 	if (u->gpu && (series || out || ckpt) && (rc = bsq_cuda_download(u->gpu, &u->s)))
 		return rc;
 	if (series && (rc = u->slabs ?

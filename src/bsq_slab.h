@@ -62,6 +62,11 @@ void bsq_slabs_mine(const struct bsq_slabs *S, int *k0, int *nk);
  * (bsq_slabs_mine).  Not collective (bsq_slab_out.c).  Returns 0 or
  * -SPATE_EDEVICE. */
 int bsq_slabs_planes(struct bsq_slabs *S, int field, bsq_real *a);
+/* This rank's planes of the first nf fields (u, v, w, T, p) as a state of
+ * nk planes (bsq_slabs_planes), host arrays; 0, -SPATE_ENOMEM or
+ * -SPATE_EDEVICE (nothing left allocated).  Freed by bsq_slabs_local_free. */
+int bsq_slabs_local(struct bsq_slabs *S, int nf, struct bsq_state *loc);
+void bsq_slabs_local_free(struct bsq_state *loc);
 /* The series row's kinetic energy and Nusselt number (bsq_diag_series_of:
  * the bits of the whole state's) from every rank's planes, without
  * gathering the fields: a plane's sums and wall terms travel to rank 0,

@@ -42,48 +42,82 @@ int bsq_slabs_planes(struct bsq_slabs *S, int field, bsq_real *a)
 	return S->err;
 }
 
+int bsq_slabs_local(struct bsq_slabs *S, int nf, struct bsq_state *loc)
+{
+	bsq_real **f[5] = { &loc->u, &loc->v, &loc->w, &loc->T, &loc->p };
+	int k0, c, rc = 0;
+	memset(loc, 0, sizeof *loc);
+	loc->g = S->proxy.g;
+	bsq_slabs_mine(S, &k0, &loc->g.nz);
+	for (c = 0; c < nf && c < 5 && !rc; c++)
+		rc = !(*f[c] = malloc(bsq_count(&loc->g) * sizeof(bsq_real))) ? -SPATE_ENOMEM :
+			bsq_slabs_planes(S, c, *f[c]);
+	if (rc)
+		bsq_slabs_local_free(loc);
+	return rc;
+}
+
+void bsq_slabs_local_free(struct bsq_state *loc)
+{
+	free(loc->u);
+	free(loc->v);
+	free(loc->w);
+	free(loc->T);
+	free(loc->p);
+	loc->u = loc->v = loc->w = loc->T = loc->p = NULL;
+}
+
+/* This rank's plane data of the series into d (its first plane first):
+ * host slabs read in place, device slabs through a copy of their planes. */
+static int series_mine(struct bsq_slabs *S, const struct bsq_params *p, double *d)
+{
+	const struct bsq_state *P = &S->proxy;
+	const size_t per = BSQ_SERIES_PER(&P->g);
+	struct bsq_state v;
+	int k, k0, nk, rc;
+	bsq_slabs_mine(S, &k0, &nk);
+	if (S->mem->device) {
+		if (!(rc = bsq_slabs_local(S, 4, &v)))
+			bsq_diag_series_planes(&v, p, d);
+		bsq_slabs_local_free(&v);
+		return rc;
+	}
+	for (k = S->d[0].first; k < S->d[0].last; k++) {
+		const struct bsq_slab *b = &S->sub[k];
+		memset(&v, 0, sizeof v);
+		v.g = P->g;
+		v.g.nz = b->rows;
+		v.u = b->buf[bsq_slab_id(S, P->u)];
+		v.v = b->buf[bsq_slab_id(S, P->v)];
+		v.w = b->buf[bsq_slab_id(S, P->w)];
+		v.T = b->buf[bsq_slab_id(S, P->T)];
+		bsq_diag_series_planes(&v, p, d + (size_t)(b->row0 - k0) * per);
+	}
+	return 0;
+}
+
 /* Every rank's plane data of the series to rank 0 (in place there), where
  * bsq_diag_series_of adds them in the order of the planes. */
 int bsq_slabs_series(struct bsq_slabs *S, const struct bsq_params *p, double *energy,
 	double *nusselt)
 {
-	const int rank = decomp_world_rank(), P = decomp_world_size();
-	struct bsq_state loc;
+	const int rank = decomp_world_rank();
 	struct bsq_grid whole = S->proxy.g;
-	bsq_real **f[4] = { &loc.u, &loc.v, &loc.w, &loc.T };
-	double *d = NULL, k0d[DECOMP_MAX], nkd[DECOMP_MAX], bad = 0;
-	int count[DECOMP_MAX], offset[DECOMP_MAX];
-	size_t per, n;
-	int k0, nk, c, r, rc = 0;
+	size_t per = BSQ_SERIES_PER(&whole);
+	double *d, bad;
+	int k0, nk, rc = 0, r;
 	whole.nz = S->nz;
-	per = BSQ_SERIES_PER(&whole);
 	bsq_slabs_mine(S, &k0, &nk);
-	memset(&loc, 0, sizeof loc);
-	loc.g = whole;
-	loc.g.nz = nk;
-	n = bsq_count(&loc.g);
-	for (c = 0; c < 4 && !rc; c++)
-		rc = !(*f[c] = malloc(n * sizeof(bsq_real))) ? -SPATE_ENOMEM :
-			bsq_slabs_planes(S, c, *f[c]);
 	/* rank 0 holds every plane's data, its own in place */
-	if (!rc && !(d = malloc((rank == 0 ? (size_t)whole.nz : (size_t)nk) * per * sizeof *d)))
+	if (!(d = malloc((rank == 0 ? (size_t)whole.nz : (size_t)nk) * per * sizeof *d)))
 		rc = -SPATE_ENOMEM;
-	if (!rc)
-		bsq_diag_series_planes(&loc, p, rank == 0 ? d + (size_t)k0 * per : d);
+	else
+		rc = series_mine(S, p, rank == 0 ? d + (size_t)k0 * per : d);
 	bad = rc != 0;
-	if (!(r = decomp_max(&bad, 1, NULL)) && bad == 0 &&
-		!(r = decomp_allgather_one(k0, k0d)) && !(r = decomp_allgather_one(nk, nkd))) {
-		for (c = 0; c < P; c++) {
-			offset[c] = (int)k0d[c];
-			count[c] = (int)nkd[c];
-		}
-		r = decomp_gather_planes(rank == 0 ? d + (size_t)k0 * per : d, d, per * sizeof *d,
-			count, offset);
-	}
-	if (!rc && !r && bad == 0 && rank == 0)
+	if (!(r = decomp_max(&bad, 1, NULL)) && bad == 0)
+		r = decomp_gather_rows(d, d, per * sizeof *d, &S->d[0]);
+	if (!r && bad == 0 && rank == 0)
 		bsq_diag_series_of(&whole, p, d, energy, nusselt);
-	for (c = 0; c < 4; c++)
-		free(*f[c]);
 	free(d);
 	return rc ? rc : r ? r : bad ? -SPATE_ENOMEM : 0;
 }
