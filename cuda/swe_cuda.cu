@@ -165,6 +165,7 @@ static void cuda_fini(struct swe_backend_ctx *x)
 	cudaFree(x->list[0]);
 	cudaFree(x->list[1]);
 	cudaFree(x->count);
+	cudaFree(x->grab);
 	cudaFree(x->wet);
 	cudaFree(x->act);
 	cudaFree(x->streak);
@@ -191,7 +192,8 @@ static void cuda_fini(struct swe_backend_ctx *x)
 static int upload_tiles(struct swe_backend_ctx *x)
 {
 	int n = x->kp.ntx * x->kp.nty;
-	unsigned int cnt[2] = { (unsigned int)n, (unsigned int)n };
+	unsigned int cnt[6] = { (unsigned int)n, (unsigned int)n, (unsigned int)n,
+		(unsigned int)n, 0, 0 };
 	int *ids = (int *)malloc((size_t)n * sizeof(int));
 	if (!ids)
 		return -SPATE_ENOMEM;
@@ -213,6 +215,8 @@ static int upload_tiles(struct swe_backend_ctx *x)
 	free(ids);
 	CUDA_ALLOC((void **)&x->count, sizeof cnt);
 	CUDA_CHECK(cudaMemcpy(x->count, cnt, sizeof cnt, cudaMemcpyHostToDevice));
+	CUDA_ALLOC((void **)&x->grab, 4 * sizeof *x->grab);
+	CUDA_CHECK(cudaMemset(x->grab, 0, 4 * sizeof *x->grab));
 	CUDA_ALLOC((void **)&x->wet, (size_t)n * SWE_CUDA_SPLIT * sizeof *x->wet);
 	CUDA_CHECK(cudaMemset(x->wet, 0xff, (size_t)n * SWE_CUDA_SPLIT * sizeof *x->wet));
 	CUDA_ALLOC((void **)&x->act, (size_t)n);
@@ -330,6 +334,11 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 		x->kp.maxblocks = swe_cuda_strip_cap(&x->kp, device);
 	if (rc == 0)
 		x->kp.split = swe_cuda_strip_split(&x->kp, device);
+	/* one stream: the stage kernels share out their tiles through a work
+	 * queue, in grids of one wave (SPATE_CUDA_QUEUE=0: fixed strides) */
+	if (rc == 0 && env_int("SPATE_CUDA_QUEUE", 1, 0, 1))
+		for (int s = 0; s < 2; s++)
+			x->kp.qblocks[s] = swe_cuda_strip_resident_of(&x->kp, device, s);
 	x->kp.part_rows = swe_cuda_strip_part_rows();
 	if (rc == 0 && cudaStreamCreateWithFlags(&x->stream, cudaStreamNonBlocking) != cudaSuccess)
 		rc = -SPATE_EDEVICE;

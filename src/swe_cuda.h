@@ -81,6 +81,9 @@ struct swe_cuda_params {
 	                        (parts of at least part_rows rows), as long as
 	                        tiles x parts <= split (warps; 0: never) */
 	int part_rows;       /* fewest rows of a part of a split tile */
+	int qblocks[2];      /* with a work queue (swe_cuda_step.grab): the grid of
+	                        stage 1 and stage 2, their blocks resident at once
+	                        (0: maxblocks) */
 	int ntx, nty;        /* tiles: strips of SWE_CUDA_STRIP_COLS x rows cells */
 	int tiles;           /* keep the per-tile dry map and launch active tiles
 	                        only (early exit, RK2); in a subdomain, the tiles
@@ -136,6 +139,15 @@ struct swe_cuda_step {
 	 * where a cell of it has a rate > 0 (swe_cuda_enqueue_rain_tiles);
 	 * NULL: the uniform kp.rain_u falls on every tile or on none */
 	const unsigned char *rtile;
+	/* work queue of the stage kernels (one stream's launches only): per
+	 * stage {next item, warps done}, zero between launches; a warp that
+	 * ends its item takes the next free one.  NULL: each warp takes items
+	 * at a fixed stride (launches of several streams at once).  With the
+	 * queue, a list holds the tiles with water of their own first, from
+	 * its start (count[2] of them), and those computed only for their
+	 * neighbours' water after them, from its end (count[4]; count[0] is
+	 * the sum): the long walks are taken first, the short ones fill in. */
+	unsigned int *grab;
 };
 
 /* The instability guard's test hook (cuda/swe_cuda_guard.cu): enqueue a
@@ -204,8 +216,10 @@ int swe_cuda_rain_put(float **dev, const float *rate, size_t n);
  * swe_cuda.cu, where the measurements behind it are. */
 int swe_cuda_strip_rows(int nx, int ny, int sms, int tiles);
 
-/* Blocks of the stage kernels resident at once on device dev (one wave). */
+/* Blocks of the stage kernels resident at once on device dev (one wave):
+ * of both (the fewer), or of stage 1 (stage 0) or stage 2 (stage 1). */
 int swe_cuda_strip_resident(const struct swe_cuda_params *kp, int dev);
+int swe_cuda_strip_resident_of(const struct swe_cuda_params *kp, int dev, int stage);
 /* kp->maxblocks for device dev: STRIP_WAVES waves (SPATE_CUDA_WAVES; 0: no
  * cap), swe_cuda.cu. */
 int swe_cuda_strip_cap(const struct swe_cuda_params *kp, int dev);

@@ -19,7 +19,8 @@
  *     same bits (the dry bed skips rows dry across a warp);
  *   - the tile map: a small flood in a large dry domain, products on, early
  *     exit on (dry tiles skipped) and off: the same bits, tiles skipped;
- *     16-row tiles split between 4 warps each, and never split: the same
+ *     16-row tiles split between 4 warps each, and never split, and the
+ *     list in fixed shares instead of the work queue: the same
  *     bits;
  *   - the dry-bed dam break under rain (the sources pass after each step;
  *     early exit on and off: the same bits, every tile computed);
@@ -177,6 +178,16 @@ static void tiles(void)
 	}
 	unsetenv("SPATE_CUDA_ROWS");
 	unsetenv("SPATE_CUDA_SPLIT");
+	/* fixed shares of the list instead of the work queue: the same bits */
+	setenv("SPATE_CUDA_QUEUE", "0", 1);
+	gpu_products_run(&p, 600, &b, &pb);
+	sim_check(memcmp(a.w, b.w, n) == 0 && memcmp(a.hu, b.hu, n) == 0 &&
+		memcmp(a.hv, b.hv, n) == 0 && memcmp(pa, pb, (size_t)p.nx * p.ny *
+		sizeof *pa) == 0, "tile map: without the work queue: state and products bitwise "
+		"identical");
+	swe_state_free(&b);
+	free(pb);
+	unsetenv("SPATE_CUDA_QUEUE");
 	swe_state_free(&a);
 	free(pa);
 }
