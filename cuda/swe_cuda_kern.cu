@@ -27,7 +27,7 @@
  * differ by 2x in length (fronts, dry rows skipped), and with fixed shares
  * a block held its slot until its longest walk ended while the next wave
  * waited (one H200, Malpasset 10 m at t = 4000 s, 3631 tiles for 2112
- * resident warps: stage 1 41.5 -> 36.7 us, the run 4.98 -> 4.71 s).  The
+ * resident warps: stage 1 41.9 -> 36.7 us, the run 4.84 -> 4.71 s).  The
  * list then holds the tiles with water of their own first (k_tiles), as
  * their walks are the longer ones.  With
  * early exit (RK2), the list
