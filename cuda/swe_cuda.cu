@@ -166,6 +166,7 @@ static void cuda_fini(struct swe_backend_ctx *x)
 	cudaFree(x->list[1]);
 	cudaFree(x->count);
 	cudaFree(x->grab);
+	cudaFree(x->cost);
 	cudaFree(x->wet);
 	cudaFree(x->act);
 	cudaFree(x->streak);
@@ -215,8 +216,10 @@ static int upload_tiles(struct swe_backend_ctx *x)
 	free(ids);
 	CUDA_ALLOC((void **)&x->count, sizeof cnt);
 	CUDA_CHECK(cudaMemcpy(x->count, cnt, sizeof cnt, cudaMemcpyHostToDevice));
-	CUDA_ALLOC((void **)&x->grab, 4 * sizeof *x->grab);
-	CUDA_CHECK(cudaMemset(x->grab, 0, 4 * sizeof *x->grab));
+	CUDA_ALLOC((void **)&x->grab, 6 * sizeof *x->grab);
+	CUDA_CHECK(cudaMemset(x->grab, 0, 6 * sizeof *x->grab));
+	CUDA_ALLOC((void **)&x->cost, (size_t)n * sizeof *x->cost);
+	CUDA_CHECK(cudaMemset(x->cost, 0, (size_t)n * sizeof *x->cost));
 	CUDA_ALLOC((void **)&x->wet, (size_t)n * SWE_CUDA_SPLIT * sizeof *x->wet);
 	CUDA_CHECK(cudaMemset(x->wet, 0xff, (size_t)n * SWE_CUDA_SPLIT * sizeof *x->wet));
 	CUDA_ALLOC((void **)&x->act, (size_t)n);

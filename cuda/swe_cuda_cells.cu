@@ -139,7 +139,7 @@ __global__ static void k_products(kparams_t kp, const ctl_t *q, step_t a, struct
  * where the subdomains meet. */
 __global__ static void k_tiles(kparams_t kp, step_t a)
 {
-	int t = blockIdx.x * blockDim.x + threadIdx.x, tx, ty, any = 0, own = 0, s, j0, j1;
+	int t = blockIdx.x * blockDim.x + threadIdx.x, tx, ty, any = 0, s, j0, j1;
 	bool edge_row;
 	if (t >= kp.ntx * kp.nty)
 		return;
@@ -163,8 +163,6 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 				m |= f[r];
 			any |= (m & facing[y - ty + 1][x - tx + 1]) != 0 ||
 				tile_rain(kp, a, y * kp.ntx + x);
-			if (y == ty && x == tx)
-				own = (m & TILE_ANY) != 0;
 		}
 	for (int side = 0; side < 4; side++) {
 		int k = kp.bcd.kind[side];
@@ -181,8 +179,8 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 			a.list1[atomicAdd(a.count1, 1u)] = t;
 			return;
 		}
-		/* tiles with water first, the others from the end (swe_cuda.h) */
-		if (own)
+		/* long walks first, the others from the end (swe_cuda.h) */
+		if ((unsigned long long)a.cost[t] * a.grab[5] >= a.grab[4])
 			a.list1[atomicAdd(a.count1 + 2, 1u)] = t;
 		else
 			a.list1[kp.ntx * kp.nty - 1 - (int)atomicAdd(a.count1 + 4, 1u)] = t;

@@ -46,6 +46,7 @@ struct swe_cuda_step swe_cuda_one_arrays(const struct swe_backend_ctx *x, int p)
 	a.rtile = x->have_rain && x->kp.tiles ? x->rtile : NULL;
 	a.spd = NULL; /* speeds and dt in the control block */
 	a.grab = x->kp.qblocks[0] > 0 ? x->grab : NULL; /* SPATE_CUDA_QUEUE */
+	a.cost = a.grab ? x->cost : NULL;
 	return a;
 }
 

@@ -91,6 +91,7 @@ struct swe_cuda_step swe_cuda_sub_arrays(const struct swe_backend_ctx *x, int p)
 	a.rtile = NULL;
 	a.spd = NULL; /* stage 1 in device-dt mode: stage() sets it */
 	a.grab = NULL; /* ranges run on several streams at once */
+	a.cost = NULL;
 	if (x->kp.tiles) {
 		/* the interior's active tiles; k_tiles writes the next step's */
 		a.list = x->tl[p];

@@ -143,11 +143,17 @@ struct swe_cuda_step {
 	 * stage {next item, warps done}, zero between launches; a warp that
 	 * ends its item takes the next free one.  NULL: each warp takes items
 	 * at a fixed stride (launches of several streams at once).  With the
-	 * queue, a list holds the tiles with water of their own first, from
-	 * its start (count[2] of them), and those computed only for their
-	 * neighbours' water after them, from its end (count[4]; count[0] is
-	 * the sum): the long walks are taken first, the short ones fill in. */
+	 * queue, a list holds the tiles whose last walk of stage 2 took at
+	 * least the mean time first, from its start (count[2] of them), and
+	 * the others after them, from its end (count[4]; count[0] is the sum):
+	 * the long walks are taken first, the short ones fill in.  grab[4],
+	 * grab[5]: the sum and the number of the walk times of stage 2 (a sum
+	 * past 2^32 units wraps: the order then is not the best, the bits
+	 * are the same). */
 	unsigned int *grab;
+	/* with the queue: per tile, its last walk of stage 2 in units of 16
+	 * clock cycles (part 0 of a split tile) */
+	unsigned short *cost;
 };
 
 /* The instability guard's test hook (cuda/swe_cuda_guard.cu): enqueue a

@@ -23,9 +23,10 @@ struct swe_backend_ctx {
 	real *Bc, *Bm;
 	struct swe_bc *bc;
 	int *list[2];                 /* active tiles of a step from parity p */
-	unsigned int *count;          /* [6]: their numbers, of which with water of
-	                                 their own, and without (swe_cuda_step.grab) */
-	unsigned int *grab;           /* [4]: the stage kernels' work queue (swe_cuda.h) */
+	unsigned int *count;          /* [6]: their numbers, of which long walks and
+	                                 short ones (swe_cuda_step.grab) */
+	unsigned int *grab;           /* [6]: the stage kernels' work queue (swe_cuda.h) */
+	unsigned short *cost;         /* per tile: its last walk (swe_cuda.h) */
 	unsigned short *wet;          /* the tile map (swe_cuda.h) */
 	unsigned char *act, *streak;
 	real *n2;                     /* Manning n^2 per cell, or NULL */
