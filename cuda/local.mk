@@ -19,6 +19,7 @@ CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/swe.h \
 	$(top_srcdir)/src/swe_cuda.h \
 	$(top_srcdir)/src/swe_cuda_dev.h \
+	$(top_srcdir)/src/swe_cuda_walk.h \
 	$(top_srcdir)/src/swe_cuda_one.h \
 	$(top_srcdir)/src/swe_kern.h \
 	$(top_srcdir)/src/swe_cell.h \

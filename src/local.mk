@@ -55,6 +55,7 @@ noinst_HEADERS += \
 	src/swe_step.h \
 	src/swe_cuda.h \
 	src/swe_cuda_dev.h \
+	src/swe_cuda_walk.h \
 	src/swe_cuda_one.h \
 	src/swe_cuda_sub.h \
 	src/swe_run.h \
