@@ -295,6 +295,8 @@ void swe_cuda_params_fill(struct swe_cuda_params *k, const struct swe_state *g,
 	k->tiles = k->early && k->integrator == 2 && env_int("SPATE_CUDA_TILES", 1, 0, 1);
 	k->ntx = (g->nx + SWE_CUDA_STRIP_COLS - 1) / SWE_CUDA_STRIP_COLS;
 	k->noop_skip = 1; /* a subdomain's: swe_cuda_sub_mem.cu */
+	k->fill = 0;      /* one GPU's: cuda_init */
+	k->tail = 0;
 }
 
 
@@ -343,6 +345,8 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 		for (int s = 0; s < 2; s++)
 			x->kp.qblocks[s] = swe_cuda_strip_resident_of(&x->kp, device, s);
 	x->kp.part_rows = swe_cuda_strip_part_rows();
+	x->kp.fill = env_int("SPATE_CUDA_FILL", 1, 0, 1);
+	x->kp.tail = env_int("SPATE_CUDA_TAIL", 25, 0, 100);
 	if (rc == 0 && cudaStreamCreateWithFlags(&x->stream, cudaStreamNonBlocking) != cudaSuccess)
 		rc = -SPATE_EDEVICE;
 	if (rc) {

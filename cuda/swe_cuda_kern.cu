@@ -30,7 +30,9 @@
  * resident warps: stage 1 41.9 -> 36.7 us, the run 4.84 -> 4.71 s).  The
  * list then holds first the tiles whose last walk of stage 2 took at least
  * the mean time (clock64, a.cost; k_tiles), so that the long walks start
- * first and the short ones fill in (the run 4.60 -> 4.43 s).  With
+ * first and the short ones fill in (the run 4.60 -> 4.43 s).  While the
+ * list is shorter than the grid's warps, the warps that would have no tile
+ * walk halves of the first ones (halves_of; the run 4.43 -> 4.20 s).  With
  * early exit (RK2), the list
  * holds only the tiles that are not dry among dry neighbours (k_tiles), so
  * a mostly dry domain costs little; otherwise it holds every tile.  A short
@@ -120,9 +122,39 @@ __device__ static inline int split_of(const kparams_t &kp, unsigned int n)
 	return kp.rows >= 2 * kp.part_rows && 2 * n <= cap ? 2 : 1;
 }
 
+/* Tiles of a list of n (each in sp parts, split_of) walked in halves of
+ * their rows, with the work queue and sp = 1: tiles [*a0, *a0 + h) of the
+ * list, h returned.  A half walks the rows around its own as well (a tile
+ * of 4 rows: 8 rows walked for the tile, 6 for each half), so halves cost
+ * more warp time and shorten the walks that end a stage:
+ * - while the n tiles leave W - n of the grid's W warps without one, the
+ *   first min(n, W - n) tiles of the list (whose last walks were the
+ *   longest: k_tiles), so that the stage ends with the longest half walk
+ *   instead of the longest walk;
+ * - else the last kp.tail percent of W tiles of the list (the short walks
+ *   that the queue hands out last), so that fewer warps wait for the last
+ *   walks at the end of the stage.
+ * kp.fill = 0 (SPATE_CUDA_FILL=0): never. */
+__device__ static inline unsigned int halves_of(const kparams_t &kp, const step_t &a,
+	unsigned int n, unsigned int sp, unsigned int *a0)
+{
+	const unsigned int w = gridDim.x * (blockDim.x / WARP);
+	unsigned int h;
+	*a0 = 0;
+	if (!kp.fill || !a.grab || !kp.tiles || sp != 1 || kp.rows < 4)
+		return 0;
+	if (n < w)
+		return min(n, w - n);
+	h = min(n, w * (unsigned int)kp.tail / 100u);
+	*a0 = n - h;
+	return h;
+}
+
 /* One stage on the tiles of the step's list: each warp takes item e (its
  * global warp number, then e + the number of warps, ... when the grid is
- * capped), part e % sp of tile list[e / sp].  A short list splits its tiles
+ * capped, or the next one of the queue), part e % sp of tile list[e / sp]
+ * (with halves, halves_of: items [a0, a0 + 2 h) halves of tiles
+ * [a0, a0 + h), the whole tiles before and after them).  A short list splits its tiles
  * into sp parts of consecutive rows (split_of): each cell is still made by
  * the same loop body from the same values, whichever warp walks it, so the
  * bits are those of whole tiles; each part leaves its own flags of the
@@ -161,7 +193,12 @@ __device__ static __forceinline__ void strip(const kparams_t &kp, ctl_t *q, cons
 	const unsigned int n = run ? *a.count : 0;
 	/* with the queue, tiles [nh, n) of the list stand at its end */
 	const unsigned int nh = a.grab && kp.tiles ? a.count[2] : n;
-	const unsigned int sp = (unsigned int)split_of(kp, n), items = n * sp;
+	const unsigned int sp = (unsigned int)split_of(kp, n);
+	/* tiles [a0, a0 + h) of the list in halves (halves_of): items
+	 * [a0, a0 + 2 h) the halves, the whole tiles before and after */
+	unsigned int a0;
+	const unsigned int h = halves_of(kp, a, n, sp, &a0);
+	const unsigned int items = n * sp + h;
 	const unsigned int parts = items == 0 ? 1 :
 		min(gridDim.x, (items + (unsigned int)nw - 1) / (unsigned int)nw);
 	if (blockIdx.x >= parts)
@@ -173,10 +210,14 @@ __device__ static __forceinline__ void strip(const kparams_t &kp, ctl_t *q, cons
 	for (unsigned int e = blockIdx.x * nw + warp; e < items;
 		e = gq ? __shfl_sync(FULL_MASK, lane ? 0u : atomicAdd(gq, 1u) + first, 0) :
 			e + gridDim.x * nw) {
-		const unsigned int i = e / sp;
+		/* tile i of the list, part p of its tsp parts */
+		const unsigned int d = e - a0; /* wraps below a0 */
+		const bool half = d < 2 * h;
+		const unsigned int tsp = half ? 2u : sp, ee = half ? d : e < a0 ? e : e - h;
+		const unsigned int q0 = ee / tsp, i = (half ? a0 : 0u) + q0;
 		const int t = i < nh ? a.list[i] : a.list[kp.ntx * kp.nty - 1 - (int)(i - nh)];
-		const int p = (int)(e % sp);
-		const int len = (kp.rows + (int)sp - 1) / (int)sp;
+		const int p = (int)(ee - q0 * tsp);
+		const int len = (kp.rows + (int)tsp - 1) / (int)tsp;
 		const int c0 = (t % kp.ntx) * STRIP_OUT, tj0 = kp.jlo + (t / kp.ntx) * kp.rows;
 		const int tj1 = min(tj0 + kp.rows, kp.jhi), j0 = tj0 + p * len;
 		const int j1 = min(j0 + len, tj1);
@@ -185,8 +226,9 @@ __device__ static __forceinline__ void strip(const kparams_t &kp, ctl_t *q, cons
 		if (j0 < j1)
 			wet = walk<S2>(kp, q, a, u, dt, c0, j0, j1, tj0 + 2, tj1 - 2, bx, by);
 		if (S2 && a.cost && lane == 0 && p == 0) {
-			/* the walk's time orders the next lists (k_tiles) */
-			unsigned int w = (unsigned int)min((clock64() - clk) >> 4, 65535LL);
+			/* the walk's time orders the next lists (k_tiles); a part
+			 * counts for the tsp parts of its tile */
+			unsigned int w = (unsigned int)min(((clock64() - clk) >> 4) * tsp, 65535LL);
 			a.cost[t] = (unsigned short)w;
 			atomicAdd(a.grab + 4, w);
 			atomicAdd(a.grab + 5, 1u);
@@ -194,7 +236,7 @@ __device__ static __forceinline__ void strip(const kparams_t &kp, ctl_t *q, cons
 		if (S2 && kp.tiles && lane == 0) {
 			unsigned short *f = a.wet + (size_t)t * SWE_CUDA_SPLIT;
 			f[p] = wet;
-			for (int r = (int)sp; r < SWE_CUDA_SPLIT && p == 0; r++)
+			for (int r = (int)tsp; r < SWE_CUDA_SPLIT && p == 0; r++)
 				f[r] = 0;
 		}
 	}

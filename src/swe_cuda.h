@@ -81,6 +81,11 @@ struct swe_cuda_params {
 	                        (parts of at least part_rows rows), as long as
 	                        tiles x parts <= split (warps; 0: never) */
 	int part_rows;       /* fewest rows of a part of a split tile */
+	int fill;            /* with a work queue: warps left without a tile take
+	                        halves of the first tiles of the list, and a long
+	                        list ends with halves (halves_of,
+	                        swe_cuda_kern.cu) */
+	int tail;            /* those last halves: percent of the grid's warps */
 	int qblocks[2];      /* with a work queue (swe_cuda_step.grab): the grid of
 	                        stage 1 and stage 2, their blocks resident at once
 	                        (0: maxblocks) */

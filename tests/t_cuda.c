@@ -188,6 +188,18 @@ static void tiles(void)
 	swe_state_free(&b);
 	free(pb);
 	unsetenv("SPATE_CUDA_QUEUE");
+	/* whole tiles only: this grid's lists (at most 715 tiles) are shorter
+	 * than a GPU's resident warps, so the first run walked the first
+	 * tiles of each list in halves (fill_of); the same bits */
+	setenv("SPATE_CUDA_FILL", "0", 1);
+	gpu_products_run(&p, 600, &b, &pb);
+	sim_check(memcmp(a.w, b.w, n) == 0 && memcmp(a.hu, b.hu, n) == 0 &&
+		memcmp(a.hv, b.hv, n) == 0 && memcmp(pa, pb, (size_t)p.nx * p.ny *
+		sizeof *pa) == 0, "tile map: without halves for idle warps: state and products "
+		"bitwise identical");
+	swe_state_free(&b);
+	free(pb);
+	unsetenv("SPATE_CUDA_FILL");
 	swe_state_free(&a);
 	free(pa);
 }
@@ -243,6 +255,37 @@ static void tiles_rain(int rain, int manning, const char *name)
 }
 #endif
 
+/* A list longer than the GPU's resident warps (a wet 1024^2 grid: 9472
+ * tiles of 4 rows, against 2112 warps on an H200): its last tiles are
+ * walked in halves (halves_of, SPATE_CUDA_TAIL percent of the warps).
+ * None, and as many as there are warps: the same bits. */
+static void long_list(void)
+{
+	struct swe_params p;
+	struct swe_state a, b;
+	struct swe_prod *pa, *pb;
+	size_t n;
+	sim_params(&p, "bumps_dambreak", 1024, 1024, 10, 10);
+	sim_set(&p, "initial", "h_in", "2");
+	sim_set(&p, "initial", "h_out", "0.5");
+	sim_set(&p, "initial", "radius", "2000");
+	sim_set(&p, "run", "device", "cuda");
+	setenv("SPATE_CUDA_TAIL", "0", 1);
+	gpu_products_run(&p, 100, &a, &pa);
+	setenv("SPATE_CUDA_TAIL", "100", 1);
+	gpu_products_run(&p, 100, &b, &pb);
+	unsetenv("SPATE_CUDA_TAIL");
+	n = (size_t)(a.ny + 2 * SWE_GHOST) * a.pitch * sizeof(real);
+	sim_check(memcmp(a.w, b.w, n) == 0 && memcmp(a.hu, b.hu, n) == 0 &&
+		memcmp(a.hv, b.hv, n) == 0 && memcmp(pa, pb, (size_t)p.nx * p.ny *
+		sizeof *pa) == 0, "long list: halves at its end: state and products bitwise "
+		"identical");
+	swe_state_free(&a);
+	swe_state_free(&b);
+	free(pa);
+	free(pb);
+}
+
 int main(void)
 {
 #ifndef HAVE_CUDA
@@ -261,6 +304,7 @@ int main(void)
 		1e-5, 1e-5);
 	compare("bumps dam break, dry bed", "bumps_dambreak", 256, 256, 10, 200, 0, 2e-4, 5e-5);
 	tiles();
+	long_list();
 	/* rain (sources after each step, on dry ground too): CPU and GPU agree */
 	rain_mm_h = 3600;
 	compare("bumps dam break, dry bed, rain 3600 mm/h", "bumps_dambreak", 128, 128, 10, 200, 0,
