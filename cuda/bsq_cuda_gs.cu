@@ -41,6 +41,7 @@ extern "C" {
 #include "bsq_cuda_launch.h"
 
 #include <cuda_runtime.h>
+#include <limits.h>
 
 /* Pairs along x and rows of a tile (threads: (PX + 2) (PY + 2)), the most
  * planes of a chunk (SPATE_BSQ_GS_PLANES).  A chunk's walk is a chain of
@@ -86,6 +87,16 @@ __device__ static bsq_real red_value(const struct gs_args &x, int i, int j, int 
 	return bsq_relax_at(x.in, x.rhs, bsq_idx(&g, i, j, k), sy, sz, &x.h);
 }
 
+/* The same at index c of cell (i, j, k) (strides sy, sz), in 32 bits: the
+ * cells inside directly, those outside through red_value. */
+__device__ static __forceinline__ bsq_real red_at(const struct gs_args &x, int i, int j, int k,
+	int c, int sy, int sz)
+{
+	if (i >= 1 && i <= x.g.nx && j >= 1 && j <= x.g.ny)
+		return bsq_relax_at(x.in, x.rhs, (size_t)c, (size_t)sy, (size_t)sz, &x.h);
+	return red_value(x, i, j, k);
+}
+
 template <int PY>
 __global__ static void __launch_bounds__((PX + 2) * (PY + 2), PY == 8 ? BSQ_GS_MIN_BLOCKS : 1)
 	k_gs_sweep(struct gs_args x)
@@ -101,21 +112,24 @@ __global__ static void __launch_bounds__((PX + 2) * (PY + 2), PY == 8 ? BSQ_GS_M
 	const bool live = a <= half + 1 && j <= g.ny + 1 &&
 		!((a < 1 || a > half) && (j < 1 || j > g.ny));
 	const bool inner = tx >= 1 && tx <= PX && ty >= 1 && ty <= PY && a <= half && j <= g.ny;
-	const size_t sz = bsq_sz(&g);
-	int t;
-	for (t = kb - 1; t <= ke + 1; t++) {
+	/* indices in 32 bits (fused_ok: fewer than 2^31 values), the row of
+	 * this pair in plane t at crow */
+	const int sy = g.nx + 2, sz = sy * (g.ny + 2);
+	int t, crow = (kb - 1) * sz + j * sy;
+	for (t = kb - 1; t <= ke + 1; t++, crow += sz) {
 		if (t >= 1 && t <= g.nz && live) {
 			/* the red cell of this pair in plane t */
-			int ir = (2 * a + j + x.k0 + t) % 2 == 0 ? 2 * a : 2 * a - 1;
+			int ir = ((j + x.k0 + t) & 1) == 0 ? 2 * a : 2 * a - 1;
 			/* (cells -1 and nx + 2 of the halo pairs: never read) */
-			R[t & 3][ty][tx] = ir >= 0 && ir <= g.nx + 1 ? red_value(x, ir, j, t) : 0;
+			R[t & 3][ty][tx] = ir >= 0 && ir <= g.nx + 1 ? red_at(x, ir, j, t, crow + ir, sy,
+				sz) : 0;
 		}
 		__syncthreads();
 		if (inner && t - 1 >= kb && t - 1 <= ke) {
 			const int k = t - 1, s = k & 3;
-			const bool first = (2 * a + j + x.k0 + k) % 2 == 0; /* black is 2a - 1 */
+			const bool first = ((j + x.k0 + k) & 1) == 0; /* black is 2a - 1 */
 			const int ib = first ? 2 * a - 1 : 2 * a;
-			const size_t c = bsq_idx(&g, ib, j, k);
+			const int c = crow - sz + ib;
 			struct bsq_st7 q;
 			q.c = x.in[c];
 			q.xm = first ? R[s][ty][tx - 1] : R[s][ty][tx];
@@ -168,7 +182,7 @@ static bool fused_ok(const struct bsq_level *l)
 {
 	const int *k = l->ghost;
 	return gs_planes() > 0 && l->g.nx % 2 == 0 && (l->g.ny % 2 == 0 || l->g.ny == 1) &&
-		l->g.nz >= 1 &&
+		l->g.nz >= 1 && bsq_count(&l->g) < (size_t)INT_MAX &&
 		k[BSQ_ZM] != BSQ_GHOST_PERIODIC && k[BSQ_ZM] != BSQ_GHOST_HALO &&
 		k[BSQ_ZP] != BSQ_GHOST_PERIODIC && k[BSQ_ZP] != BSQ_GHOST_HALO;
 }

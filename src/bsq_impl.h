@@ -73,13 +73,6 @@ HOSTDEVICE static inline bsq_real bsq_div_at(const bsq_real *u, const bsq_real *
 	return bsq_div(&f, h);
 }
 
-/* Cell-centred coarsening by c (1 or 2: bsq_mg_plan) along one direction:
- * the parent of fine cell i >= 1 (a shift: divisions by a c the compiler
- * cannot see made the prolongation instruction-bound on a GPU), and the
- * side (-1, +1; 0 when not coarsened) of the next coarse cell nearest. */
-HOSTDEVICE static inline int bsq_parent(int i, int c) { return c == 2 ? ((i - 1) >> 1) + 1 : i; }
-HOSTDEVICE static inline int bsq_far(int i, int c) { return c == 1 ? 0 : ((i - 1) & 1) ? 1 : -1; }
-
 /* ---- The cell bodies of the stencil loops, shared by the CPU rows
  * (bsq_*.c) and the CUDA kernels (cuda/bsq_cuda*.cu): each does one cell or
  * one line; the formulas themselves are in bsq_kern.h. */
@@ -154,60 +147,6 @@ HOSTDEVICE static inline bsq_real bsq_residual_at(const bsq_real *phi, const bsq
 HOSTDEVICE static inline int bsq_is_colour(int i, int j, int k, int red)
 {
 	return ((i + j + k + red) & 1) == 0;
-}
-
-/* Restriction at coarse cell (I, J, K): the mean of its cx cy cz children
- * in the fine field a of grid gf (bsq_mg_restrict.c); with rhs, of the
- * residuals rhs - lap(a) at the children (spacing h), as computed apart. */
-HOSTDEVICE static inline bsq_real bsq_restrict_at(const bsq_real *a, const bsq_real *rhs,
-	const struct bsq_h *h, const struct bsq_grid *gf, int cx, int cy, int cz, int I, int J, int K)
-{
-	bsq_real sum = 0;
-	int a1, b1, d1;
-	for (d1 = 0; d1 < cz; d1++)
-		for (b1 = 0; b1 < cy; b1++)
-			for (a1 = 0; a1 < cx; a1++) {
-				size_t c = bsq_idx(gf, (I - 1) * cx + 1 + a1, (J - 1) * cy + 1 + b1,
-					(K - 1) * cz + 1 + d1);
-				sum += rhs ? bsq_residual_at(a, rhs, c, bsq_sy(gf), bsq_sz(gf), h) : a[c];
-			}
-	return bsq_restrict(sum, cx * cy * cz);
-}
-
-/* Trilinear prolongation to fine cell (i, j, k) from the coarse field q of
- * grid gc, coarsening cx, cy, cz (bsq_mg_interp_pl.c): bsq_pl nested over
- * x, y, z; reads the coarse ghosts. */
-HOSTDEVICE static inline bsq_real bsq_pl_at(const bsq_real *q, const struct bsq_grid *gc, int cx,
-	int cy, int cz, int i, int j, int k)
-{
-	const ptrdiff_t sy = (ptrdiff_t)bsq_sy(gc), sz = (ptrdiff_t)bsq_sz(gc);
-	const ptrdiff_t ox = bsq_far(i, cx), oy = bsq_far(j, cy) * sy, oz = bsq_far(k, cz) * sz;
-	const bsq_real *r = q + bsq_idx(gc, bsq_parent(i, cx), bsq_parent(j, cy), bsq_parent(k, cz));
-	bsq_real xn = bsq_pl(bsq_pl(r[0], r[oz]), bsq_pl(r[oy], r[oy + oz]));
-	bsq_real xf = bsq_pl(bsq_pl(r[ox], r[ox + oz]), bsq_pl(r[ox + oy], r[ox + oy + oz]));
-	return bsq_pl(xn, xf);
-}
-
-/* Piecewise-constant prolongation: the parent's value. */
-HOSTDEVICE static inline bsq_real bsq_pc_at(const bsq_real *q, const struct bsq_grid *gc, int cx,
-	int cy, int cz, int i, int j, int k)
-{
-	return q[bsq_idx(gc, bsq_parent(i, cx), bsq_parent(j, cy), bsq_parent(k, cz))];
-}
-
-/* The prolongated value at fine cell (i, j, k): trilinear when pl, else
- * piecewise constant. */
-HOSTDEVICE static inline bsq_real bsq_interp_at(const bsq_real *q, const struct bsq_grid *gc,
-	int cx, int cy, int cz, int i, int j, int k, int pl)
-{
-	return pl ? bsq_pl_at(q, gc, cx, cy, cz, i, j, k) : bsq_pc_at(q, gc, cx, cy, cz, i, j, k);
-}
-
-/* A prolongation's update of a fine value q by the prolongated coarse value
- * P: a q + P (a = 1: V-cycle correction; a = 0: full multigrid start). */
-HOSTDEVICE static inline bsq_real bsq_prolong_add(bsq_real a, bsq_real q, bsq_real P)
-{
-	return a * q + P;
 }
 
 /* The pressure's first guess at cell c (bsq_extrapolated; r = 0: the

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bsq_impl.h"
+#include "bsq_transfer.h"
 #include "spate.h"
 
 #define BSQ_MG_COARSEST 512

@@ -3,7 +3,7 @@
  * (2 per coarsened direction, 1 otherwise); and the restriction of the
  * residual computed where it is read (no residual field written and read
  * again: one pass over phi and rhs instead of three over fine fields). */
-#include "bsq_impl.h"
+#include "bsq_transfer.h"
 
 /* Rows of the coarse level; x->l is the fine level. */
 static double restrict_row(void *vctx, size_t c0, int n)
