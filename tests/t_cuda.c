@@ -130,6 +130,24 @@ static void gpu_products_run(const struct swe_params *p, long steps, struct swe_
 	spate_backend_cuda.fini(ctx);
 }
 
+/* A run of steps steps with products and the environment's name set to
+ * val: the state and products of (a, pa), to the bit ("tile map: what"). */
+static void same_bits_with(const struct swe_params *p, long steps, const struct swe_state *a,
+	const struct swe_prod *pa, const char *name, const char *val, const char *what)
+{
+	struct swe_state b;
+	struct swe_prod *pb;
+	size_t n = (size_t)(a->ny + 2 * SWE_GHOST) * a->pitch * sizeof(real);
+	setenv(name, val, 1);
+	gpu_products_run(p, steps, &b, &pb);
+	unsetenv(name);
+	sim_check(memcmp(a->w, b.w, n) == 0 && memcmp(a->hu, b.hu, n) == 0 &&
+		memcmp(a->hv, b.hv, n) == 0 && memcmp(pa, pb, (size_t)p->nx * p->ny *
+		sizeof *pa) == 0, "%s: state and products bitwise identical", what);
+	swe_state_free(&b);
+	free(pb);
+}
+
 /* The tile map: a small flood in a large dry domain (bumps, dry bed), 600
  * steps with the products on.  Early exit on (dry tiles skipped, only active
  * tiles launched) and off give the same bits in the state and in every
@@ -166,40 +184,19 @@ static void tiles(void)
 	 * the first run */
 	sim_set(&p, "parallel", "early_exit", "on");
 	setenv("SPATE_CUDA_ROWS", "16", 1);
-	for (int split = 0; split < 2; split++) {
-		setenv("SPATE_CUDA_SPLIT", split ? "0" : "64", 1);
-		gpu_products_run(&p, 600, &b, &pb);
-		sim_check(memcmp(a.w, b.w, n) == 0 && memcmp(a.hu, b.hu, n) == 0 &&
-			memcmp(a.hv, b.hv, n) == 0 && memcmp(pa, pb, (size_t)p.nx * p.ny *
-			sizeof *pa) == 0, "tile map: 16-row tiles %s: state and products bitwise "
-			"identical", split ? "never split" : "split into 4 parts");
-		swe_state_free(&b);
-		free(pb);
-	}
+	same_bits_with(&p, 600, &a, pa, "SPATE_CUDA_SPLIT", "64",
+		"tile map: 16-row tiles split into 4 parts");
+	same_bits_with(&p, 600, &a, pa, "SPATE_CUDA_SPLIT", "0",
+		"tile map: 16-row tiles never split");
 	unsetenv("SPATE_CUDA_ROWS");
-	unsetenv("SPATE_CUDA_SPLIT");
 	/* fixed shares of the list instead of the work queue: the same bits */
-	setenv("SPATE_CUDA_QUEUE", "0", 1);
-	gpu_products_run(&p, 600, &b, &pb);
-	sim_check(memcmp(a.w, b.w, n) == 0 && memcmp(a.hu, b.hu, n) == 0 &&
-		memcmp(a.hv, b.hv, n) == 0 && memcmp(pa, pb, (size_t)p.nx * p.ny *
-		sizeof *pa) == 0, "tile map: without the work queue: state and products bitwise "
-		"identical");
-	swe_state_free(&b);
-	free(pb);
-	unsetenv("SPATE_CUDA_QUEUE");
+	same_bits_with(&p, 600, &a, pa, "SPATE_CUDA_QUEUE", "0",
+		"tile map: without the work queue");
 	/* whole tiles only: this grid's lists (at most 715 tiles) are shorter
 	 * than a GPU's resident warps, so the first run walked the first
-	 * tiles of each list in halves (fill_of); the same bits */
-	setenv("SPATE_CUDA_FILL", "0", 1);
-	gpu_products_run(&p, 600, &b, &pb);
-	sim_check(memcmp(a.w, b.w, n) == 0 && memcmp(a.hu, b.hu, n) == 0 &&
-		memcmp(a.hv, b.hv, n) == 0 && memcmp(pa, pb, (size_t)p.nx * p.ny *
-		sizeof *pa) == 0, "tile map: without halves for idle warps: state and products "
-		"bitwise identical");
-	swe_state_free(&b);
-	free(pb);
-	unsetenv("SPATE_CUDA_FILL");
+	 * tiles of each list in halves (halves_of); the same bits */
+	same_bits_with(&p, 600, &a, pa, "SPATE_CUDA_FILL", "0",
+		"tile map: without halves for idle warps");
 	swe_state_free(&a);
 	free(pa);
 }
@@ -262,9 +259,8 @@ static void tiles_rain(int rain, int manning, const char *name)
 static void long_list(void)
 {
 	struct swe_params p;
-	struct swe_state a, b;
-	struct swe_prod *pa, *pb;
-	size_t n;
+	struct swe_state a;
+	struct swe_prod *pa;
 	sim_params(&p, "bumps_dambreak", 1024, 1024, 10, 10);
 	sim_set(&p, "initial", "h_in", "2");
 	sim_set(&p, "initial", "h_out", "0.5");
@@ -272,18 +268,10 @@ static void long_list(void)
 	sim_set(&p, "run", "device", "cuda");
 	setenv("SPATE_CUDA_TAIL", "0", 1);
 	gpu_products_run(&p, 100, &a, &pa);
-	setenv("SPATE_CUDA_TAIL", "100", 1);
-	gpu_products_run(&p, 100, &b, &pb);
 	unsetenv("SPATE_CUDA_TAIL");
-	n = (size_t)(a.ny + 2 * SWE_GHOST) * a.pitch * sizeof(real);
-	sim_check(memcmp(a.w, b.w, n) == 0 && memcmp(a.hu, b.hu, n) == 0 &&
-		memcmp(a.hv, b.hv, n) == 0 && memcmp(pa, pb, (size_t)p.nx * p.ny *
-		sizeof *pa) == 0, "long list: halves at its end: state and products bitwise "
-		"identical");
+	same_bits_with(&p, 100, &a, pa, "SPATE_CUDA_TAIL", "100", "long list: halves at its end");
 	swe_state_free(&a);
-	swe_state_free(&b);
 	free(pa);
-	free(pb);
 }
 
 int main(void)
