@@ -154,12 +154,12 @@ __device__ static inline unsigned int halves_of(const kparams_t &kp, const step_
  * global warp number, then e + the number of warps, ... when the grid is
  * capped, or the next one of the queue), part e % sp of tile list[e / sp]
  * (with halves, halves_of: items [a0, a0 + 2 h) halves of tiles
- * [a0, a0 + h), the whole tiles before and after them).  A short list splits its tiles
- * into sp parts of consecutive rows (split_of): each cell is still made by
- * the same loop body from the same values, whichever warp walks it, so the
- * bits are those of whole tiles; each part leaves its own flags of the
- * tile map (the first part clears those of parts it has not).  Without the
- * tile map the list holds every tile and sp is 1. */
+ * [a0, a0 + h), the whole tiles before and after them).  A short list
+ * splits its tiles into sp parts of consecutive rows (split_of): each cell
+ * is still made by the same loop body from the same values, whichever warp
+ * walks it, so the bits are those of whole tiles; each part leaves its own
+ * flags of the tile map (the first part clears those of parts it has not).
+ * Without the tile map the list holds every tile and sp is 1. */
 template <bool S2>
 __device__ static __forceinline__ void strip(const kparams_t &kp, ctl_t *q, const step_t &a)
 {
