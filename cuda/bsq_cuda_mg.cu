@@ -166,7 +166,7 @@ __global__ static void k_restrict(bsq_real *out, const bsq_real *in, const bsq_r
  * precision, the prolongation of the finest level 784 us (223 instructions
  * a cell, the multiprocessors 87% busy issuing them), the restriction of
  * its residual 545 us. */
-static bool halves_all(const struct bsq_level *fine)
+static bool coarsened_all(const struct bsq_level *fine)
 {
 	return fine->cx == 2 && fine->cy == 2 && fine->cz == 2 &&
 		bsq_count(&fine->g) < (size_t)INT_MAX;
@@ -189,7 +189,7 @@ static void restrict_of(struct bsq_level *coarse, int cvec, struct bsq_level *fi
 	const bsq_real *rhs)
 {
 	struct box b = box_of(&coarse->g, bsq_interior);
-	if (halves_all(fine))
+	if (coarsened_all(fine))
 		k_restrict2<<<LAUNCH(b)>>>(coarse->v[cvec], fine->v[fvec], rhs, fine->h, fine->g, b,
 			coarse->g);
 	else
@@ -224,7 +224,7 @@ __global__ static void k_interp(bsq_real *out, const bsq_real *in, bsq_real a, i
 	}
 }
 
-/* The same, trilinear, for halves_all levels. */
+/* The same, trilinear, for coarsened_all levels. */
 __global__ static void k_interp_pl2(bsq_real *out, const bsq_real *in, bsq_real a,
 	struct bsq_grid gc, struct box b, struct bsq_grid g)
 {
@@ -244,7 +244,7 @@ static void interp(struct bsq_level *fine, int fvec, double a, struct bsq_level 
 {
 	struct box b = box_of(&fine->g, bsq_interior);
 	bsq_cuda_ghosts(coarse, cvec);
-	if (pl && halves_all(fine))
+	if (pl && coarsened_all(fine))
 		k_interp_pl2<<<LAUNCH(b)>>>(fine->v[fvec], coarse->v[cvec], (bsq_real)a, coarse->g, b,
 			fine->g);
 	else

@@ -157,7 +157,7 @@ struct swe_cuda_step {
 	 * are the same). */
 	unsigned int *grab;
 	/* with the queue: per tile, its last walk of stage 2 in units of 16
-	 * clock cycles (part 0 of a split tile) */
+	 * clock cycles (of a split tile: part 0's walk times its parts) */
 	unsigned short *cost;
 };
 
