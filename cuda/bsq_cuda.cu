@@ -40,7 +40,7 @@ static const struct bsq_ops ops = {
 	bsq_cuda_smooth, bsq_cuda_restrict, bsq_cuda_interp_pl, bsq_cuda_interp_pc,
 	bsq_cuda_jacobi_sweep, bsq_cuda_colour, bsq_cuda_plane_sums, bsq_cuda_div_planes,
 	bsq_cuda_residual_only, bsq_cuda_level_get, bsq_cuda_level_put, &bsq_ops_cpu,
-	bsq_cuda_extrapolate, bsq_cuda_restrict_residual
+	bsq_cuda_extrapolate, bsq_cuda_restrict_residual, bsq_cuda_tail_from, bsq_cuda_tail_cycle
 };
 
 extern "C" int bsq_cuda_available(void)

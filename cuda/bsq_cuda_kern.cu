@@ -241,80 +241,18 @@ static void fill_axis(const struct bsq_grid *g, bsq_real *a, int d, int klo, dou
 	k_fill<<<(lines + TLINE - 1) / TLINE, TLINE>>>(a, x, klo, (bsq_real)vlo, khi, (bsq_real)vhi);
 }
 
-/* The faces' kinds and values of a scalar's ghosts. */
-struct fill6 {
-	int kind[BSQ_NFACE];
-	bsq_real val[BSQ_NFACE];
-};
-
-/* Every ghost of a scalar in one launch, a thread per ghost cell (the x
- * faces with their edges and corners, then the y faces, then the z faces),
- * the value the three axis passes (fill_axis: x, then y over lines that
- * include the x ghosts, then z) leave there, to the bit: a ghost c takes
- * the value at its source s, each coordinate of c outside the box mapped
- * to its interior source (the neighbour, or the opposite side when
- * periodic; halo faces keep the coordinate), then the Dirichlet maps of
- * those axes in the axes' order.  Not for wall faces (an interior value
- * set to 0): bsq_cuda_bc_scalar keeps the passes there.  On the multigrid
- * levels a fill was three launches, and the coarse levels are bound by
- * launches. */
+/* Every ghost of a scalar in one launch, a thread per ghost cell
+ * (fill_ghost, bsq_cuda_launch.h). */
 __global__ static void k_fill_all(bsq_real *a, struct bsq_grid g, struct fill6 f)
 {
-	/* 32-bit positions (the host's bound): 64-bit divisions made the
-	 * finest level's fill 14 us at 256^3 (one H200) */
-	unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-	const int n[3] = { g.nx, g.ny, g.nz };
-	const unsigned n1 = (unsigned)n[1] + 2u, n0 = (unsigned)n[0];
-	const unsigned fx = 2u * n1 * ((unsigned)n[2] + 2u), fy = 2u * n0 * ((unsigned)n[2] + 2u),
-		fz = 2u * n0 * (unsigned)n[1];
-	int c[3], s[3], d;
-	unsigned dir = 0, any = 0;
-	bsq_real v;
-	if (t < fx) {
-		c[0] = t & 1u ? n[0] + 1 : 0;
-		c[1] = (int)((t >> 1) % n1);
-		c[2] = (int)((t >> 1) / n1);
-	} else if ((t -= fx) < fy) {
-		c[1] = t & 1u ? n[1] + 1 : 0;
-		c[0] = 1 + (int)((t >> 1) % n0);
-		c[2] = (int)((t >> 1) / n0);
-	} else if ((t -= fy) < fz) {
-		c[2] = t & 1u ? n[2] + 1 : 0;
-		c[0] = 1 + (int)((t >> 1) % n0);
-		c[1] = 1 + (int)((t >> 1) / n0);
-	} else {
-		return;
-	}
-	for (d = 0; d < 3; d++) {
-		int hi = c[d] > n[d], k = f.kind[2 * d + hi];
-		s[d] = c[d];
-		if (c[d] >= 1 && c[d] <= n[d])
-			continue;
-		if (f.kind[2 * d] == BSQ_GHOST_PERIODIC) {
-			s[d] = hi ? 1 : n[d];
-			any = 1;
-		} else if (k != BSQ_GHOST_HALO) {
-			s[d] = hi ? n[d] : 1;
-			any = 1;
-			if (k == BSQ_GHOST_DIRICHLET)
-				dir |= 1u << d;
-		}
-	}
-	if (!any)
-		return;
-	v = a[bsq_idx(&g, s[0], s[1], s[2])];
-	for (d = 0; d < 3; d++)
-		if (dir >> d & 1u)
-			v = bsq_ghost_dirichlet(f.val[2 * d + (c[d] > n[d])], v);
-	a[bsq_idx(&g, c[0], c[1], c[2])] = v;
+	fill_ghost(a, g, f, blockIdx.x * blockDim.x + threadIdx.x);
 }
 
 extern "C" void bsq_cuda_bc_scalar(const struct bsq_grid *g, bsq_real *a,
 	const int kind[BSQ_NFACE], const double *val)
 {
 	struct fill6 f;
-	long cells = 2L * (g->ny + 2) * (g->nz + 2) + 2L * g->nx * (g->nz + 2) +
-		2L * g->nx * g->ny;
+	long cells = ghost_cells(*g);
 	int d, wall = 0;
 	for (d = 0; d < BSQ_NFACE; d++) {
 		f.kind[d] = kind[d];

@@ -12,7 +12,8 @@ const struct bsq_ops bsq_ops_cpu = {
 	bsq_mg_restrict, bsq_mg_interp_pl, bsq_mg_interp_pc, bsq_jacobi_sweep,
 	bsq_mg_colour, bsq_mg_plane_sums, bsq_diag_div_planes,
 	NULL, NULL, NULL, NULL, /* in place: no residual without its max, no level moves */
-	bsq_mg_extrapolate, bsq_mg_restrict_residual
+	bsq_mg_extrapolate, bsq_mg_restrict_residual,
+	NULL, NULL /* every level's verbs run as they are */
 };
 
 int bsq_step(struct bsq_state *s, const struct bsq_params *p, struct bsq_stats *st)

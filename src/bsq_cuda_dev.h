@@ -49,5 +49,8 @@ void bsq_cuda_interp_pl(struct bsq_level *fine, int fvec, double a, struct bsq_l
 void bsq_cuda_interp_pc(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
 	int cvec);
 void bsq_cuda_jacobi_sweep(struct bsq_level *l);
+/* cuda/bsq_cuda_tail.cu: a V-cycle from level `from` down in one launch. */
+int bsq_cuda_tail_from(const struct bsq_level *lev, int nlev, const struct bsq_params *p);
+void bsq_cuda_tail_cycle(struct bsq_level *lev, int from, int nlev, const struct bsq_params *p);
 
 #endif

@@ -1,7 +1,7 @@
 /* bsq_cuda_launch.h: what the Boussinesq CUDA files share (CUDA C++, for
- * cuda/bsq_cuda_kern.cu and cuda/bsq_cuda_mg.cu only): the launch geometry
- * of a box of cells, a thread's cell, the warp maximum, and the error and
- * maximum helpers of bsq_cuda_kern.cu. */
+ * cuda/bsq_cuda*.cu only): the launch geometry of a box of cells, a
+ * thread's cell, a scalar's ghost cells, the warp maximum, and the error
+ * and maximum helpers of bsq_cuda_kern.cu. */
 #ifndef SPATE_BSQ_CUDA_LAUNCH_H
 #define SPATE_BSQ_CUDA_LAUNCH_H
 
@@ -62,6 +62,83 @@ __device__ static inline bool cell_of(const struct box &b, int *i, int *j, int *
 	*j = b.j0 + c;
 	*k = b.k0 + d;
 	return a < b.ni && c < b.nj && d < b.nk;
+}
+
+/* ---- ghosts of a scalar (k_fill_all, the V-cycle's tail). */
+
+/* The faces' kinds and values of a scalar's ghosts. */
+struct fill6 {
+	int kind[BSQ_NFACE];
+	bsq_real val[BSQ_NFACE];
+};
+
+/* The ghost cells of a grid: the x faces with their edges and corners, the
+ * y faces with their z edges, the z faces. */
+__host__ __device__ static inline long ghost_cells(const struct bsq_grid &g)
+{
+	return 2L * (g.ny + 2) * (g.nz + 2) + 2L * g.nx * (g.nz + 2) + 2L * g.nx * g.ny;
+}
+
+/* Every ghost of a scalar in one launch, a thread per ghost cell (the x
+ * faces with their edges and corners, then the y faces, then the z faces),
+ * the value the three axis passes (fill_axis: x, then y over lines that
+ * include the x ghosts, then z) leave there, to the bit: a ghost c takes
+ * the value at its source s, each coordinate of c outside the box mapped
+ * to its interior source (the neighbour, or the opposite side when
+ * periodic; halo faces keep the coordinate), then the Dirichlet maps of
+ * those axes in the axes' order.  Not for wall faces (an interior value
+ * set to 0): bsq_cuda_bc_scalar keeps the passes there.  On the multigrid
+ * levels a fill was three launches, and the coarse levels are bound by
+ * launches.  Ghost t of the ghost_cells(g); 32-bit positions (the host's
+ * bound): 64-bit divisions made the finest level's fill 14 us at 256^3
+ * (one H200). */
+__device__ static inline void fill_ghost(bsq_real *a, const struct bsq_grid &g,
+	const struct fill6 &f, unsigned t)
+{
+	const int n[3] = { g.nx, g.ny, g.nz };
+	const unsigned n1 = (unsigned)n[1] + 2u, n0 = (unsigned)n[0];
+	const unsigned fx = 2u * n1 * ((unsigned)n[2] + 2u), fy = 2u * n0 * ((unsigned)n[2] + 2u),
+		fz = 2u * n0 * (unsigned)n[1];
+	int c[3], s[3], d;
+	unsigned dir = 0, any = 0;
+	bsq_real v;
+	if (t < fx) {
+		c[0] = t & 1u ? n[0] + 1 : 0;
+		c[1] = (int)((t >> 1) % n1);
+		c[2] = (int)((t >> 1) / n1);
+	} else if ((t -= fx) < fy) {
+		c[1] = t & 1u ? n[1] + 1 : 0;
+		c[0] = 1 + (int)((t >> 1) % n0);
+		c[2] = (int)((t >> 1) / n0);
+	} else if ((t -= fy) < fz) {
+		c[2] = t & 1u ? n[2] + 1 : 0;
+		c[0] = 1 + (int)((t >> 1) % n0);
+		c[1] = 1 + (int)((t >> 1) / n0);
+	} else {
+		return;
+	}
+	for (d = 0; d < 3; d++) {
+		int hi = c[d] > n[d], k = f.kind[2 * d + hi];
+		s[d] = c[d];
+		if (c[d] >= 1 && c[d] <= n[d])
+			continue;
+		if (f.kind[2 * d] == BSQ_GHOST_PERIODIC) {
+			s[d] = hi ? 1 : n[d];
+			any = 1;
+		} else if (k != BSQ_GHOST_HALO) {
+			s[d] = hi ? n[d] : 1;
+			any = 1;
+			if (k == BSQ_GHOST_DIRICHLET)
+				dir |= 1u << d;
+		}
+	}
+	if (!any)
+		return;
+	v = a[bsq_idx(&g, s[0], s[1], s[2])];
+	for (d = 0; d < 3; d++)
+		if (dir >> d & 1u)
+			v = bsq_ghost_dirichlet(f.val[2 * d + (c[d] > n[d])], v);
+	a[bsq_idx(&g, c[0], c[1], c[2])] = v;
 }
 
 /* Maxima land in MAX_SLOTS slots of the scratch, MAX_PITCH values apart

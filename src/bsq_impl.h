@@ -16,6 +16,14 @@
  * on small (coarse) grids a parallel region costs more than it saves. */
 #define BSQ_OMP_MIN ((size_t)1 << 15)
 
+/* The coarsest level's solve (bsq_mg.c, and a backend's tail_cycle): the
+ * right-hand side's mean removed, then BSQ_COARSE_SWEEPS sweeps at a time
+ * until max |res| <= BSQ_COARSE_RTOL of its first value or after
+ * BSQ_COARSE_SWEEPS_MAX sweeps, then the solution's mean removed. */
+#define BSQ_COARSE_RTOL 1e-10
+#define BSQ_COARSE_SWEEPS 4
+#define BSQ_COARSE_SWEEPS_MAX 2000
+
 /* Ghost kinds of a centred field per face (bsq_bc.c). */
 enum { BSQ_GHOST_NEUMANN = 0, BSQ_GHOST_DIRICHLET, BSQ_GHOST_PERIODIC };
 /* Velocity only: the normal component on the wall face itself is 0. */
@@ -411,6 +419,12 @@ struct bsq_ops {
 	void (*extrapolate)(struct bsq_level *l, double r);
 	void (*restrict_residual)(struct bsq_level *coarse, int cvec, struct bsq_level *fine,
 		int phi, int rhs);
+	/* The tail of a V-cycle in one go: tail_from gives the first level
+	 * (>= 1) from which the backend can run what vcycle does there (the
+	 * cycles of that level and every coarser one, and the coarse solve),
+	 * with the same bits as its verbs, or nlev; tail_cycle runs it. */
+	int (*tail_from)(const struct bsq_level *lev, int nlev, const struct bsq_params *p);
+	void (*tail_cycle)(struct bsq_level *lev, int from, int nlev, const struct bsq_params *p);
 };
 extern const struct bsq_ops bsq_ops_cpu;
 /* bsq_step and bsq_poisson on backend o (bsq.h says what they do). */

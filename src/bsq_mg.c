@@ -17,8 +17,6 @@
 #include "bsq_impl.h"
 #include "spate.h"
 
-#define COARSE_SWEEPS_MAX 2000
-
 /* Levels of at most this many cells run on the host when the backend can
  * move a level's vectors there (o->level_get, level_put: the GPU's).  On a
  * GPU each verb of such a level is a launch or two of a few blocks, bound by
@@ -30,7 +28,8 @@
 #define HOST_CELLS 4096
 
 /* One solve: the backend's verbs and the levels they act on; levels lh and
- * coarser also as host copies in hlev[] (lh = nlev: none). */
+ * coarser also as host copies in hlev[] (lh = nlev: none); V-cycles from
+ * level lt down in one go by the backend (o->tail_cycle; lt = nlev: none). */
 struct mg {
 	const struct bsq_ops *o;
 	struct bsq_level *lev;
@@ -38,6 +37,7 @@ struct mg {
 	const struct bsq_params *p;
 	int lh;
 	struct bsq_level *hlev;
+	int lt;
 };
 
 static void vcycle(const struct mg *m, int l);
@@ -52,6 +52,7 @@ static void on_host(const struct mg *m, void (*fn)(const struct mg *, int))
 	h.o = m->o->host;
 	h.lev = m->hlev;
 	h.lh = m->nlev;
+	h.lt = m->nlev;
 	if (m->o->level_get(D, BSQ_PHI, H->v[BSQ_PHI]) || m->o->level_get(D, BSQ_RHS, H->v[BSQ_RHS]))
 		return; /* the backend noted the error; the step reports it */
 	fn(&h, m->lh);
@@ -66,6 +67,8 @@ static void host_levels(struct mg *m)
 	int l, v, first;
 	m->lh = m->nlev;
 	m->hlev = NULL;
+	m->lt = m->o->tail_from && m->o->tail_cycle ? m->o->tail_from(m->lev, m->nlev, m->p) :
+		m->nlev;
 	if (!m->o->level_get || !m->o->level_put || !m->o->host)
 		return;
 	for (first = 0; first < m->nlev && bsq_count(&m->lev[first].g) > HOST_CELLS; first++)
@@ -105,9 +108,9 @@ static void coarse_solve(const struct mg *m, struct bsq_level *L)
 	int sweeps = 0;
 	o->shift(L, BSQ_RHS, o->mean(L, BSQ_RHS));
 	r = r0 = o->residual(L, BSQ_RES, BSQ_PHI, BSQ_RHS);
-	while (r > 1e-10 * r0 && sweeps < COARSE_SWEEPS_MAX) {
-		o->smooth(L, BSQ_PHI, BSQ_RHS, 4);
-		sweeps += 4;
+	while (r > BSQ_COARSE_RTOL * r0 && sweeps < BSQ_COARSE_SWEEPS_MAX) {
+		o->smooth(L, BSQ_PHI, BSQ_RHS, BSQ_COARSE_SWEEPS);
+		sweeps += BSQ_COARSE_SWEEPS;
 		r = o->residual(L, BSQ_RES, BSQ_PHI, BSQ_RHS);
 	}
 	o->shift(L, BSQ_PHI, o->mean(L, BSQ_PHI));
@@ -125,6 +128,10 @@ static void vcycle(const struct mg *m, int l)
 {
 	const struct bsq_ops *o = m->o;
 	struct bsq_level *L = &m->lev[l], *C = &m->lev[l + 1];
+	if (l == m->lt) {
+		o->tail_cycle(m->lev, l, m->nlev, m->p);
+		return;
+	}
 	if (l == m->lh) {
 		on_host(m, vcycle);
 		return;

@@ -436,5 +436,6 @@ const struct bsq_ops bsq_ops_slab = {
 	"slabs",
 	rhs, field_max, predict, correct, div_rhs, bc_velocity, bc_scalar, diag_div,
 	zero, mean, shift, ghosts, residual, smooth, restriction, interp_pl, interp_pc,
-	jacobi_sweep, colour, NULL, NULL, residual_only, NULL, NULL, NULL, extrapolate, NULL
+	jacobi_sweep, colour, NULL, NULL, residual_only, NULL, NULL, NULL, extrapolate, NULL,
+	NULL, NULL
 };

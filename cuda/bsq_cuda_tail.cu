@@ -1,0 +1,330 @@
+/* bsq_cuda_tail.cu: the tail of a V-cycle in one launch (struct bsq_ops:
+ * tail_from, tail_cycle; bsq_mg.c's vcycle from level `from` down).
+ *
+ * Below about 32^3 cells a level's verbs are launches of a few blocks each,
+ * bound by their latency, and the levels of at most 4096 values went to
+ * the host and back (a copy down, the CPU's verbs, a copy up, the stream
+ * drained twice a cycle): on one H200 at 256^3 the cycle's wall time was
+ * 150 us more than its kernels' (doc/bench/boussinesq.md).  Here one block
+ * holds the levels from `from` down in shared memory (phi and the
+ * right-hand side of each) and runs what vcycle and coarse_solve do there,
+ * every step a loop of the block's threads over the cells and a barrier:
+ * ghosts (fill_ghost), one colour of Gauss-Seidel at a time (in place, as
+ * the CPU's bsq_mg_colour), the residual restricted, the prolongation, the
+ * coarse solve with its means summed by one thread in the CPU's order.
+ * Every cell body is bsq_impl.h's or bsq_transfer.h's: the same bits as
+ * the verbs (t_bsq_cuda: CPU = CUDA).  Levels whose faces are all Neumann
+ * or periodic and that are whole on this device; SPATE_BSQ_TAIL=host keeps
+ * the copies to the host, for comparison. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+extern "C" {
+#include "spate.h"
+#include "bsq_cuda_dev.h"
+#include "bsq_transfer.h"
+}
+#include "bsq_cuda_launch.h"
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAIL_THREADS 1024
+
+/* One level in shared memory: phi at off, the right-hand side at off + n
+ * (n = bsq_count(&g) values each). */
+struct tail_lev {
+	struct bsq_grid g;
+	struct bsq_h h;
+	int cx, cy, cz;
+	unsigned off, n;
+};
+
+struct tail_args {
+	struct tail_lev L[BSQ_MG_MAXLEV];
+	struct fill6 f;
+	bsq_real *phi;          /* level from's, on the device */
+	const bsq_real *rhs;
+	int from, nlev, pre, post, pl;
+};
+
+/* Interior cell t of g (x fastest): its index and (i, j, k). */
+__device__ static inline size_t cell_at(const struct bsq_grid &g, unsigned t, int *i, int *j,
+	int *k)
+{
+	const unsigned nx = (unsigned)g.nx, ny = (unsigned)g.ny;
+	*i = 1 + (int)(t % nx);
+	t /= nx;
+	*j = 1 + (int)(t % ny);
+	*k = 1 + (int)(t / ny);
+	return bsq_idx(&g, *i, *j, *k);
+}
+
+__device__ static inline unsigned cells_of(const struct bsq_grid &g)
+{
+	return (unsigned)g.nx * (unsigned)g.ny * (unsigned)g.nz;
+}
+
+__device__ static void ghosts(bsq_real *a, const struct tail_lev &L, const struct fill6 &f)
+{
+	const unsigned n = (unsigned)ghost_cells(L.g);
+	for (unsigned t = threadIdx.x; t < n; t += blockDim.x)
+		fill_ghost(a, L.g, f, t);
+	__syncthreads();
+}
+
+/* One colour in place (bsq_mg_colour): reads only the other colour.  A
+ * thread a cell of the colour: t counts the (nx + 1) / 2 slots of a row,
+ * the row's first cell of the colour (i = 1 or 2) then every other one. */
+__device__ static void colour(bsq_real *s, const struct tail_lev &L, const struct fill6 &f,
+	int red)
+{
+	bsq_real *phi = s + L.off;
+	const bsq_real *rhs = phi + L.n;
+	const unsigned hx = ((unsigned)L.g.nx + 1) / 2, n = hx * (unsigned)L.g.ny * (unsigned)L.g.nz;
+	ghosts(phi, L, f);
+	for (unsigned t = threadIdx.x; t < n; t += blockDim.x) {
+		const unsigned row = t / hx;
+		const int j = 1 + (int)(row % (unsigned)L.g.ny), k = 1 + (int)(row / (unsigned)L.g.ny);
+		const int i = 1 + ((1 + j + k + red) & 1) + 2 * (int)(t - row * hx);
+		if (i <= L.g.nx) {
+			size_t c = bsq_idx(&L.g, i, j, k);
+			phi[c] = bsq_relax_at(phi, rhs, c, bsq_sy(&L.g), bsq_sz(&L.g), &L.h);
+		}
+	}
+	__syncthreads();
+}
+
+__device__ static void smooth(bsq_real *s, const struct tail_lev &L, const struct fill6 &f,
+	int sweeps)
+{
+	for (int k = 0; k < sweeps; k++) {
+		colour(s, L, f, 0);
+		colour(s, L, f, 1);
+	}
+}
+
+/* max |rhs - lap(phi)| over the interior, in every thread. */
+__device__ static double residual(bsq_real *s, const struct tail_lev &L, const struct fill6 &f)
+{
+	__shared__ double part[TAIL_THREADS / WARP_LANES];
+	bsq_real *phi = s + L.off;
+	const bsq_real *rhs = phi + L.n;
+	const unsigned n = cells_of(L.g);
+	double m = 0;
+	int o;
+	ghosts(phi, L, f);
+	for (unsigned t = threadIdx.x; t < n; t += blockDim.x) {
+		int i, j, k;
+		size_t c = cell_at(L.g, t, &i, &j, &k);
+		m = fmax(m, fabs((double)bsq_residual_at(phi, rhs, c, bsq_sy(&L.g), bsq_sz(&L.g),
+			&L.h)));
+	}
+	for (o = WARP_LANES / 2; o > 0; o >>= 1)
+		m = fmax(m, __shfl_xor_sync(0xffffffffu, m, o));
+	if ((threadIdx.x & (WARP_LANES - 1)) == 0)
+		part[threadIdx.x / WARP_LANES] = m;
+	__syncthreads();
+	m = 0;
+	for (o = 0; o < (int)(blockDim.x / WARP_LANES); o++)
+		m = fmax(m, part[o]);
+	__syncthreads();
+	return m;
+}
+
+/* a minus its mean over the interior, the sum as the CPU's bsq_rows_sum
+ * makes it (rows in order, a plane's rows, then the planes), by one thread. */
+__device__ static void remove_mean(bsq_real *a, const struct tail_lev &L)
+{
+	__shared__ double by;
+	const struct bsq_grid &g = L.g;
+	const unsigned n = cells_of(g);
+	if (threadIdx.x == 0) {
+		double sum = 0;
+		for (int k = 1; k <= g.nz; k++) {
+			double plane = 0;
+			for (int j = 1; j <= g.ny; j++)
+				plane += bsq_row_sum(a, bsq_idx(&g, 1, j, k), g.nx);
+			sum += plane;
+		}
+		by = sum / bsq_ncells(&g);
+	}
+	__syncthreads();
+	for (unsigned t = threadIdx.x; t < n; t += blockDim.x) {
+		int i, j, k;
+		size_t c = cell_at(g, t, &i, &j, &k);
+		a[c] = bsq_shifted(a[c], by);
+	}
+	__syncthreads();
+}
+
+/* bsq_mg.c's coarse_solve. */
+__device__ static void coarse_solve(bsq_real *s, const struct tail_lev &L, const struct fill6 &f)
+{
+	double r0, r;
+	int sweeps = 0;
+	remove_mean(s + L.off + L.n, L);
+	r = r0 = residual(s, L, f);
+	while (r > BSQ_COARSE_RTOL * r0 && sweeps < BSQ_COARSE_SWEEPS_MAX) {
+		smooth(s, L, f, BSQ_COARSE_SWEEPS);
+		sweeps += BSQ_COARSE_SWEEPS;
+		r = residual(s, L, f);
+	}
+	remove_mean(s + L.off, L);
+}
+
+/* C's right-hand side = the restricted residual of F; C's phi = 0. */
+__device__ static void restrict_residual(bsq_real *s, const struct tail_lev &F,
+	const struct tail_lev &C, const struct fill6 &f)
+{
+	bsq_real *fphi = s + F.off, *cphi = s + C.off;
+	const unsigned n = cells_of(C.g);
+	ghosts(fphi, F, f);
+	for (unsigned t = threadIdx.x; t < n; t += blockDim.x) {
+		int I, J, K;
+		size_t c = cell_at(C.g, t, &I, &J, &K);
+		cphi[C.n + c] = bsq_restrict_at(fphi, fphi + F.n, &F.h, &F.g, F.cx, F.cy, F.cz, I, J,
+			K);
+	}
+	for (unsigned t = threadIdx.x; t < C.n; t += blockDim.x)
+		cphi[t] = 0;
+	__syncthreads();
+}
+
+/* F's phi += P C's phi. */
+__device__ static void prolong(bsq_real *s, const struct tail_lev &F, const struct tail_lev &C,
+	const struct fill6 &f, int pl)
+{
+	bsq_real *fphi = s + F.off, *cphi = s + C.off;
+	const unsigned n = cells_of(F.g);
+	ghosts(cphi, C, f);
+	for (unsigned t = threadIdx.x; t < n; t += blockDim.x) {
+		int i, j, k;
+		size_t c = cell_at(F.g, t, &i, &j, &k);
+		fphi[c] = bsq_prolong_add((bsq_real)1, fphi[c], bsq_interp_at(cphi, &C.g, F.cx, F.cy,
+			F.cz, i, j, k, pl));
+	}
+	__syncthreads();
+}
+
+__global__ static void __launch_bounds__(TAIL_THREADS, 1) k_tail(const struct tail_args a)
+{
+	extern __shared__ double shm[];
+	bsq_real *s = (bsq_real *)shm;
+	const struct tail_lev &T = a.L[a.from];
+	int l;
+	for (unsigned t = threadIdx.x; t < T.n; t += blockDim.x) {
+		s[T.off + t] = a.phi[t];
+		s[T.off + T.n + t] = a.rhs[t];
+	}
+	__syncthreads();
+	for (l = a.from; l < a.nlev - 1; l++) {
+		smooth(s, a.L[l], a.f, a.pre);
+		restrict_residual(s, a.L[l], a.L[l + 1], a.f);
+	}
+	coarse_solve(s, a.L[a.nlev - 1], a.f);
+	for (l = a.nlev - 2; l >= a.from; l--) {
+		prolong(s, a.L[l], a.L[l + 1], a.f, a.pl);
+		smooth(s, a.L[l], a.f, a.post);
+	}
+	for (unsigned t = threadIdx.x; t < T.n; t += blockDim.x)
+		a.phi[t] = s[T.off + t];
+}
+
+/* The values of shared memory levels from..nlev-1 take. */
+static size_t tail_values(const struct bsq_level *lev, int from, int nlev)
+{
+	size_t v = 0;
+	for (int l = from; l < nlev; l++)
+		v += 2 * bsq_count(&lev[l].g);
+	return v;
+}
+
+static int tail_off(void)
+{
+	static int off = -1;
+	if (off < 0) {
+		const char *e = getenv("SPATE_BSQ_TAIL");
+		off = e && strcmp(e, "host") == 0;
+	}
+	return off;
+}
+
+/* The most values (ghosts included) of the tail's finest level:
+ * SPATE_BSQ_TAIL_CELLS, else no bound but shared memory's. */
+static size_t tail_cells(void)
+{
+	static size_t cells = 0;
+	if (cells == 0) {
+		const char *e = getenv("SPATE_BSQ_TAIL_CELLS");
+		cells = e && atol(e) > 0 ? (size_t)atol(e) : (size_t)-1;
+	}
+	return cells;
+}
+
+extern "C" int bsq_cuda_tail_from(const struct bsq_level *lev, int nlev,
+	const struct bsq_params *p)
+{
+	int dev = 0, room = 0, from, l, f;
+	(void)p;
+	if (tail_off() || cudaGetDevice(&dev) != cudaSuccess ||
+		cudaDeviceGetAttribute(&room, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
+		cudaSuccess) {
+		cudaGetLastError();
+		return nlev;
+	}
+	room -= 1024; /* the block's static shared memory */
+	for (l = 1; l < nlev; l++) {
+		if (lev[l].slabs || lev[l].k0 != 0)
+			return nlev;
+		for (f = 0; f < BSQ_NFACE; f++)
+			if (lev[l].ghost[f] != lev[1].ghost[f] ||
+				(lev[l].ghost[f] != BSQ_GHOST_NEUMANN && lev[l].ghost[f] != BSQ_GHOST_PERIODIC))
+				return nlev;
+	}
+	for (from = nlev; from > 1 &&
+		tail_values(lev, from - 1, nlev) * sizeof(bsq_real) <= (size_t)room &&
+		bsq_count(&lev[from - 1].g) <= tail_cells(); from--)
+		;
+	return from;
+}
+
+extern "C" void bsq_cuda_tail_cycle(struct bsq_level *lev, int from, int nlev,
+	const struct bsq_params *p)
+{
+	static size_t allowed;
+	struct tail_args a;
+	size_t bytes = tail_values(lev, from, nlev) * sizeof(bsq_real);
+	unsigned off = 0;
+	int l, f;
+	memset(&a, 0, sizeof a);
+	for (l = from; l < nlev; l++) {
+		struct tail_lev *T = &a.L[l];
+		T->g = lev[l].g;
+		T->h = lev[l].h;
+		T->cx = lev[l].cx;
+		T->cy = lev[l].cy;
+		T->cz = lev[l].cz;
+		T->off = off;
+		T->n = (unsigned)bsq_count(&lev[l].g);
+		off += 2 * T->n;
+	}
+	for (f = 0; f < BSQ_NFACE; f++) {
+		a.f.kind[f] = lev[from].ghost[f];
+		a.f.val[f] = 0;
+	}
+	a.phi = lev[from].v[BSQ_PHI];
+	a.rhs = lev[from].v[BSQ_RHS];
+	a.from = from;
+	a.nlev = nlev;
+	a.pre = p->pre;
+	a.post = p->post;
+	a.pl = p->interp != BSQ_INTERP_PC;
+	if (bytes > allowed) {
+		bsq_cuda_note(cudaFuncSetAttribute(k_tail, cudaFuncAttributeMaxDynamicSharedMemorySize,
+			(int)bytes), "cudaFuncSetAttribute");
+		allowed = bytes;
+	}
+	k_tail<<<1, TAIL_THREADS, bytes, bsq_cuda_now>>>(a);
+}
