@@ -39,6 +39,8 @@ struct tail_lev {
 	struct bsq_h h;
 	int cx, cy, cz;
 	unsigned off, n;
+	int wrap[3];   /* periodic in x, y, z */
+	int direct;    /* colours read ghosts at their sources (source_of) */
 };
 
 struct tail_args {
@@ -74,24 +76,52 @@ __device__ static void ghosts(bsq_real *a, const struct tail_lev &L, const struc
 	__syncthreads();
 }
 
+/* Coordinate i (0..n + 1) of an axis of n cells mapped to the cell whose
+ * value a fill copies there (fill_ghost): across a periodic face the
+ * opposite side, across a Neumann face the cell itself. */
+__device__ static inline int source_of(int i, int n, int wrap)
+{
+	return i < 1 ? (wrap ? n : 1) : i > n ? (wrap ? 1 : n) : i;
+}
+
 /* One colour in place (bsq_mg_colour): reads only the other colour.  A
  * thread a cell of the colour: t counts the (nx + 1) / 2 slots of a row,
- * the row's first cell of the colour (i = 1 or 2) then every other one. */
+ * the row's first cell of the colour (i = 1 or 2) then every other one.
+ * Where L.direct, a neighbour across a face is read at its source instead
+ * of filling the ghosts first (a phase and a barrier less): the source is
+ * the cell itself or, across a periodic face of an even number of cells,
+ * a cell of the other colour, which this colour leaves alone: the values
+ * the fill would give. */
 __device__ static void colour(bsq_real *s, const struct tail_lev &L, const struct fill6 &f,
 	int red)
 {
 	bsq_real *phi = s + L.off;
 	const bsq_real *rhs = phi + L.n;
-	const unsigned hx = ((unsigned)L.g.nx + 1) / 2, n = hx * (unsigned)L.g.ny * (unsigned)L.g.nz;
-	ghosts(phi, L, f);
+	const struct bsq_grid &g = L.g;
+	const unsigned hx = ((unsigned)g.nx + 1) / 2, n = hx * (unsigned)g.ny * (unsigned)g.nz;
+	if (!L.direct)
+		ghosts(phi, L, f);
 	for (unsigned t = threadIdx.x; t < n; t += blockDim.x) {
 		const unsigned row = t / hx;
-		const int j = 1 + (int)(row % (unsigned)L.g.ny), k = 1 + (int)(row / (unsigned)L.g.ny);
+		const int j = 1 + (int)(row % (unsigned)g.ny), k = 1 + (int)(row / (unsigned)g.ny);
 		const int i = 1 + ((1 + j + k + red) & 1) + 2 * (int)(t - row * hx);
-		if (i <= L.g.nx) {
-			size_t c = bsq_idx(&L.g, i, j, k);
-			phi[c] = bsq_relax_at(phi, rhs, c, bsq_sy(&L.g), bsq_sz(&L.g), &L.h);
+		size_t c;
+		struct bsq_st7 q;
+		if (i > g.nx)
+			continue;
+		c = bsq_idx(&g, i, j, k);
+		if (!L.direct) {
+			phi[c] = bsq_relax_at(phi, rhs, c, bsq_sy(&g), bsq_sz(&g), &L.h);
+			continue;
 		}
+		q.c = phi[c];
+		q.xm = phi[bsq_idx(&g, source_of(i - 1, g.nx, L.wrap[0]), j, k)];
+		q.xp = phi[bsq_idx(&g, source_of(i + 1, g.nx, L.wrap[0]), j, k)];
+		q.ym = phi[bsq_idx(&g, i, source_of(j - 1, g.ny, L.wrap[1]), k)];
+		q.yp = phi[bsq_idx(&g, i, source_of(j + 1, g.ny, L.wrap[1]), k)];
+		q.zm = phi[bsq_idx(&g, i, j, source_of(k - 1, g.nz, L.wrap[2]))];
+		q.zp = phi[bsq_idx(&g, i, j, source_of(k + 1, g.nz, L.wrap[2]))];
+		phi[c] = bsq_relax(&q, rhs[c], &L.h);
 	}
 	__syncthreads();
 }
@@ -251,6 +281,18 @@ static int tail_off(void)
 	return off;
 }
 
+/* SPATE_BSQ_TAIL_FILL=1: fills before every colour (no reads at the
+ * sources), for comparison. */
+static int tail_fills(void)
+{
+	static int fills = -1;
+	if (fills < 0) {
+		const char *e = getenv("SPATE_BSQ_TAIL_FILL");
+		fills = e && strcmp(e, "1") == 0;
+	}
+	return fills;
+}
+
 /* The most values (ghosts included) of the tail's finest level:
  * SPATE_BSQ_TAIL_CELLS, else no bound but shared memory's. */
 static size_t tail_cells(void)
@@ -297,7 +339,7 @@ extern "C" void bsq_cuda_tail_cycle(struct bsq_level *lev, int from, int nlev,
 	struct tail_args a;
 	size_t bytes = tail_values(lev, from, nlev) * sizeof(bsq_real);
 	unsigned off = 0;
-	int l, f;
+	int l, f, d;
 	memset(&a, 0, sizeof a);
 	for (l = from; l < nlev; l++) {
 		struct tail_lev *T = &a.L[l];
@@ -309,6 +351,13 @@ extern "C" void bsq_cuda_tail_cycle(struct bsq_level *lev, int from, int nlev,
 		T->off = off;
 		T->n = (unsigned)bsq_count(&lev[l].g);
 		off += 2 * T->n;
+		T->direct = 1;
+		for (d = 0; d < 3; d++) {
+			const int n = d == 0 ? T->g.nx : d == 1 ? T->g.ny : T->g.nz;
+			T->wrap[d] = lev[l].ghost[2 * d] == BSQ_GHOST_PERIODIC;
+			T->direct &= !T->wrap[d] || n % 2 == 0 || n == 1;
+		}
+		T->direct &= !tail_fills();
 	}
 	for (f = 0; f < BSQ_NFACE; f++) {
 		a.f.kind[f] = lev[from].ghost[f];
