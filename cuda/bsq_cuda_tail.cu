@@ -271,26 +271,14 @@ static size_t tail_values(const struct bsq_level *lev, int from, int nlev)
 	return v;
 }
 
-static int tail_off(void)
+/* Whether the environment variable name has the value want (the settings
+ * for comparisons: SPATE_BSQ_TAIL=host, the host's levels instead of the
+ * tail; SPATE_BSQ_TAIL_FILL=1, fills before every colour, no reads at the
+ * sources). */
+static bool env_is(const char *name, const char *want)
 {
-	static int off = -1;
-	if (off < 0) {
-		const char *e = getenv("SPATE_BSQ_TAIL");
-		off = e && strcmp(e, "host") == 0;
-	}
-	return off;
-}
-
-/* SPATE_BSQ_TAIL_FILL=1: fills before every colour (no reads at the
- * sources), for comparison. */
-static int tail_fills(void)
-{
-	static int fills = -1;
-	if (fills < 0) {
-		const char *e = getenv("SPATE_BSQ_TAIL_FILL");
-		fills = e && strcmp(e, "1") == 0;
-	}
-	return fills;
+	const char *e = getenv(name);
+	return e && strcmp(e, want) == 0;
 }
 
 /* The most values (ghosts included) of the tail's finest level:
@@ -310,7 +298,7 @@ extern "C" int bsq_cuda_tail_from(const struct bsq_level *lev, int nlev,
 {
 	int dev = 0, room = 0, from, l, f;
 	(void)p;
-	if (tail_off() || cudaGetDevice(&dev) != cudaSuccess ||
+	if (env_is("SPATE_BSQ_TAIL", "host") || cudaGetDevice(&dev) != cudaSuccess ||
 		cudaDeviceGetAttribute(&room, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
 		cudaSuccess) {
 		cudaGetLastError();
@@ -339,6 +327,7 @@ extern "C" void bsq_cuda_tail_cycle(struct bsq_level *lev, int from, int nlev,
 	struct tail_args a;
 	size_t bytes = tail_values(lev, from, nlev) * sizeof(bsq_real);
 	unsigned off = 0;
+	const bool fills = env_is("SPATE_BSQ_TAIL_FILL", "1");
 	int l, f, d;
 	memset(&a, 0, sizeof a);
 	for (l = from; l < nlev; l++) {
@@ -357,7 +346,7 @@ extern "C" void bsq_cuda_tail_cycle(struct bsq_level *lev, int from, int nlev,
 			T->wrap[d] = lev[l].ghost[2 * d] == BSQ_GHOST_PERIODIC;
 			T->direct &= !T->wrap[d] || n % 2 == 0 || n == 1;
 		}
-		T->direct &= !tail_fills();
+		T->direct &= !fills;
 	}
 	for (f = 0; f < BSQ_NFACE; f++) {
 		a.f.kind[f] = lev[from].ghost[f];
