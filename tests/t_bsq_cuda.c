@@ -5,8 +5,10 @@
  * CUDA step.  Cases: 2D-like lid-driven cavity 32 x 1 x 32 (multigrid,
  * trilinear and constant prolongation; Jacobi), 3D cavity 16^3, heated
  * cavity 32 x 1 x 32, periodic Taylor-Green 32 x 1 x 32, Rayleigh-Benard
- * 32 x 32 x 16 (periodic x and y, no-slip plates).  Prints the
- * relative differences measured and the solver's cycles on both.
+ * 32 x 32 x 16 (periodic x and y, no-slip plates; also with the
+ * V-cycle's tail filling ghosts, and with the host's small levels instead
+ * of the tail) and 24 x 24 x 12 (odd levels).  Prints the relative
+ * differences measured and the solver's cycles on both.
  *
  * Skipped (exit 77) when built without CUDA or no GPU is there.
  *
@@ -137,6 +139,21 @@ static void test_rayleigh_benard(void **unused)
 	assert_int_equal(bsq_setup_rb(&p, 32, 32, 16, sizeof(bsq_real) < 8 ? 1e3 : 1e5, 0.71, 0,
 		3.117, 1e-2), 0);
 	compare("rayleigh-benard 32x32x16 mg", &p, 20);
+	/* The V-cycle's tail on the GPU (cuda/bsq_cuda_tail.cu) with ghosts
+	 * filled before every colour, and without the tail (the small levels on
+	 * the host): the same bits all three ways. */
+	setenv("SPATE_BSQ_TAIL_FILL", "1", 1);
+	compare("rayleigh-benard, tail filling", &p, 10);
+	unsetenv("SPATE_BSQ_TAIL_FILL");
+	setenv("SPATE_BSQ_TAIL", "host", 1);
+	compare("rayleigh-benard, host levels", &p, 10);
+	unsetenv("SPATE_BSQ_TAIL");
+	/* 24 -> 12 -> 6 -> 3 cells across the periodic faces: the tail fills
+	 * the ghosts of the 3 x 3 x 3 level (wrapped neighbours of its own
+	 * colour), whose coarse solve takes sweeps */
+	assert_int_equal(bsq_setup_rb(&p, 24, 24, 12, sizeof(bsq_real) < 8 ? 1e3 : 1e5, 0.71, 0,
+		3.117, 1e-2), 0);
+	compare("rayleigh-benard 24x24x12 mg", &p, 10);
 }
 
 static void test_taylor_green(void **unused)
