@@ -448,45 +448,30 @@ static void multi_fini(struct swe_backend_ctx *ctx)
 	free(m);
 }
 
-const struct spate_backend spate_backend_multi = {
-	.name = "cpu",
-	.count = multi_count_dev,
-	.describe = multi_describe,
-	.init = multi_init,
-	.advance = multi_advance_mark,
-	.download = swe_multi_download,
-	.fini = multi_fini,
-	.sample = swe_multi_sample,
-	.products_start = swe_multi_products_start,
-	.products_get = swe_multi_products_get,
-	.set_time = swe_multi_set_time,
-	.products_put = swe_multi_products_put,
-	.set_rain = swe_multi_set_rain,
-	.gauges_start = swe_multi_gauges_start,
-	.gauges_rows = swe_multi_gauges_rows,
-	.gauges_get = swe_multi_gauges_get,
-	.guard = swe_multi_guard,
-};
+/* The driver's table; the CPU's and the GPU subdomains' (cuda/swe_cuda_sub.cu)
+ * differ in their names only. */
+#define MULTI_BACKEND(NAME) { \
+	.name = NAME, \
+	.count = multi_count_dev, \
+	.describe = multi_describe, \
+	.init = multi_init, \
+	.advance = multi_advance_mark, \
+	.download = swe_multi_download, \
+	.fini = multi_fini, \
+	.sample = swe_multi_sample, \
+	.products_start = swe_multi_products_start, \
+	.products_get = swe_multi_products_get, \
+	.set_time = swe_multi_set_time, \
+	.products_put = swe_multi_products_put, \
+	.set_rain = swe_multi_set_rain, \
+	.gauges_start = swe_multi_gauges_start, \
+	.gauges_rows = swe_multi_gauges_rows, \
+	.gauges_get = swe_multi_gauges_get, \
+	.guard = swe_multi_guard, \
+}
+
+const struct spate_backend spate_backend_multi = MULTI_BACKEND("cpu");
 
 #ifdef HAVE_CUDA
-/* The same driver over GPU subdomains (cuda/swe_cuda_sub.cu). */
-const struct spate_backend spate_backend_multi_cuda = {
-	.name = "cuda",
-	.count = multi_count_dev,
-	.describe = multi_describe,
-	.init = multi_init,
-	.advance = multi_advance_mark,
-	.download = swe_multi_download,
-	.fini = multi_fini,
-	.sample = swe_multi_sample,
-	.products_start = swe_multi_products_start,
-	.products_get = swe_multi_products_get,
-	.set_time = swe_multi_set_time,
-	.products_put = swe_multi_products_put,
-	.set_rain = swe_multi_set_rain,
-	.gauges_start = swe_multi_gauges_start,
-	.gauges_rows = swe_multi_gauges_rows,
-	.gauges_get = swe_multi_gauges_get,
-	.guard = swe_multi_guard,
-};
+const struct spate_backend spate_backend_multi_cuda = MULTI_BACKEND("cuda");
 #endif
