@@ -59,9 +59,12 @@ static void on_host(const struct mg *m, void (*fn)(const struct mg *, int))
 	m->o->level_put(D, BSQ_PHI, H->v[BSQ_PHI]);
 }
 
-/* Host copies of the levels from the first of at most HOST_CELLS cells:
- * m->lh and m->hlev (lh = nlev, every level where it is, when the backend
- * cannot move levels or there is no memory). */
+/* Where the small levels run: m->lt, the first level of the backend's tail
+ * (o->tail_from; nlev: none), and host copies of the levels from the first
+ * of at most HOST_CELLS cells, m->lh and m->hlev (lh = nlev, every level
+ * where it is, when the backend cannot move levels or there is no memory).
+ * The cycles use the tail where both apply; full multigrid's coarsest
+ * solve still runs on the host copies. */
 static void host_levels(struct mg *m)
 {
 	int l, v, first;
