@@ -63,7 +63,7 @@ static void on_host(const struct mg *m, void (*fn)(const struct mg *, int))
  * (o->tail_from; nlev: none), and host copies of the levels from the first
  * of at most HOST_CELLS cells, m->lh and m->hlev (lh = nlev, every level
  * where it is, when the backend cannot move levels or there is no memory).
- * The cycles use the tail where both apply; full multigrid's coarsest
+ * A cycle takes whichever of the two it reaches first; full multigrid's coarsest
  * solve still runs on the host copies. */
 static void host_levels(struct mg *m)
 {
