@@ -54,7 +54,16 @@ struct bsq_face6 {
 struct bsq_h {
 	bsq_real idx, idy, idz;
 	bsq_real idx2, idy2, idz2;
+	bsq_real irelax; /* 1 / (2 (idx2 + idy2 + idz2)): bsq_h_relax */
 };
+
+/* Sets h->irelax from the squares (again after one of them is set to 0).
+ * The point relaxation multiplies by it: a division a cell was the largest
+ * part of the single-precision sweep's instructions. */
+HOSTDEVICE static inline void bsq_h_relax(struct bsq_h *h)
+{
+	h->irelax = (bsq_real)1 / (2 * (h->idx2 + h->idy2 + h->idz2));
+}
 
 /* The spacing struct of cells dx, dy, dz. */
 HOSTDEVICE static inline struct bsq_h bsq_h_of(double dx, double dy, double dz)
@@ -66,6 +75,7 @@ HOSTDEVICE static inline struct bsq_h bsq_h_of(double dx, double dy, double dz)
 	h.idx2 = (bsq_real)(1.0 / (dx * dx));
 	h.idy2 = (bsq_real)(1.0 / (dy * dy));
 	h.idz2 = (bsq_real)(1.0 / (dz * dz));
+	bsq_h_relax(&h);
 	return h;
 }
 
@@ -159,13 +169,13 @@ HOSTDEVICE static inline bsq_real bsq_residual(const struct bsq_st7 *phi, bsq_re
 
 /* Point relaxation of lap(phi) = b (Jacobi, or Gauss-Seidel when the
  * neighbours are already new), BSQ.md "Pressure solvers" with anisotropic
- * weights: phi = (sum_d (phi[d-] + phi[d+]) / h_d^2 - b) / (2 sum_d 1/h_d^2).
- * phi->c is not used. */
+ * weights: phi = (sum_d (phi[d-] + phi[d+]) / h_d^2 - b) / (2 sum_d 1/h_d^2),
+ * the division a product with h->irelax.  phi->c is not used. */
 HOSTDEVICE static inline bsq_real bsq_relax(const struct bsq_st7 *phi, bsq_real b,
 	const struct bsq_h *h)
 {
 	return ((phi->xm + phi->xp) * h->idx2 + (phi->ym + phi->yp) * h->idy2 +
-		(phi->zm + phi->zp) * h->idz2 - b) / (2 * (h->idx2 + h->idy2 + h->idz2));
+		(phi->zm + phi->zp) * h->idz2 - b) * h->irelax;
 }
 
 /* Restriction, cell-centred: the mean of the n children (n = 8 when all

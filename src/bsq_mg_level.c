@@ -81,6 +81,7 @@ int bsq_mg_build(struct bsq_state *s, const struct bsq_params *p, int arrays)
 		L->h.idx2 = L->g.nx > 1 ? L->h.idx2 : 0;
 		L->h.idy2 = L->g.ny > 1 ? L->h.idy2 : 0;
 		L->h.idz2 = L->g.nz > 1 ? L->h.idz2 : 0;
+		bsq_h_relax(&L->h);
 		L->cx = l + 1 < s->nlev ? n[l][0] / n[l + 1][0] : 1;
 		L->cy = l + 1 < s->nlev ? n[l][1] / n[l + 1][1] : 1;
 		L->cz = l + 1 < s->nlev ? n[l][2] / n[l + 1][2] : 1;
