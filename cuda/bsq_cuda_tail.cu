@@ -285,12 +285,8 @@ static bool env_is(const char *name, const char *want)
  * SPATE_BSQ_TAIL_CELLS, else no bound but shared memory's. */
 static size_t tail_cells(void)
 {
-	static size_t cells = 0;
-	if (cells == 0) {
-		const char *e = getenv("SPATE_BSQ_TAIL_CELLS");
-		cells = e && atol(e) > 0 ? (size_t)atol(e) : (size_t)-1;
-	}
-	return cells;
+	const char *e = getenv("SPATE_BSQ_TAIL_CELLS");
+	return e && atol(e) > 0 ? (size_t)atol(e) : (size_t)-1;
 }
 
 extern "C" int bsq_cuda_tail_from(const struct bsq_level *lev, int nlev,
