@@ -17,6 +17,7 @@
  * Jacobi (capped at 20000 sweeps a step: it would need about 1e5 to reach
  * the tolerance). */
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -148,6 +149,13 @@ static void test_rayleigh_benard(void **unused)
 	setenv("SPATE_BSQ_TAIL", "host", 1);
 	compare("rayleigh-benard, host levels", &p, 10);
 	unsetenv("SPATE_BSQ_TAIL");
+	/* the prolongation by fine cell and by coarse cell (k_interp_pl2 and
+	 * k_interp_pl8; the default is one of them by precision) */
+	setenv("SPATE_BSQ_PL8", "1", 1);
+	compare("rayleigh-benard, pl by coarse", &p, 10);
+	setenv("SPATE_BSQ_PL8", "0", 1);
+	compare("rayleigh-benard, pl by fine", &p, 10);
+	unsetenv("SPATE_BSQ_PL8");
 	/* 24 -> 12 -> 6 -> 3 cells across the periodic faces: the tail fills
 	 * the ghosts of the 3 x 3 x 3 level (wrapped neighbours of its own
 	 * colour), whose coarse solve takes sweeps */
@@ -156,34 +164,41 @@ static void test_rayleigh_benard(void **unused)
 	compare("rayleigh-benard 24x24x12 mg", &p, 10);
 }
 
-/* Two sweeps in one pass (k_gs_two of cuda/bsq_cuda_gs.cu) on every level
- * that can take them, not only the large ones of the default, and the tail
- * only from levels of at most 64 values: periodic x and y (pairs and rows
- * that wrap, a tile wider than the grid, 24 rows in tiles of 16, levels of
- * 2 cells across), Neumann faces (the 3D cavity; one cell in y; the heated
- * cavity), tiles of 16 and of 8 rows, chunks of 4 planes. */
-static void test_two_sweeps(void **unused)
+/* The one-pass sweeps (cuda/bsq_cuda_gs.cu) on every level that can take
+ * them, the tail only from levels of at most 64 values: two sweeps in one
+ * pass (k_gs_two, on every level, not only the large ones of the
+ * default), then one sweep a pass (k_gs_sweep): periodic x and y (pairs
+ * and rows that wrap, a tile wider than the grid, 24 rows in tiles of 16,
+ * levels of 2 cells across), Neumann faces (the 3D cavity; one cell in y;
+ * the heated cavity), tiles of 16 and of 8 rows, chunks of 4 planes. */
+static void test_sweeps(void **unused)
 {
+	static const char *const two[2] = { "1", "0" };
 	struct bsq_params p;
+	char name[64];
+	int t;
 	(void)unused;
-	setenv("SPATE_BSQ_GS_TWO", "1", 1);
 	setenv("SPATE_BSQ_TAIL_CELLS", "64", 1);
-	bsq_params_default(&p);
-	assert_int_equal(bsq_setup_rb(&p, 32, 32, 16, sizeof(bsq_real) < 8 ? 1e3 : 1e5, 0.71, 0,
-		3.117, 1e-2), 0);
-	compare("rayleigh-benard, two sweeps", &p, 10);
-	setenv("SPATE_BSQ_GS_TWO_ROWS", "8", 1);
-	compare("rayleigh-benard, two, 8 rows", &p, 10);
-	unsetenv("SPATE_BSQ_GS_TWO_ROWS");
-	assert_int_equal(bsq_setup_rb(&p, 24, 24, 12, sizeof(bsq_real) < 8 ? 1e3 : 1e5, 0.71, 0,
-		3.117, 1e-2), 0);
-	compare("rayleigh-benard 24^2x12, two", &p, 10);
-	setup(&p, CAVITY3D, 16);
-	compare("cavity 16^3, two sweeps", &p, 10);
-	setup(&p, CAVITY2D, 32);
-	compare("cavity 32x1x32, two sweeps", &p, 20);
-	setup(&p, DHC, 32);
-	compare("heated cavity, two sweeps", &p, 20);
+	for (t = 0; t < 2; t++) {
+		setenv("SPATE_BSQ_GS_TWO", two[t], 1);
+		bsq_params_default(&p);
+		assert_int_equal(bsq_setup_rb(&p, 32, 32, 16, sizeof(bsq_real) < 8 ? 1e3 : 1e5, 0.71,
+			0, 3.117, 1e-2), 0);
+		snprintf(name, sizeof name, "rayleigh-benard, two=%s", two[t]);
+		compare(name, &p, 10);
+		setenv("SPATE_BSQ_GS_TWO_ROWS", "8", 1);
+		compare("rayleigh-benard, 8 rows", &p, 10);
+		unsetenv("SPATE_BSQ_GS_TWO_ROWS");
+		assert_int_equal(bsq_setup_rb(&p, 24, 24, 12, sizeof(bsq_real) < 8 ? 1e3 : 1e5, 0.71,
+			0, 3.117, 1e-2), 0);
+		compare("rayleigh-benard 24^2x12", &p, 10);
+		setup(&p, CAVITY3D, 16);
+		compare("cavity 16^3", &p, 10);
+		setup(&p, CAVITY2D, 32);
+		compare("cavity 32x1x32", &p, 20);
+		setup(&p, DHC, 32);
+		compare("heated cavity 32x1x32", &p, 20);
+	}
 	unsetenv("SPATE_BSQ_GS_TWO");
 	unsetenv("SPATE_BSQ_TAIL_CELLS");
 }
@@ -260,7 +275,7 @@ int main(void)
 		cmocka_unit_test(test_heated),
 		cmocka_unit_test(test_taylor_green),
 		cmocka_unit_test(test_rayleigh_benard),
-		cmocka_unit_test(test_two_sweeps),
+		cmocka_unit_test(test_sweeps),
 	};
 	const char *b = getenv("SPATE_BSQ_BENCH");
 	int err;
