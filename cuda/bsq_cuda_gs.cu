@@ -274,12 +274,14 @@ static bool fused_ok(const struct bsq_level *l)
 
 /* Levels of at least TWO_LEAST cells take k_gs_two (0: none).  Its walk of
  * a chunk is three barriers a plane: on smaller levels two launches of
- * k_gs_sweep are faster.  In single precision the sweep is bound by the
- * instructions it issues, and the tile's halo of three is more of them.
- * One H200, V(2,2) ms, k_gs_two on every level from 32^3 with tiles of 8
- * rows against k_gs_sweep only: 256^3 fp64 1.20 either way, 512^3 fp64
- * 7.81 against 6.96, 256^3 fp32 0.95 against 0.84, 512^3 fp32 6.06
- * against 4.63. */
+ * k_gs_sweep are faster (at 64^3, 15 us against 2 x 5).  In single
+ * precision the sweep is bound by the instructions it issues, and the
+ * tile's halo of three is more of them.  One H200, V(2,2) ms against
+ * k_gs_sweep only: tiles of 16 rows on levels from 2^21 cells, fp64 256^3
+ * 1.04-1.05 against 1.20, 512^3 6.38-6.39 against 6.96-7.00; from 2^24
+ * cells, fp32 256^3 0.78-0.80 against 0.84, 512^3 4.58-4.73 against
+ * 4.48-4.63; tiles of 8 rows on every level, fp64 256^3 1.20 either way,
+ * 512^3 7.81 against 6.96. */
 #ifndef BSQ_GS_TWO_LEAST
 #ifdef BSQ_SINGLE
 #define BSQ_GS_TWO_LEAST 0
