@@ -247,10 +247,10 @@ static int gs_planes(void)
 
 /* Planes a chunk of level g: at most gs_planes(), at least 2, about
  * BLOCKS_PER_SM blocks a multiprocessor. */
-static int chunk_planes(const struct bsq_grid &g, unsigned tiles)
+/* The device's multiprocessors (132 where it cannot be asked), once. */
+static int sm_count(void)
 {
 	static int sms = 0;
-	long per;
 	if (sms == 0) {
 		int dev = 0;
 		if (cudaGetDevice(&dev) != cudaSuccess ||
@@ -258,7 +258,12 @@ static int chunk_planes(const struct bsq_grid &g, unsigned tiles)
 			sms < 1)
 			sms = 132, (void)cudaGetLastError();
 	}
-	per = (long)g.nz * tiles / ((long)BLOCKS_PER_SM * sms);
+	return sms;
+}
+
+static int chunk_planes(const struct bsq_grid &g, unsigned tiles)
+{
+	long per = (long)g.nz * tiles / ((long)BLOCKS_PER_SM * sm_count());
 	return (int)(per < 2 ? 2 : per > gs_planes() ? gs_planes() : per);
 }
 
@@ -291,10 +296,11 @@ static bool fused_ok(const struct bsq_level *l)
 #endif
 
 /* The rows of a k_gs_two tile for two sweeps of level l, 0 where the level
- * does not take it (its comment): those of k_gs_sweep where no face is a
- * wall's (Dirichlet), of at least SPATE_BSQ_GS_TWO cells (default
- * BSQ_GS_TWO_LEAST; 0: none).  16 rows (SPATE_BSQ_GS_TWO_ROWS=8: 8).  Read
- * at every call: a test runs both kernels in one process. */
+ * does not take it (its comment): those of k_gs_sweep (fused_ok: no halo,
+ * z not periodic) where no face is a wall's (Dirichlet), of at least
+ * SPATE_BSQ_GS_TWO cells (default BSQ_GS_TWO_LEAST; 0: none).  16 rows
+ * (SPATE_BSQ_GS_TWO_ROWS=8: 8).  Read at every call: a test runs both
+ * kernels in one process. */
 static int two_rows(const struct bsq_level *l)
 {
 	const char *e = getenv("SPATE_BSQ_GS_TWO"), *r = getenv("SPATE_BSQ_GS_TWO_ROWS");
@@ -303,8 +309,7 @@ static int two_rows(const struct bsq_level *l)
 	if (least <= 0 || bsq_count(&l->g) < (size_t)least || !fused_ok(l))
 		return 0;
 	for (f = 0; f < BSQ_NFACE; f++)
-		if (l->ghost[f] != BSQ_GHOST_NEUMANN &&
-			(l->ghost[f] != BSQ_GHOST_PERIODIC || f == BSQ_ZM || f == BSQ_ZP))
+		if (l->ghost[f] == BSQ_GHOST_DIRICHLET)
 			return 0;
 	return r && atoi(r) == 8 ? 8 : 16;
 }
@@ -313,12 +318,7 @@ static int two_rows(const struct bsq_level *l)
  * one wave, 4 to 64 planes (the wavefront recomputes 3 planes each side). */
 static int two_planes(const struct bsq_grid &g, unsigned tiles)
 {
-	int sms = 0, dev = 0;
-	long per;
-	if (cudaGetDevice(&dev) != cudaSuccess ||
-		cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms < 1)
-		sms = 132, (void)cudaGetLastError();
-	per = (long)g.nz * tiles / (2L * sms);
+	long per = (long)g.nz * tiles / (2L * sm_count());
 	return (int)(per < 4 ? 4 : per > 64 ? 64 : per);
 }
 

@@ -239,12 +239,6 @@ __global__ static void k_interp_pl2(bsq_real *out, const bsq_real *in, bsq_real 
 	}
 }
 
-/* The same by coarse cell (I, J, K): its eight children from the 27 coarse
- * values around it.  bsq_pl_from nests z, then y, then x: each z pair of a
- * child is shared by the four children on its side, each y pair by two, so
- * here each is computed once (the same operands in the same order: the
- * same bits as k_interp_pl2, with 27 loads instead of 64 and 38 of
- * bsq_pl's products instead of 56). */
 /* Whether k_interp_pl8 is the default (SPATE_BSQ_PL8=0 or 1 chooses): in
  * single precision, where the prolongation is bound by the instructions it
  * issues.  One H200, V(2,2) ms, k_interp_pl8 against k_interp_pl2: fp32
@@ -259,6 +253,12 @@ __global__ static void k_interp_pl2(bsq_real *out, const bsq_real *in, bsq_real 
 #endif
 #endif
 
+/* The same by coarse cell (I, J, K): its eight children from the 27 coarse
+ * values around it.  bsq_pl_from nests z, then y, then x: each z pair of a
+ * child is shared by the four children on its side, each y pair by two, so
+ * here each is computed once (the same operands in the same order: the
+ * same bits as k_interp_pl2, with 27 loads instead of 64 and 38 of
+ * bsq_pl's products instead of 56). */
 __global__ static void k_interp_pl8(bsq_real *__restrict__ out, const bsq_real *__restrict__ in,
 	bsq_real a, struct bsq_grid gc, struct box b, struct bsq_grid g)
 {
@@ -293,19 +293,18 @@ __global__ static void k_interp_pl8(bsq_real *__restrict__ out, const bsq_real *
 static void interp(struct bsq_level *fine, int fvec, double a, struct bsq_level *coarse,
 	int cvec, int pl)
 {
-	struct box b = box_of(&fine->g, bsq_interior);
+	struct box b = box_of(&fine->g, bsq_interior), bc = box_of(&coarse->g, bsq_interior);
 	const char *e = getenv("SPATE_BSQ_PL8");
 	bsq_cuda_ghosts(coarse, cvec);
-	if (pl && coarsened_all(fine) && (e && *e ? strcmp(e, "0") != 0 : BSQ_PL8)) {
-		struct box bc = box_of(&coarse->g, bsq_interior);
-		k_interp_pl8<<<LAUNCH(bc)>>>(fine->v[fvec], coarse->v[cvec], (bsq_real)a, coarse->g, bc,
-			fine->g);
-	} else if (pl && coarsened_all(fine))
-		k_interp_pl2<<<LAUNCH(b)>>>(fine->v[fvec], coarse->v[cvec], (bsq_real)a, coarse->g, b,
-			fine->g);
-	else
+	if (!pl || !coarsened_all(fine))
 		k_interp<<<LAUNCH(b)>>>(fine->v[fvec], coarse->v[cvec], (bsq_real)a, pl, coarse->g,
 			fine->cx, fine->cy, fine->cz, b, fine->g);
+	else if (e && *e ? strcmp(e, "0") != 0 : BSQ_PL8)
+		k_interp_pl8<<<LAUNCH(bc)>>>(fine->v[fvec], coarse->v[cvec], (bsq_real)a, coarse->g, bc,
+			fine->g);
+	else
+		k_interp_pl2<<<LAUNCH(b)>>>(fine->v[fvec], coarse->v[cvec], (bsq_real)a, coarse->g, b,
+			fine->g);
 }
 
 extern "C" void bsq_cuda_interp_pl(struct bsq_level *fine, int fvec, double a,
