@@ -12,11 +12,12 @@
  *
  * A block owns a tile of PX pairs of cells along x (cells 2a - 1 and 2a of
  * pair a: one red and one black in every plane) by PY rows, and a chunk of
- * NZC planes, which it walks upward as a wavefront: at plane t it computes
- * the red cell of each of its pairs (from the old phi), keeps it in shared
- * memory (a ring of four planes), and, after one barrier, the black cell of
- * plane t - 1 from the red cells around it (the same plane and the planes
- * t - 2 and t), then writes both cells of plane t - 1.  The red cells a
+ * planes (x.nzc, wave_planes), which it walks upward as a wavefront: at
+ * plane t it computes the red cell of each of its pairs (from the old
+ * phi), keeps it in shared memory (a ring of four planes), and, after one
+ * barrier, the black cell of plane t - 1 from the red cells around it (the
+ * same plane and the planes t - 2 and t), then writes both cells of plane
+ * t - 1.  The red cells a
  * black cell needs outside the tile (one pair on each side, one row above
  * and below, one plane below and above the chunk) are computed again by the
  * block from the old phi: blocks never wait for each other.
@@ -43,15 +44,18 @@ extern "C" {
 #include <cuda_runtime.h>
 #include <limits.h>
 
-/* Pairs along x and rows of a tile (threads: (PX + 2) (PY + 2)), the most
- * planes of a chunk (SPATE_BSQ_GS_PLANES).  A chunk's walk is a chain of
- * barriers one plane apart: small levels take fewer planes a chunk (down
- * to 2) so that about BLOCKS_PER_SM blocks a multiprocessor share the
- * level (on an H200 the walk of 16 planes took 16-18 us a sweep on every
- * level from 64^3 down, against 2.5 us for a launch of one colour). */
+/* Pairs along x of a tile; rows of a tile (SPATE_BSQ_GS_ROWS=8 or 16):
+ * in single precision 16 (one H200, V(2,2) 512^3 4.20-4.21 ms against
+ * 4.28-4.29 with 8), in double precision 8.  The planes of a chunk: see
+ * wave_planes. */
 #define PX 32
-#define NZC 16
-#define BLOCKS_PER_SM 8
+#ifndef BSQ_GS_ROWS
+#ifdef BSQ_SINGLE
+#define BSQ_GS_ROWS 16
+#else
+#define BSQ_GS_ROWS 8
+#endif
+#endif
 /* Blocks of 8 rows a multiprocessor must hold at once: registers capped
  * to fit (32 instead of 46, four bytes spilled).  One H200, one call, two
  * runs each, V(2,2) 512^3 fp64: 8.41, 8.56 ms uncapped, 7.74, 7.64 ms with
@@ -88,30 +92,45 @@ __device__ static bsq_real red_value(const struct gs_args &x, int i, int j, int 
 }
 
 /* The same at index c of cell (i, j, k) (strides sy, sz), in 32 bits: the
- * cells inside directly, those outside through red_value. */
+ * cells inside directly (bsq_gather7i), those outside through
+ * red_value. */
 __device__ static __forceinline__ bsq_real red_at(const struct gs_args &x, int i, int j, int k,
 	int c, int sy, int sz)
 {
-	if (i >= 1 && i <= x.g.nx && j >= 1 && j <= x.g.ny)
-		return bsq_relax_at(x.in, x.rhs, (size_t)c, (size_t)sy, (size_t)sz, &x.h);
+	if (i >= 1 && i <= x.g.nx && j >= 1 && j <= x.g.ny) {
+		const struct bsq_st7 q = bsq_gather7i(x.in, c, sy, sz);
+		return bsq_relax(&q, x.rhs[c], &x.h);
+	}
 	return red_value(x, i, j, k);
 }
 
+/* Threads of a k_gs_sweep block: warp w < PY relaxes row w + 1 of the
+ * ring R (the tile's row w), warps PY and PY + 1 the rows below and above
+ * the tile (red cells only), and warp PY + 2 the pairs left (lanes 0 to
+ * PY - 1) and right (lanes 16 to 15 + PY) of it.  A warp is one row of 32
+ * pairs: its loads and stores of a colour span 64 cells of one row, and
+ * the black pass runs on PY warps, every lane busy. */
+#define GS_THREADS(py) (32 * ((py) + 3))
+
 template <int PY>
-__global__ static void __launch_bounds__((PX + 2) * (PY + 2), PY == 8 ? BSQ_GS_MIN_BLOCKS : 1)
+__global__ static void __launch_bounds__(GS_THREADS(PY), PY == 8 ? BSQ_GS_MIN_BLOCKS : 3)
 	k_gs_sweep(struct gs_args x)
 {
+	static_assert(PX == 32 && PY <= 16, "a warp is a row of the tile");
 	__shared__ bsq_real R[4][PY + 2][PX + 2];
 	const struct bsq_grid &g = x.g;
-	const int tx = (int)threadIdx.x % (PX + 2), ty = (int)threadIdx.x / (PX + 2);
+	const int w = (int)threadIdx.x / 32, l = (int)threadIdx.x % 32;
+	const bool side = w == PY + 2;
+	const int tx = side ? (l < 16 ? 0 : PX + 1) : l + 1;
+	const int ty = side ? l % 16 + 1 : w < PY ? w + 1 : w == PY ? 0 : PY + 1;
 	const int a = (int)blockIdx.x * PX + tx, j = (int)blockIdx.y * PY + ty;
 	const int kb = (int)blockIdx.z * x.nzc + 1;
 	const int ke = min(g.nz, kb + x.nzc - 1);
 	const int half = g.nx / 2;
 	/* a pair of the grid (halo pairs 0 and nx/2 + 1 hold one cell each) */
-	const bool live = a <= half + 1 && j <= g.ny + 1 &&
+	const bool live = (!side || ty <= PY) && a <= half + 1 && j <= g.ny + 1 &&
 		!((a < 1 || a > half) && (j < 1 || j > g.ny));
-	const bool inner = tx >= 1 && tx <= PX && ty >= 1 && ty <= PY && a <= half && j <= g.ny;
+	const bool inner = w < PY && a <= half && j <= g.ny;
 	/* indices in 32 bits (fused_ok: fewer than 2^31 values), the row of
 	 * this pair in plane t at crow */
 	const int sy = g.nx + 2, sz = sy * (g.ny + 2);
@@ -229,24 +248,18 @@ __global__ static void __launch_bounds__(32 * ((TWO_TX * (PY + 2 * TWO_H) + 31) 
 	}
 }
 
-/* Planes a block walks (SPATE_BSQ_GS_PLANES, default NZC); 0: the two
- * launches a sweep instead (SPATE_BSQ_GS=colours), for comparison. */
-static int gs_planes(void)
+/* Whether the one-pass sweeps run (0: the two launches a sweep,
+ * SPATE_BSQ_GS=colours, for comparison). */
+static int gs_fused(void)
 {
-	static int planes = -1;
-	if (planes < 0) {
-		const char *e = getenv("SPATE_BSQ_GS"), *n = getenv("SPATE_BSQ_GS_PLANES");
-		planes = NZC;
-		if (n && atoi(n) > 0)
-			planes = atoi(n);
-		if (e && strcmp(e, "colours") == 0)
-			planes = 0;
+	static int fused = -1;
+	if (fused < 0) {
+		const char *e = getenv("SPATE_BSQ_GS");
+		fused = !(e && strcmp(e, "colours") == 0);
 	}
-	return planes;
+	return fused;
 }
 
-/* Planes a chunk of level g: at most gs_planes(), at least 2, about
- * BLOCKS_PER_SM blocks a multiprocessor. */
 /* The device's multiprocessors (132 where it cannot be asked), once. */
 static int sm_count(void)
 {
@@ -261,17 +274,48 @@ static int sm_count(void)
 	return sms;
 }
 
-static int chunk_planes(const struct bsq_grid &g, unsigned tiles)
+/* Blocks of kernel k (threads, dynamic shared bytes) the device holds at
+ * once. */
+static long slots_of(const void *k, int threads, size_t bytes)
 {
-	long per = (long)g.nz * tiles / ((long)BLOCKS_PER_SM * sm_count());
-	return (int)(per < 2 ? 2 : per > gs_planes() ? gs_planes() : per);
+	int n = 0;
+	if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k, threads, bytes) != cudaSuccess ||
+		n < 1)
+		n = 1, (void)cudaGetLastError();
+	return (long)n * sm_count();
+}
+
+/* Planes a chunk of a level of nz planes whose planes are cut into tiles
+ * (blocks a chunk), slots blocks running at once, a walk recomputing h
+ * planes below and above its chunk, least to most planes.  A walk is a
+ * chain of barriers, one a plane, so a launch takes about as long as its
+ * waves of blocks (ceil(tiles c / slots) for c chunks) times the planes a
+ * walk takes (n + 2h): the n of the least product, the smallest of equals.
+ * Chunks of 16 planes made four waves of blocks at 256^3, the last a tenth
+ * full.  SPATE_BSQ_GS_PLANES=n: n planes (least at the least), for tests
+ * and comparisons.  Read at every call. */
+static int wave_planes(int nz, long tiles, long slots, int h, int least, int most)
+{
+	const char *e = getenv("SPATE_BSQ_GS_PLANES");
+	long best = LONG_MAX;
+	int n, pick = least;
+	if (e && atoi(e) > 0)
+		return atoi(e) < least ? least : atoi(e);
+	for (n = least; n <= most && n < nz + least; n++) {
+		long c = (nz + n - 1) / n, cost = (tiles * c + slots - 1) / slots * (n + 2L * h);
+		if (cost < best)
+			best = cost, pick = n;
+		if (c == 1)
+			break;
+	}
+	return pick;
 }
 
 /* Whether one launch can do a sweep of level l (the file's comment). */
 static bool fused_ok(const struct bsq_level *l)
 {
 	const int *k = l->ghost;
-	return gs_planes() > 0 && l->g.nx % 2 == 0 && (l->g.ny % 2 == 0 || l->g.ny == 1) &&
+	return gs_fused() && l->g.nx % 2 == 0 && (l->g.ny % 2 == 0 || l->g.ny == 1) &&
 		l->g.nz >= 1 && bsq_count(&l->g) < (size_t)INT_MAX &&
 		k[BSQ_ZM] != BSQ_GHOST_PERIODIC && k[BSQ_ZM] != BSQ_GHOST_HALO &&
 		k[BSQ_ZP] != BSQ_GHOST_PERIODIC && k[BSQ_ZP] != BSQ_GHOST_HALO;
@@ -314,26 +358,23 @@ static int two_rows(const struct bsq_level *l)
 	return r && atoi(r) == 8 ? 8 : 16;
 }
 
-/* Planes a chunk of a two-sweep pass: about two blocks a multiprocessor in
- * one wave, 4 to 64 planes (the wavefront recomputes 3 planes each side). */
-static int two_planes(const struct bsq_grid &g, unsigned tiles)
-{
-	long per = (long)g.nz * tiles / (2L * sm_count());
-	return (int)(per < 4 ? 4 : per > 64 ? 64 : per);
-}
-
-/* Two sweeps of level l by k_gs_two, PY rows a tile. */
+/* Two sweeps of level l by k_gs_two, PY rows a tile, in chunks of 4 to 64
+ * planes (the wavefront recomputes 3 each side; one H200, V(2,2) fp64
+ * 512^3: one chunk of 512 planes, 256 blocks in one wave, 6.46-6.47 ms,
+ * against 6.39-6.40 in chunks of 64, 8 waves). */
 template <int PY>
-static void smooth_two(struct bsq_level *l, int phi, struct gs_args &x, dim3 grid)
+static void smooth_two(struct bsq_level *l, int phi, struct gs_args &x)
 {
-	static bool sized = false;
+	static long slots = 0;
 	const int threads = 32 * ((TWO_TX * (PY + 2 * TWO_H) + 31) / 32);
 	const size_t bytes = (size_t)9 * TWO_TX * (PY + 2 * TWO_H) * sizeof(bsq_real);
+	dim3 grid((unsigned)((l->g.nx / 2 + PX - 1) / PX), (unsigned)((l->g.ny + PY - 1) / PY), 1);
 	bsq_real *y = l->v[BSQ_TMP];
-	if (!sized) {
+	if (slots == 0) {
 		cudaFuncSetAttribute(k_gs_two<PY>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-		sized = true;
+		slots = slots_of((const void *)k_gs_two<PY>, threads, bytes);
 	}
+	x.nzc = wave_planes(l->g.nz, (long)grid.x * grid.y, slots, TWO_H, 4, 64);
 	grid.z = (unsigned)((l->g.nz + x.nzc - 1) / x.nzc);
 	bsq_cuda_ghosts(l, phi);
 	x.in = l->v[phi];
@@ -343,17 +384,40 @@ static void smooth_two(struct bsq_level *l, int phi, struct gs_args &x, dim3 gri
 	l->v[phi] = y;
 }
 
+/* One sweep of level l by k_gs_sweep, PY rows a tile, in chunks of at
+ * least 2 planes. */
+template <int PY>
+static void smooth_one(struct bsq_level *l, int phi, struct gs_args &x)
+{
+	static long slots = 0;
+	dim3 grid((unsigned)((l->g.nx / 2 + PX - 1) / PX), (unsigned)((l->g.ny + PY - 1) / PY), 1);
+	bsq_real *y = l->v[BSQ_TMP];
+	if (slots == 0)
+		slots = slots_of((const void *)k_gs_sweep<PY>, GS_THREADS(PY), 0);
+	x.nzc = wave_planes(l->g.nz, (long)grid.x * grid.y, slots, 1, 2, INT_MAX);
+	grid.z = (unsigned)((l->g.nz + x.nzc - 1) / x.nzc);
+	bsq_cuda_ghosts(l, phi);
+	x.in = l->v[phi];
+	x.out = y;
+	k_gs_sweep<PY><<<grid, GS_THREADS(PY), 0, bsq_cuda_now>>>(x);
+	l->v[BSQ_TMP] = l->v[phi];
+	l->v[phi] = y;
+}
+
+/* Rows of a k_gs_sweep tile (BSQ_GS_ROWS; SPATE_BSQ_GS_ROWS=8 or 16 read
+ * at every call: a test runs both). */
+static int sweep_rows(void)
+{
+	const char *e = getenv("SPATE_BSQ_GS_ROWS");
+	const int r = e && *e ? atoi(e) : BSQ_GS_ROWS;
+	return r == 16 || r == 8 ? r : BSQ_GS_ROWS;
+}
+
 extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweeps)
 {
-	static int rows = 0;
-	const int rows2 = two_rows(l);
+	const int rows = sweep_rows(), rows2 = two_rows(l);
 	struct gs_args x;
-	dim3 grid;
 	int s, red;
-	if (rows == 0) {
-		const char *e = getenv("SPATE_BSQ_GS_ROWS");
-		rows = e && atoi(e) == 16 ? 16 : 8;
-	}
 	if (!fused_ok(l) || phi == BSQ_TMP || rhs == BSQ_TMP) {
 		for (s = 0; s < sweeps; s++)
 			for (red = 0; red < 2; red++)
@@ -367,33 +431,17 @@ extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweep
 	x.px = l->ghost[BSQ_XM] == BSQ_GHOST_PERIODIC;
 	/* one cell in y: its y ghosts mirror the cell itself, periodic or not */
 	x.py = l->ghost[BSQ_YM] == BSQ_GHOST_PERIODIC && l->g.ny > 1;
-	grid = dim3((unsigned)((l->g.nx / 2 + PX - 1) / PX), (unsigned)((l->g.ny + rows - 1) / rows),
-		1);
 	x.rhs = l->v[rhs];
-	if (sweeps >= 2 && rows2 > 0) {
-		dim3 grid2((unsigned)((l->g.nx / 2 + PX - 1) / PX),
-			(unsigned)((l->g.ny + rows2 - 1) / rows2), 1);
-		x.nzc = two_planes(l->g, grid2.x * grid2.y);
-		for (; sweeps >= 2; sweeps -= 2) {
-			if (rows2 == 16)
-				smooth_two<16>(l, phi, x, grid2);
-			else
-				smooth_two<8>(l, phi, x, grid2);
-		}
-	}
-	x.nzc = chunk_planes(l->g, grid.x * grid.y);
-	grid.z = (unsigned)((l->g.nz + x.nzc - 1) / x.nzc);
-	for (s = 0; s < sweeps; s++) {
-		bsq_real *y = l->v[BSQ_TMP];
-		bsq_cuda_ghosts(l, phi);
-		x.in = l->v[phi];
-		x.rhs = l->v[rhs];
-		x.out = y;
-		if (rows == 16)
-			k_gs_sweep<16><<<grid, (PX + 2) * 18, 0, bsq_cuda_now>>>(x);
+	for (; sweeps >= 2 && rows2 > 0; sweeps -= 2) {
+		if (rows2 == 16)
+			smooth_two<16>(l, phi, x);
 		else
-			k_gs_sweep<8><<<grid, (PX + 2) * 10, 0, bsq_cuda_now>>>(x);
-		l->v[BSQ_TMP] = l->v[phi];
-		l->v[phi] = y;
+			smooth_two<8>(l, phi, x);
+	}
+	for (s = 0; s < sweeps; s++) {
+		if (rows == 16)
+			smooth_one<16>(l, phi, x);
+		else
+			smooth_one<8>(l, phi, x);
 	}
 }

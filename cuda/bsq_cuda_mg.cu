@@ -268,6 +268,17 @@ __global__ static void k_interp_pl8(bsq_real *__restrict__ out, const bsq_real *
 	const int cy = gc.nx + 2, cz = cy * (gc.ny + 2), fy = g.nx + 2, fz = fy * (g.ny + 2);
 	const bsq_real *r = in + (K * cz + J * cy + I);
 	bsq_real *o = out + ((2 * K - 1) * fz + (2 * J - 1) * fy + 2 * I - 1);
+	/* the eight children's values, loaded before any store (the compiler
+	 * cannot move a load of o across a store to it) */
+	bsq_real F[2][2][2];
+#pragma unroll
+	for (s = 0; s < 2; s++)
+#pragma unroll
+		for (t = 0; t < 2; t++)
+#pragma unroll
+			for (e = 0; e < 2; e++)
+				F[s][t][e] = o[s * fz + t * fy + e];
+#pragma unroll
 	for (s = 0; s < 2; s++) {
 		/* the children in plane 2K - 1 (far plane K - 1), then 2K (K + 1) */
 		const int oz = s ? cz : -cz;
@@ -284,8 +295,8 @@ __global__ static void k_interp_pl8(bsq_real *__restrict__ out, const bsq_real *
 #pragma unroll
 			for (e = 0; e < 3; e++)
 				Y[e] = bsq_pl(Z[1][e], Z[2 * t][e]);
-			q[0] = bsq_prolong_add(a, q[0], bsq_pl(Y[1], Y[0]));
-			q[1] = bsq_prolong_add(a, q[1], bsq_pl(Y[1], Y[2]));
+			q[0] = bsq_prolong_add(a, F[s][t][0], bsq_pl(Y[1], Y[0]));
+			q[1] = bsq_prolong_add(a, F[s][t][1], bsq_pl(Y[1], Y[2]));
 		}
 	}
 }

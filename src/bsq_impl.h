@@ -67,6 +67,21 @@ HOSTDEVICE static inline struct bsq_st7 bsq_gather7(const bsq_real *a, size_t c,
 	return q;
 }
 
+/* The same with indices in 32 bits (fewer than 2^31 values): a GPU forms
+ * each address from a 32-bit index in one instruction. */
+HOSTDEVICE static inline struct bsq_st7 bsq_gather7i(const bsq_real *a, int c, int sy, int sz)
+{
+	struct bsq_st7 q;
+	q.c = a[c];
+	q.xm = a[c - 1];
+	q.xp = a[c + 1];
+	q.ym = a[c - sy];
+	q.yp = a[c + sy];
+	q.zm = a[c - sz];
+	q.zp = a[c + sz];
+	return q;
+}
+
 /* Divergence of the face velocities of cell c (BSQ.md "Grid"). */
 HOSTDEVICE static inline bsq_real bsq_div_at(const bsq_real *u, const bsq_real *v, const bsq_real *w,
 	size_t c, size_t sy, size_t sz, const struct bsq_h *h)

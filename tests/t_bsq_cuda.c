@@ -170,13 +170,14 @@ static void test_rayleigh_benard(void **unused)
  * default), then one sweep a pass (k_gs_sweep): periodic x and y (pairs
  * and rows that wrap, a tile wider than the grid, 24 rows in tiles of 16,
  * levels of 2 cells across), Neumann faces (the 3D cavity; one cell in y;
- * the heated cavity), tiles of 16 and of 8 rows, chunks of 4 planes. */
+ * the heated cavity), tiles of 16 and of 8 rows, chunks of 5 planes and
+ * of the whole level. */
 static void test_sweeps(void **unused)
 {
-	static const char *const two[2] = { "1", "0" };
+	static const char *const two[2] = { "1", "0" }, *const planes[2] = { "5", "16" };
 	struct bsq_params p;
 	char name[64];
-	int t;
+	int t, c;
 	(void)unused;
 	setenv("SPATE_BSQ_TAIL_CELLS", "64", 1);
 	for (t = 0; t < 2; t++) {
@@ -186,9 +187,21 @@ static void test_sweeps(void **unused)
 			0, 3.117, 1e-2), 0);
 		snprintf(name, sizeof name, "rayleigh-benard, two=%s", two[t]);
 		compare(name, &p, 10);
+		/* tiles of 8 rows (both kernels), then 16 (k_gs_sweep) */
 		setenv("SPATE_BSQ_GS_TWO_ROWS", "8", 1);
+		setenv("SPATE_BSQ_GS_ROWS", "8", 1);
 		compare("rayleigh-benard, 8 rows", &p, 10);
 		unsetenv("SPATE_BSQ_GS_TWO_ROWS");
+		setenv("SPATE_BSQ_GS_ROWS", "16", 1);
+		compare("rayleigh-benard, 16 rows", &p, 10);
+		unsetenv("SPATE_BSQ_GS_ROWS");
+		/* chunks of 5 planes (16 = 5 + 5 + 5 + 1) and of the whole level */
+		for (c = 0; c < 2; c++) {
+			setenv("SPATE_BSQ_GS_PLANES", planes[c], 1);
+			snprintf(name, sizeof name, "rayleigh-benard, chunks of %s", planes[c]);
+			compare(name, &p, 10);
+		}
+		unsetenv("SPATE_BSQ_GS_PLANES");
 		assert_int_equal(bsq_setup_rb(&p, 24, 24, 12, sizeof(bsq_real) < 8 ? 1e3 : 1e5, 0.71,
 			0, 3.117, 1e-2), 0);
 		compare("rayleigh-benard 24^2x12", &p, 10);
