@@ -57,10 +57,12 @@ extern "C" {
 #endif
 #endif
 /* Blocks of 8 rows a multiprocessor must hold at once: registers capped
- * to fit (32 instead of 46, four bytes spilled).  One H200, one call, two
- * runs each, V(2,2) 512^3 fp64: 8.41, 8.56 ms uncapped, 7.74, 7.64 ms with
- * 5; 256^3 1.52, 1.56 against 1.45, 1.42 ms.  NVCCFLAGS=
- * -DBSQ_GS_MIN_BLOCKS=N at configure time sets it (1: no cap). */
+ * to fit (when it was set, 32 instead of 46, four bytes spilled; one H200,
+ * one call, two runs each, V(2,2) 512^3 fp64: 8.41, 8.56 ms uncapped,
+ * 7.74, 7.64 ms with 5; 256^3 1.52, 1.56 against 1.45, 1.42 ms; the kernel
+ * now takes 30 without a cap).  Blocks of 16 rows: 3 (30 registers).
+ * NVCCFLAGS=-DBSQ_GS_MIN_BLOCKS=N at configure time sets the first (1: no
+ * cap). */
 #ifndef BSQ_GS_MIN_BLOCKS
 #define BSQ_GS_MIN_BLOCKS 5
 #endif
