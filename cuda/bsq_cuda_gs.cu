@@ -138,6 +138,14 @@ __global__ static void __launch_bounds__(GS_THREADS(PY), PY == 8 ? BSQ_GS_MIN_BL
 	const int sy = g.nx + 2, sz = sy * (g.ny + 2);
 	int t, crow = (kb - 1) * sz + j * sy;
 	for (t = kb - 1; t <= ke + 1; t++, crow += sz) {
+		/* the black cell of plane k = t - 1 (2a - 1 where j + k0 + k is
+		 * even) and its right-hand side, loaded before the barrier: after
+		 * it the black cell waits on shared memory only */
+		const int k = t - 1;
+		const bool black = inner && k >= kb && k <= ke;
+		const bool first = ((j + x.k0 + k) & 1) == 0;
+		const int c = crow - sz + (first ? 2 * a - 1 : 2 * a);
+		const bsq_real b = black ? x.rhs[c] : (bsq_real)0;
 		if (t >= 1 && t <= g.nz && live) {
 			/* the red cell of this pair in plane t */
 			int ir = ((j + x.k0 + t) & 1) == 0 ? 2 * a : 2 * a - 1;
@@ -146,11 +154,8 @@ __global__ static void __launch_bounds__(GS_THREADS(PY), PY == 8 ? BSQ_GS_MIN_BL
 				sz) : 0;
 		}
 		__syncthreads();
-		if (inner && t - 1 >= kb && t - 1 <= ke) {
-			const int k = t - 1, s = k & 3;
-			const bool first = ((j + x.k0 + k) & 1) == 0; /* black is 2a - 1 */
-			const int ib = first ? 2 * a - 1 : 2 * a;
-			const int c = crow - sz + ib;
+		if (black) {
+			const int s = k & 3;
 			struct bsq_st7 q;
 			q.c = x.in[c];
 			q.xm = first ? R[s][ty][tx - 1] : R[s][ty][tx];
@@ -159,7 +164,7 @@ __global__ static void __launch_bounds__(GS_THREADS(PY), PY == 8 ? BSQ_GS_MIN_BL
 			q.yp = R[s][ty + 1][tx];
 			q.zm = k > 1 ? R[(k - 1) & 3][ty][tx] : x.in[c - sz];
 			q.zp = k < g.nz ? R[(k + 1) & 3][ty][tx] : x.in[c + sz];
-			x.out[c] = bsq_relax(&q, x.rhs[c], &x.h);
+			x.out[c] = bsq_relax(&q, b, &x.h);
 			x.out[first ? c + 1 : c - 1] = R[s][ty][tx];
 		}
 	}
