@@ -53,17 +53,15 @@ HOSTDEVICE static inline double bsq_ncells(const struct bsq_grid *g)
 	return (double)g->nx * g->ny * g->nz;
 }
 
-/* The value at c and its six neighbours. */
+/* The value at index c of a and its six neighbours (strides sy, sz), in
+ * the caller's index type: the initialiser of a struct bsq_st7. */
+#define BSQ_GATHER7(a, c, sy, sz)                                                            \
+	{ (a)[c], (a)[(c) - 1], (a)[(c) + 1], (a)[(c) - (sy)], (a)[(c) + (sy)], (a)[(c) - (sz)], \
+		(a)[(c) + (sz)] }
+
 HOSTDEVICE static inline struct bsq_st7 bsq_gather7(const bsq_real *a, size_t c, size_t sy, size_t sz)
 {
-	struct bsq_st7 q;
-	q.c = a[c];
-	q.xm = a[c - 1];
-	q.xp = a[c + 1];
-	q.ym = a[c - sy];
-	q.yp = a[c + sy];
-	q.zm = a[c - sz];
-	q.zp = a[c + sz];
+	const struct bsq_st7 q = BSQ_GATHER7(a, c, sy, sz);
 	return q;
 }
 
@@ -71,14 +69,7 @@ HOSTDEVICE static inline struct bsq_st7 bsq_gather7(const bsq_real *a, size_t c,
  * each address from a 32-bit index in one instruction. */
 HOSTDEVICE static inline struct bsq_st7 bsq_gather7i(const bsq_real *a, int c, int sy, int sz)
 {
-	struct bsq_st7 q;
-	q.c = a[c];
-	q.xm = a[c - 1];
-	q.xp = a[c + 1];
-	q.ym = a[c - sy];
-	q.yp = a[c + sy];
-	q.zm = a[c - sz];
-	q.zp = a[c + sz];
+	const struct bsq_st7 q = BSQ_GATHER7(a, c, sy, sz);
 	return q;
 }
 
