@@ -38,6 +38,7 @@
 extern "C" {
 #include "spate.h"
 #include "bsq_cuda_dev.h"
+#include "bsq_waves.h"
 }
 #include "bsq_cuda_launch.h"
 
@@ -293,30 +294,16 @@ static long slots_of(const void *k, int threads, size_t bytes)
 	return (long)n * sm_count();
 }
 
-/* Planes a chunk of a level of nz planes whose planes are cut into tiles
- * (blocks a chunk), slots blocks running at once, a walk recomputing h
- * planes below and above its chunk, least to most planes.  A walk is a
- * chain of barriers, one a plane, so a launch takes about as long as its
- * waves of blocks (ceil(tiles c / slots) for c chunks) times the planes a
- * walk takes (n + 2h): the n of the least product, the smallest of equals.
- * Chunks of 16 planes made four waves of blocks at 256^3, the last a tenth
- * full.  SPATE_BSQ_GS_PLANES=n: n planes (least at the least), for tests
- * and comparisons.  Read at every call. */
+/* Planes a chunk (bsq_wave_planes, src/bsq_waves.h).  Chunks of at most
+ * 16 planes had made four waves of blocks at 256^3, the last a tenth full.
+ * SPATE_BSQ_GS_PLANES=n: n planes (least at the least), for tests and
+ * comparisons.  Read at every call. */
 static int wave_planes(int nz, long tiles, long slots, int h, int least, int most)
 {
 	const char *e = getenv("SPATE_BSQ_GS_PLANES");
-	long best = LONG_MAX;
-	int n, pick = least;
 	if (e && atoi(e) > 0)
 		return atoi(e) < least ? least : atoi(e);
-	for (n = least; n <= most && n < nz + least; n++) {
-		long c = (nz + n - 1) / n, cost = (tiles * c + slots - 1) / slots * (n + 2L * h);
-		if (cost < best)
-			best = cost, pick = n;
-		if (c == 1)
-			break;
-	}
-	return pick;
+	return bsq_wave_planes(nz, tiles, slots, h, least, most);
 }
 
 /* Whether one launch can do a sweep of level l (the file's comment). */

@@ -40,6 +40,7 @@ CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/cuda_check.h \
 	$(top_srcdir)/src/bsq_cuda_launch.h \
 	$(top_srcdir)/src/bsq_transfer.h \
+	$(top_srcdir)/src/bsq_waves.h \
 	$(top_srcdir)/src/bsq_slab.h \
 	$(top_srcdir)/src/decomp.h
 # Always distributed, so `make dist` works on a machine without nvcc.

@@ -80,7 +80,7 @@ noinst_HEADERS += \
 	src/products_kern.h \
 	src/gauge_kern.h \
 	src/ncutil.h \
-	src/bsq.h src/bsq_kern.h src/bsq_impl.h src/bsq_transfer.h src/bsq_cuda.h src/bsq_cuda_dev.h src/cuda_check.h \
+	src/bsq.h src/bsq_kern.h src/bsq_impl.h src/bsq_transfer.h src/bsq_waves.h src/bsq_cuda.h src/bsq_cuda_dev.h src/cuda_check.h \
 	src/bsq_scenario.h src/bsq_out.h src/bsq_ckpt.h src/bsq_run.h src/bsq_bench.h src/bench.h \
 	src/bsq_slab.h src/bsq_slabset.h
 # Printed maps (spate map -o FILE.png|FILE.pdf), drawn with Cairo.

@@ -1,6 +1,7 @@
 /* t_bsq_kern.c: unit tests of the Boussinesq formulas in bsq_kern.h, each
  * against a value worked out by hand or a polynomial the stencil must
- * reproduce exactly (up to a few ulps). */
+ * reproduce exactly (up to a few ulps); and of the GPU sweeps' chunks of
+ * planes (bsq_waves.h), host arithmetic. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,8 +9,10 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <limits.h>
 
 #include "bsq_kern.h"
+#include "bsq_waves.h"
 
 #ifdef BSQ_SINGLE
 #define EPS 1e-5
@@ -137,6 +140,40 @@ static void test_dt(void **unused)
 	near(bsq_lerp(2, 4, 0.25), 2.5, 1e-15);
 }
 
+/* The planes a block of the GPU sweeps walks: its level's blocks in whole
+ * waves of the device's slots, the walks as short as that allows.  Slots
+ * and tiles of an H200 (132 multiprocessors). */
+static void test_wave_planes(void **unused)
+{
+	static const int nzs[] = { 1, 7, 48, 96, 192, 256, 384, 512 };
+	static const long tiles[] = { 1, 9, 64, 144, 512 }, slots[] = { 132, 264, 660 };
+	size_t a, b, c;
+	(void)unused;
+	/* 256^3, tiles of 16 rows (4 x 16), 3 blocks a multiprocessor: 6
+	 * chunks of 43 planes, 384 blocks in one wave of 396 (chunks of 16
+	 * planes: 1152 blocks, 2.9 waves) */
+	assert_int_equal(bsq_wave_planes(256, 64, 396, 1, 2, INT_MAX), 43);
+	/* tiles of 8 rows (4 x 32), 5 a multiprocessor: 640 blocks of 660 */
+	assert_int_equal(bsq_wave_planes(256, 128, 660, 1, 2, INT_MAX), 52);
+	/* the two-sweep pass (3 planes recomputed each side), 512^3, 8 x 32
+	 * tiles, 2 a multiprocessor, at most 64 planes: the most */
+	assert_int_equal(bsq_wave_planes(512, 256, 264, 3, 4, 64), 64);
+	/* a level of few tiles: the fewest planes, all in one wave */
+	assert_int_equal(bsq_wave_planes(64, 8, 660, 1, 2, INT_MAX), 2);
+	assert_int_equal(bsq_wave_planes(1, 4, 660, 1, 2, INT_MAX), 2);
+	/* every pick within its bounds, and no longer than the level needs:
+	 * one plane less would take more chunks */
+	for (a = 0; a < sizeof nzs / sizeof *nzs; a++)
+		for (b = 0; b < sizeof tiles / sizeof *tiles; b++)
+			for (c = 0; c < sizeof slots / sizeof *slots; c++) {
+				const int nz = nzs[a];
+				const int n = bsq_wave_planes(nz, tiles[b], slots[c], 1, 2, 64);
+				assert_true(n >= 2 && n <= 64);
+				assert_true(n == 2 || n <= nz);
+				assert_true(n == 2 || (nz + n - 2) / (n - 1) > (nz + n - 1) / n);
+			}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -147,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_mg_weights),
 		cmocka_unit_test(test_walls),
 		cmocka_unit_test(test_dt),
+		cmocka_unit_test(test_wave_planes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
