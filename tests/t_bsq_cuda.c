@@ -104,6 +104,16 @@ static void compare(const char *name, struct bsq_params *p, int steps)
 	bsq_free(&b);
 }
 
+/* compare with the environment variable var set to val (a kernel or a
+ * path the default does not take), then unset. */
+static void compare_with(const char *var, const char *val, const char *name,
+	struct bsq_params *p, int steps)
+{
+	setenv(var, val, 1);
+	compare(name, p, steps);
+	unsetenv(var);
+}
+
 static void test_cavity(void **unused)
 {
 	struct bsq_params p;
@@ -143,19 +153,12 @@ static void test_rayleigh_benard(void **unused)
 	/* The V-cycle's tail on the GPU (cuda/bsq_cuda_tail.cu) with ghosts
 	 * filled before every colour, and without the tail (the small levels on
 	 * the host): the same bits all three ways. */
-	setenv("SPATE_BSQ_TAIL_FILL", "1", 1);
-	compare("rayleigh-benard, tail filling", &p, 10);
-	unsetenv("SPATE_BSQ_TAIL_FILL");
-	setenv("SPATE_BSQ_TAIL", "host", 1);
-	compare("rayleigh-benard, host levels", &p, 10);
-	unsetenv("SPATE_BSQ_TAIL");
+	compare_with("SPATE_BSQ_TAIL_FILL", "1", "rayleigh-benard, tail filling", &p, 10);
+	compare_with("SPATE_BSQ_TAIL", "host", "rayleigh-benard, host levels", &p, 10);
 	/* the prolongation by fine cell and by coarse cell (k_interp_pl2 and
 	 * k_interp_pl8; the default is one of them by precision) */
-	setenv("SPATE_BSQ_PL8", "1", 1);
-	compare("rayleigh-benard, pl by coarse", &p, 10);
-	setenv("SPATE_BSQ_PL8", "0", 1);
-	compare("rayleigh-benard, pl by fine", &p, 10);
-	unsetenv("SPATE_BSQ_PL8");
+	compare_with("SPATE_BSQ_PL8", "1", "rayleigh-benard, pl by coarse", &p, 10);
+	compare_with("SPATE_BSQ_PL8", "0", "rayleigh-benard, pl by fine", &p, 10);
 	/* 24 -> 12 -> 6 -> 3 cells across the periodic faces: the tail fills
 	 * the ghosts of the 3 x 3 x 3 level (wrapped neighbours of its own
 	 * colour), whose coarse solve takes sweeps */
@@ -192,16 +195,12 @@ static void test_sweeps(void **unused)
 		setenv("SPATE_BSQ_GS_ROWS", "8", 1);
 		compare("rayleigh-benard, 8 rows", &p, 10);
 		unsetenv("SPATE_BSQ_GS_TWO_ROWS");
-		setenv("SPATE_BSQ_GS_ROWS", "16", 1);
-		compare("rayleigh-benard, 16 rows", &p, 10);
-		unsetenv("SPATE_BSQ_GS_ROWS");
+		compare_with("SPATE_BSQ_GS_ROWS", "16", "rayleigh-benard, 16 rows", &p, 10);
 		/* chunks of 5 planes (16 = 5 + 5 + 5 + 1) and of the whole level */
 		for (c = 0; c < 2; c++) {
-			setenv("SPATE_BSQ_GS_PLANES", planes[c], 1);
 			snprintf(name, sizeof name, "rayleigh-benard, chunks of %s", planes[c]);
-			compare(name, &p, 10);
+			compare_with("SPATE_BSQ_GS_PLANES", planes[c], name, &p, 10);
 		}
-		unsetenv("SPATE_BSQ_GS_PLANES");
 		assert_int_equal(bsq_setup_rb(&p, 24, 24, 12, sizeof(bsq_real) < 8 ? 1e3 : 1e5, 0.71,
 			0, 3.117, 1e-2), 0);
 		compare("rayleigh-benard 24^2x12", &p, 10);
