@@ -296,14 +296,36 @@ static long slots_of(const void *k, int threads, size_t bytes)
 
 /* Planes a chunk (bsq_wave_planes, src/bsq_waves.h).  Chunks of at most
  * 16 planes had made four waves of blocks at 256^3, the last a tenth full.
- * SPATE_BSQ_GS_PLANES=n: n planes (least at the least), for tests and
- * comparisons.  Read at every call. */
+ * The rule tries up to nz chunk sizes, two divisions each (about 1 us at
+ * 512 planes on the build machine, a good part of a launch's host time),
+ * and every sweep of a level asks the same: each thread keeps the picks of
+ * the last WAVE_MEMO questions.  SPATE_BSQ_GS_PLANES=n:
+ * n planes (least at the least), for tests and comparisons; read at every
+ * call. */
+#define WAVE_MEMO 16
+
 static int wave_planes(int nz, long tiles, long slots, int h, int least, int most)
 {
+	struct pick {
+		int nz, h, least, most, n;
+		long tiles, slots;
+	};
+	static thread_local struct pick memo[WAVE_MEMO];
+	static thread_local unsigned next;
 	const char *e = getenv("SPATE_BSQ_GS_PLANES");
+	unsigned i;
 	if (e && atoi(e) > 0)
 		return atoi(e) < least ? least : atoi(e);
-	return bsq_wave_planes(nz, tiles, slots, h, least, most);
+	for (i = 0; i < WAVE_MEMO && i < next; i++) {
+		const struct pick &m = memo[i];
+		if (m.nz == nz && m.tiles == tiles && m.slots == slots && m.h == h &&
+			m.least == least && m.most == most)
+			return m.n;
+	}
+	struct pick &m = memo[next++ % WAVE_MEMO];
+	m.nz = nz, m.tiles = tiles, m.slots = slots, m.h = h, m.least = least, m.most = most;
+	m.n = bsq_wave_planes(nz, tiles, slots, h, least, most);
+	return m.n;
 }
 
 /* Whether one launch can do a sweep of level l (the file's comment). */
