@@ -5,7 +5,7 @@
 # header dependencies for nvcc: list the headers a .cu includes in
 # CUDA_HEADER_DEPS.
 
-CUDA_SRCS = cuda/cuda_check.cu cuda/swe_cuda.cu cuda/swe_cuda_guard.cu cuda/swe_cuda_kern.cu cuda/swe_cuda_dt.cu cuda/swe_cuda_cells.cu \
+CUDA_SRCS = cuda/cuda_check.cu cuda/swe_cuda.cu cuda/swe_cuda_guard.cu cuda/swe_cuda_kern.cu cuda/swe_cuda_tile.cu cuda/swe_cuda_dt.cu cuda/swe_cuda_cells.cu \
 	cuda/swe_cuda_state.cu cuda/swe_cuda_rain.cu cuda/swe_cuda_sub.cu cuda/swe_cuda_sub_time.cu \
 	cuda/swe_cuda_sub_mem.cu cuda/swe_cuda_sub_tiles.cu cuda/swe_cuda_sub_rows.cu \
 	cuda/swe_cuda_sub_activity.cu cuda/swe_cuda_sub_dev.cu \

@@ -344,6 +344,10 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	if (rc == 0 && env_int("SPATE_CUDA_QUEUE", 1, 0, 1))
 		for (int s = 0; s < 2; s++)
 			x->kp.qblocks[s] = swe_cuda_strip_resident_of(&x->kp, device, s);
+	/* SPATE_CUDA_CELLS=1: the per-cell stage kernels (swe_cuda_tile.cu) */
+	if (rc == 0 && env_int("SPATE_CUDA_CELLS", 0, 0, 1) && swe_cuda_tile_ok(&x->kp))
+		for (int s = 0; s < 2; s++)
+			x->kp.cells[s] = swe_cuda_tile_resident(&x->kp, device, s);
 	x->kp.part_rows = swe_cuda_strip_part_rows();
 	x->kp.fill = env_int("SPATE_CUDA_FILL", 1, 0, 1);
 	x->kp.tail = env_int("SPATE_CUDA_TAIL", 25, 0, 100);

@@ -67,49 +67,6 @@
 #define STAGE2_BOUNDS __launch_bounds__(WARP * MAX_WARPS)
 #endif
 
-/* The largest x- and y-face speeds of the block into *ax, *ay (atomicMax on
- * the bits).  Stage 1: the last of the parts blocks that take part (blocks
- * 0 to parts - 1) to arrive then sets dt. */
-template <bool S2>
-__device__ static inline void block_speeds(const kparams_t &kp, ctl_t *q, swe_rbits *spd,
-	swe_rbits bx, swe_rbits by, int run, unsigned int parts)
-{
-	__shared__ swe_rbits red[2][MAX_WARPS];
-	int lane = threadIdx.x & (WARP - 1), warp = threadIdx.x / WARP, nw = blockDim.x / WARP;
-	for (int o = WARP / 2; o > 0; o >>= 1) {
-		bx = bits_max(bx, __shfl_xor_sync(FULL_MASK, bx, o));
-		by = bits_max(by, __shfl_xor_sync(FULL_MASK, by, o));
-	}
-	if (lane == 0) {
-		red[0][warp] = bx;
-		red[1][warp] = by;
-	}
-	__syncthreads();
-	if (threadIdx.x != 0)
-		return;
-	for (int i = 1; i < nw; i++) {
-		bx = bits_max(bx, red[0][i]);
-		by = bits_max(by, red[1][i]);
-	}
-	if (S2) {
-		atomicMax(&q->ax2, bx);
-		atomicMax(&q->ay2, by);
-		return;
-	}
-	if (run) {
-		atomicMax(spd ? spd : &q->ax1, bx);
-		atomicMax(spd ? spd + 1 : &q->ay1, by);
-	}
-	if (kp.host_dt)
-		return; /* the host reads the speeds and sets dt */
-	__threadfence();
-	if (atomicAdd(&q->done, 1u) == parts - 1) {
-		__threadfence();
-		set_dt(kp, q);
-	}
-}
-
-
 /* Parts per tile of a list of n tiles (kp.split): 4 or 2 while the parts
  * fit the budget and have at least kp.part_rows rows each, else 1. */
 __device__ static inline int split_of(const kparams_t &kp, unsigned int n)
@@ -245,7 +202,7 @@ __device__ static __forceinline__ void strip(const kparams_t &kp, ctl_t *q, cons
 		gq[0] = 0;
 		gq[1] = 0;
 	}
-	block_speeds<S2>(kp, q, a.spd, bx, by, run, parts);
+	block_speeds<S2, MAX_WARPS>(kp, q, a.spd, bx, by, run, parts);
 }
 
 __global__ static void STAGE1_BOUNDS k_stage1(kparams_t kp, ctl_t *q, step_t a)
@@ -305,6 +262,11 @@ void swe_cuda_enqueue_step(const kparams_t *kp0, const step_t *a, void *stream)
 	cudaStream_t st = (cudaStream_t)stream;
 	kparams_t k = *kp0, *kp = &k;
 	long nt = (long)kp->ntx * kp->nty;
+
+	if (kp0->cells[0] > 0 && kp0->cells[1] > 0) {
+		swe_cuda_enqueue_tile_step(kp0, a, stream);
+		return;
+	}
 
 	k.jlo = 0; /* every row */
 	k.jhi = kp->ny;

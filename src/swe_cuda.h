@@ -89,6 +89,9 @@ struct swe_cuda_params {
 	int qblocks[2];      /* with a work queue (swe_cuda_step.grab): the grid of
 	                        stage 1 and stage 2, their blocks resident at once
 	                        (0: maxblocks) */
+	int cells[2];        /* > 0: the stage kernels of one GPU are the per-cell
+	                        ones (swe_cuda_tile.cu), grids of cells[0] and
+	                        cells[1] blocks at most (one wave); 0: the walks */
 	int ntx, nty;        /* tiles: strips of SWE_CUDA_STRIP_COLS x rows cells */
 	int tiles;           /* keep the per-tile dry map and launch active tiles
 	                        only (early exit, RK2); in a subdomain, the tiles
@@ -180,6 +183,15 @@ void swe_cuda_enqueue_bc(const struct swe_cuda_params *kp, const struct swe_cuda
  * Euler update or the RK2 second stage) on stream.  Launch errors are left
  * for cudaGetLastError. */
 void swe_cuda_enqueue_step(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	void *stream);
+
+/* The per-cell form of the stage kernels (cuda/swe_cuda_tile.cu): whether
+ * it takes tiles of kp->rows rows; its blocks resident at once on device
+ * dev (stage 0 or 1; 0 if it cannot run there); one step as
+ * swe_cuda_enqueue_step does it (kp->cells set). */
+int swe_cuda_tile_ok(const struct swe_cuda_params *kp);
+int swe_cuda_tile_resident(const struct swe_cuda_params *kp, int dev, int stage);
+void swe_cuda_enqueue_tile_step(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	void *stream);
 
 /* Enqueue stage 1 (s2 = 0) or the RK2 second stage (s2 = 1) on rows

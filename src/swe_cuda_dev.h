@@ -149,6 +149,16 @@ enum {
 	TILE_SW = 32, TILE_SE = 64, TILE_NW = 128, TILE_NE = 256
 };
 
+/* Those flags from the three ballots (bit = lane = column of the strip). */
+__device__ static inline unsigned short tile_bands(unsigned m, unsigned ms, unsigned mn)
+{
+	const unsigned wcols = 3u << HALO, ecols = 3u << (WARP - HALO - 2);
+	return (unsigned short)((m ? TILE_ANY : 0) | (m & wcols ? TILE_W : 0) |
+		(m & ecols ? TILE_E : 0) | (ms ? TILE_S : 0) | (mn ? TILE_N : 0) |
+		(ms & wcols ? TILE_SW : 0) | (ms & ecols ? TILE_SE : 0) |
+		(mn & wcols ? TILE_NW : 0) | (mn & ecols ? TILE_NE : 0));
+}
+
 /* Whether rain falls on tile t of the map in this step: its cells get
  * water after the step (k_sources), so the map counts the tile as not dry
  * (a.rtile: the flags of a raster; without one the uniform rate). */
@@ -190,6 +200,51 @@ __device__ static inline void set_dt(const kparams_t &kp, ctl_t *q)
 	q->noop = dt > 0 ? 0 : q->noop < 2 ? q->noop + 1 : 2;
 	q->dt = dt;
 	q->done = 0;
+}
+
+/* The largest x- and y-face speeds of the block (of at most NW warps, its
+ * threads numbered x first) into *ax, *ay (atomicMax on the bits): the
+ * stage kernels, a warp a tile (swe_cuda_kern.cu) or a thread a cell
+ * (swe_cuda_tile.cu).  Stage 1: the last of the parts blocks that take
+ * part (blocks 0 to parts - 1) to arrive then sets dt. */
+template <bool S2, int NW>
+__device__ static inline void block_speeds(const kparams_t &kp, ctl_t *q, swe_rbits *spd,
+	swe_rbits bx, swe_rbits by, int run, unsigned int parts)
+{
+	__shared__ swe_rbits red[2][NW];
+	const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+	int lane = tid & (WARP - 1), warp = tid / WARP, nw = blockDim.x * blockDim.y / WARP;
+	for (int o = WARP / 2; o > 0; o >>= 1) {
+		bx = bits_max(bx, __shfl_xor_sync(FULL_MASK, bx, o));
+		by = bits_max(by, __shfl_xor_sync(FULL_MASK, by, o));
+	}
+	if (lane == 0) {
+		red[0][warp] = bx;
+		red[1][warp] = by;
+	}
+	__syncthreads();
+	if (tid != 0)
+		return;
+	for (int i = 1; i < nw; i++) {
+		bx = bits_max(bx, red[0][i]);
+		by = bits_max(by, red[1][i]);
+	}
+	if (S2) {
+		atomicMax(&q->ax2, bx);
+		atomicMax(&q->ay2, by);
+		return;
+	}
+	if (run) {
+		atomicMax(spd ? spd : &q->ax1, bx);
+		atomicMax(spd ? spd + 1 : &q->ay1, by);
+	}
+	if (kp.host_dt)
+		return; /* the host reads the speeds and sets dt */
+	__threadfence();
+	if (atomicAdd(&q->done, 1u) == parts - 1) {
+		__threadfence();
+		set_dt(kp, q);
+	}
 }
 
 #endif

@@ -1,5 +1,5 @@
 /* swe_cuda_walk.h: the walk of one tile by one warp in the stage kernels
- * (walk<S2>), and the tile map's flags of what it wrote (tile_bands).
+ * (walk<S2>).
  * Included by cuda/swe_cuda_kern.cu alone, which shares the tiles out
  * between warps and launches the kernels.
  *
@@ -23,15 +23,6 @@
 #define SPATE_SWE_CUDA_WALK_H
 
 #include "swe_cuda_dev.h"
-
-__device__ static inline unsigned short tile_bands(unsigned m, unsigned ms, unsigned mn)
-{
-	const unsigned wcols = 3u << HALO, ecols = 3u << (WARP - HALO - 2);
-	return (unsigned short)((m ? TILE_ANY : 0) | (m & wcols ? TILE_W : 0) |
-		(m & ecols ? TILE_E : 0) | (ms ? TILE_S : 0) | (mn ? TILE_N : 0) |
-		(ms & wcols ? TILE_SW : 0) | (ms & ecols ? TILE_SE : 0) |
-		(mn & wcols ? TILE_NW : 0) | (mn & ecols ? TILE_NE : 0));
-}
 
 /* One tile of a stage, or a part of its rows (swe_cuda_kern.cu and the top
  * of this file):

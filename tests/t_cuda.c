@@ -22,6 +22,10 @@
  *     16-row tiles split between 4 warps each, and never split, and the
  *     list in fixed shares instead of the work queue: the same
  *     bits;
+ *   - the per-cell stage kernels (SPATE_CUDA_CELLS=1, swe_cuda_tile.cu)
+ *     against the walks: the same bits on every comparison's GPU run, the
+ *     tile map's flood (4- and 16-row tiles), the long list and the rain
+ *     and Manning rasters;
  *   - the dry-bed dam break under rain (the sources pass after each step;
  *     early exit on and off: the same bits, every tile computed);
  *   - the tile map with rain rasters on patches of a dry DEM that change in
@@ -106,6 +110,15 @@ static void compare(const char *name, const char *setup, int nx, int ny, double 
 			memcmp(b.hv, d.hv, n) == 0, "%s: cuda early exit on vs off: w, hu, hv "
 			"bitwise identical", name);
 		swe_state_free(&d);
+		/* the per-cell stage kernels (swe_cuda_tile.cu): the same bits */
+		sim_set(&p, "parallel", "early_exit", "on");
+		setenv("SPATE_CUDA_CELLS", "1", 1);
+		sim_run(&p, &d, NULL);
+		unsetenv("SPATE_CUDA_CELLS");
+		sim_check(memcmp(b.w, d.w, n) == 0 && memcmp(b.hu, d.hu, n) == 0 &&
+			memcmp(b.hv, d.hv, n) == 0, "%s: cuda a thread a cell vs a warp a tile: w, "
+			"hu, hv bitwise identical", name);
+		swe_state_free(&d);
 	}
 	swe_state_free(&a);
 	swe_state_free(&b);
@@ -188,7 +201,11 @@ static void tiles(void)
 		"tile map: 16-row tiles split into 4 parts");
 	same_bits_with(&p, 600, &a, pa, "SPATE_CUDA_SPLIT", "0",
 		"tile map: 16-row tiles never split");
+	same_bits_with(&p, 600, &a, pa, "SPATE_CUDA_CELLS", "1",
+		"tile map: 16-row tiles, a thread a cell");
 	unsetenv("SPATE_CUDA_ROWS");
+	/* the per-cell stage kernels (swe_cuda_tile.cu): the same bits */
+	same_bits_with(&p, 600, &a, pa, "SPATE_CUDA_CELLS", "1", "tile map: a thread a cell");
 	/* fixed shares of the list instead of the work queue: the same bits */
 	same_bits_with(&p, 600, &a, pa, "SPATE_CUDA_QUEUE", "0",
 		"tile map: without the work queue");
@@ -208,18 +225,21 @@ static void tiles_rain(int rain, int manning, const char *name)
 {
 	char dir[] = "/tmp/t_cuda.XXXXXX";
 	struct swe_params p;
-	struct swe_state s[2];
-	struct swe_prod *pr[2];
+	struct swe_state s[3];
+	struct swe_prod *pr[3];
 	long skipped = 0;
 	size_t n;
 	sim_patch_dem(&p, dir, rain, manning);
 	sim_set(&p, "run", "max_steps", "300");
 	sim_set(&p, "run", "device", "cuda");
-	for (int off = 0; off < 2; off++) {
+	/* early exit on, off, and on with the per-cell stage kernels */
+	for (int off = 0; off < 3; off++) {
 		struct swe_run_opts o;
 		struct swe_result r;
 		long before = swe_cuda_tiles_skipped;
-		sim_set(&p, "parallel", "early_exit", off ? "off" : "on");
+		sim_set(&p, "parallel", "early_exit", off == 1 ? "off" : "on");
+		if (off == 2)
+			setenv("SPATE_CUDA_CELLS", "1", 1);
 		if (swe_params_validate(&p))
 			exit(99);
 		memset(&o, 0, sizeof o);
@@ -232,6 +252,7 @@ static void tiles_rain(int rain, int manning, const char *name)
 			fprintf(stderr, "test error: %s: GPU run failed\n", name);
 			exit(99);
 		}
+		unsetenv("SPATE_CUDA_CELLS");
 		if (!off)
 			skipped = swe_cuda_tiles_skipped - before;
 	}
@@ -244,7 +265,11 @@ static void tiles_rain(int rain, int manning, const char *name)
 		"identical", name);
 	sim_check(memcmp(pr[0], pr[1], (size_t)p.nx * p.ny * sizeof *pr[0]) == 0,
 		"%s: flood products with early exit on vs off bitwise identical", name);
-	for (int k = 0; k < 2; k++) {
+	sim_check(memcmp(s[0].w, s[2].w, n) == 0 && memcmp(s[0].hu, s[2].hu, n) == 0 &&
+		memcmp(s[0].hv, s[2].hv, n) == 0 && memcmp(pr[0], pr[2], (size_t)p.nx * p.ny *
+		sizeof *pr[0]) == 0, "%s: state and products, a thread a cell vs a warp a tile, "
+		"bitwise identical", name);
+	for (int k = 0; k < 3; k++) {
 		swe_state_free(&s[k]);
 		free(pr[k]);
 	}
@@ -270,6 +295,7 @@ static void long_list(void)
 	gpu_products_run(&p, 100, &a, &pa);
 	unsetenv("SPATE_CUDA_TAIL");
 	same_bits_with(&p, 100, &a, pa, "SPATE_CUDA_TAIL", "100", "long list: halves at its end");
+	same_bits_with(&p, 100, &a, pa, "SPATE_CUDA_CELLS", "1", "long list: a thread a cell");
 	swe_state_free(&a);
 	free(pa);
 }

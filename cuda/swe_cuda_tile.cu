@@ -1,0 +1,300 @@
+/* swe_cuda_tile.cu: the stage kernels in a second form, a block a tile and
+ * a thread a cell (k_tile1, k_tile2), for one GPU without subdomains
+ * (swe_cuda_enqueue_step).  They compute what k_stage1 and k_stage2
+ * (swe_cuda_kern.cu) compute, to the bit: the same calls of swe_kern.h
+ * through swe_step.h on the same values, each face flux once.
+ *
+ * Why a second form.  A warp of k_stage1/k_stage2 walks up its tile's
+ * columns row after row; a tile of 4 rows is a walk of 8 rows, each a
+ * chain of several hundred dependent instructions, 10-25 us on an H200.
+ * Where few tiles are active (Malpasset: 1,000-3,600 tiles of 28 x 4
+ * cells on 2,112 resident warps), a step waits for those walks, not for
+ * memory or issue slots (doc/bench/kernel.md).  Here the block of 32 x
+ * (rows + 4) threads holds the tile and a ring of two cells in shared
+ * memory, and every thread does one cell's part of each phase:
+ *
+ *   A  load the cell's state (stage 2: U* = swe_euler_vals(U^n, L)), its
+ *      inverse depth and beds; state to shared memory
+ *   B  reconstruct the cell along x (columns 1..30 of the block, the
+ *      tile's rows) and along y (columns 2..29, rows 1..rows+2); the west
+ *      and south face states to shared memory, the east and north ones
+ *      and the bed sources kept
+ *   C  the flux through the cell's east face (columns 1..29) and north
+ *      face (rows 1..rows+1); to shared memory, the speeds gathered
+ *   D  the tile's cells: swe_rhs from the four fluxes, then the store of
+ *      L (stage 1) or of U^{n+1} = swe_rk2_vals (stage 2), the ghosts
+ *      they feed, the tile map's flags
+ *
+ * with a barrier between phases: the chain of a thread is one cell's
+ * work, not a column's.  The x- and y-faces counted in the speeds are
+ * those the walks count (the tile's x-faces from the west face of its
+ * first column, its y-faces from the south face of its first row), so
+ * the step's dt is the same.
+ *
+ * Chosen with SPATE_CUDA_CELLS=1 (swe_cuda.cu, cuda_init). */
+#include "swe_cuda_dev.h"
+
+/* Most rows of a tile here: blocks of at most 32 x (rows + 4) threads. */
+#define TILE_ROWS_MAX 16
+#define TILE_THREADS_MAX (WARP * (TILE_ROWS_MAX + 4))
+/* Shared arrays of a block, each of 32 x (rows + 4) reals: the state
+ * (depth, momenta, inverse depth, centre bed), the west and south face
+ * states (depth, normal and tangential momenta), the fluxes through the
+ * east and north faces (mass, normal, tangential). */
+enum { SH_W, SH_HU, SH_HV, SH_R, SH_B, SH_FWH, SH_FWN, SH_FWT, SH_FSH, SH_FSN, SH_FST,
+	SH_XF0, SH_XFN, SH_XFT, SH_YF0, SH_YFN, SH_YFT, SH_N };
+
+/* Dynamic shared memory of a block for tiles of `rows` rows. */
+static size_t tile_smem(int rows)
+{
+	return (size_t)SH_N * WARP * (rows + 4) * sizeof(real);
+}
+
+template <bool S2>
+__device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q, const step_t &a)
+{
+	extern __shared__ unsigned char tile_sh_raw[];
+	real *sh = (real *)tile_sh_raw;
+	__shared__ unsigned int masks[3];
+	const int x = threadIdx.x, y = threadIdx.y, nt = WARP * blockDim.y;
+	const int s = y * WARP + x;
+	const struct swe_view u = gview(kp, a.w, a.hu, a.hv, a.Bc, a.Bm);
+	const struct swe_coef c = kp.c;
+	real dt = 0;
+	swe_rbits bx = 0, by = 0;
+	int run;
+#define SH(arr, i) sh[(arr) * nt + (i)]
+
+	if (S2) {
+		if (q->dt == 0) {
+			copy_all(kp, q, a);
+			return;
+		}
+		dt = (real)q->dt;
+		run = 1;
+	} else {
+		run = !halted(q);
+		if (kp.tiles && blockIdx.x == 0 && s == 0) {
+			a.count1[0] = 0;
+			if (a.grab)
+				a.count1[2] = a.count1[4] = a.grab[4] = a.grab[5] = 0;
+		}
+	}
+	const unsigned int n = run ? *a.count : 0;
+	const unsigned int nh = a.grab && kp.tiles ? a.count[2] : n;
+	const unsigned int parts = n == 0 ? 1 : min(gridDim.x, n);
+	if (blockIdx.x >= parts)
+		return;
+	if (s == 0)
+		masks[0] = masks[1] = masks[2] = 0;
+	for (unsigned int i = blockIdx.x; i < n; i += gridDim.x) {
+		const int t = i < nh ? a.list[i] : a.list[kp.ntx * kp.nty - 1 - (int)(i - nh)];
+		const int c0 = (t % kp.ntx) * STRIP_OUT, tj0 = kp.jlo + (t / kp.ntx) * kp.rows;
+		const int tj1 = min(tj0 + kp.rows, kp.jhi), nr = tj1 - tj0;
+		const int col = c0 - HALO + x, row = tj0 - HALO + y;
+		const int colc = min(col, kp.nx + SWE_GHOST - 1), rowc = min(row, kp.ny + SWE_GHOST - 1);
+		const long k = swe_vidx(&u, colc, rowc);
+		/* the tile's rows, and the rows of the y-faces of its cells */
+		const bool xrow = y >= HALO && y < HALO + nr;
+		const bool upd = xrow && x >= HALO && x < WARP - HALO && col < kp.nx;
+		real w, hu, hv, r, bm, Bw, Be, Bs, Bn, sx = 0, sy = 0;
+		struct kp07_face fw, fe, fs, fn;
+
+		/* A: the state (U^n, or U* in stage 2), inverse depth and beds */
+		if (S2)
+			swe_euler_vals(u.w[k], u.hu[k], u.hv[k], a.Lw[k], a.Lhu[k], a.Lhv[k], dt, c,
+				&w, &hu, &hv);
+		else {
+			w = u.w[k];
+			hu = u.hu[k];
+			hv = u.hv[k];
+		}
+		r = kp07_cell_inv_depth(w, c.kappa4);
+		bm = u.Bm[k];
+		swe_face_beds(&u, colc, rowc, &Bw, &Be, &Bs, &Bn);
+		SH(SH_W, s) = w;
+		SH(SH_HU, s) = hu;
+		SH(SH_HV, s) = hv;
+		SH(SH_R, s) = r;
+		SH(SH_B, s) = bm;
+		__syncthreads();
+
+		/* B: reconstructions along x and y */
+		if (xrow && x >= 1 && x < WARP - 1) {
+			kp07_reconstruct_wd(SH(SH_W, s - 1), w, SH(SH_W, s + 1), SH(SH_HU, s - 1), hu,
+				SH(SH_HU, s + 1), SH(SH_HV, s - 1), hv, SH(SH_HV, s + 1),
+				SH(SH_B, s - 1), SH(SH_B, s + 1), Bw, Be, Bs, Bn, bm,
+				SH(SH_R, s - 1), r, SH(SH_R, s + 1), c.theta, &fw, &fe);
+			sx = kp07_bed_source(fw, fe, c.g, kp.inv_dx);
+			SH(SH_FWH, s) = fw.h;
+			SH(SH_FWN, s) = fw.hn;
+			SH(SH_FWT, s) = fw.ht;
+		}
+		if (y >= 1 && y < HALO + nr + 1 && x >= HALO && x < WARP - HALO) {
+			kp07_reconstruct_wd(SH(SH_W, s - WARP), w, SH(SH_W, s + WARP),
+				SH(SH_HV, s - WARP), hv, SH(SH_HV, s + WARP), SH(SH_HU, s - WARP), hu,
+				SH(SH_HU, s + WARP), SH(SH_B, s - WARP), SH(SH_B, s + WARP), Bs, Bn, Bw, Be,
+				bm, SH(SH_R, s - WARP), r, SH(SH_R, s + WARP), c.theta, &fs, &fn);
+			sy = kp07_bed_source(fs, fn, c.g, kp.inv_dy);
+			SH(SH_FSH, s) = fs.h;
+			SH(SH_FSN, s) = fs.hn;
+			SH(SH_FST, s) = fs.ht;
+		}
+		__syncthreads();
+
+		/* C: the fluxes through the east and north faces */
+		if (xrow && x >= 1 && x < WARP - HALO) {
+			struct kp07_face fr;
+			struct kp07_flux F;
+			fr.h = SH(SH_FWH, s + 1);
+			fr.eta = 0; /* not used by the flux */
+			fr.hn = SH(SH_FWN, s + 1);
+			fr.ht = SH(SH_FWT, s + 1);
+			F = kp07_central_upwind(fe, fr, c);
+			if (col < kp.nx)
+				bx = bits_max(bx, speed_bits(F.a));
+			SH(SH_XF0, s) = F.f0;
+			SH(SH_XFN, s) = F.fn;
+			SH(SH_XFT, s) = F.ft;
+		}
+		if (y >= 1 && y < HALO + nr && x >= HALO && x < WARP - HALO) {
+			struct kp07_face fr;
+			struct kp07_flux G;
+			fr.h = SH(SH_FSH, s + WARP);
+			fr.eta = 0;
+			fr.hn = SH(SH_FSN, s + WARP);
+			fr.ht = SH(SH_FST, s + WARP);
+			G = kp07_central_upwind(fn, fr, c);
+			if (col < kp.nx)
+				by = bits_max(by, speed_bits(G.a));
+			SH(SH_YF0, s) = G.f0;
+			SH(SH_YFN, s) = G.fn;
+			SH(SH_YFT, s) = G.ft;
+		}
+		__syncthreads();
+
+		/* D: the tile's cells */
+		bool wet = false;
+		if (upd) {
+			struct kp07_flux Fw, Fe, Gs, Gn;
+			real Lw, Lhu, Lhv;
+			Fw.f0 = SH(SH_XF0, s - 1);
+			Fw.fn = SH(SH_XFN, s - 1);
+			Fw.ft = SH(SH_XFT, s - 1);
+			Fw.a = 0;
+			Fe.f0 = SH(SH_XF0, s);
+			Fe.fn = SH(SH_XFN, s);
+			Fe.ft = SH(SH_XFT, s);
+			Fe.a = 0;
+			Gs.f0 = SH(SH_YF0, s - WARP);
+			Gs.fn = SH(SH_YFN, s - WARP);
+			Gs.ft = SH(SH_YFT, s - WARP);
+			Gs.a = 0;
+			Gn.f0 = SH(SH_YF0, s);
+			Gn.fn = SH(SH_YFN, s);
+			Gn.ft = SH(SH_YFT, s);
+			Gn.a = 0;
+			swe_rhs(Fw, Fe, Gs, Gn, sx, sy, kp.inv_dx, kp.inv_dy, &Lw, &Lhu, &Lhv);
+			if (!S2) {
+				a.Lw[k] = Lw;
+				a.Lhu[k] = Lhu;
+				a.Lhv[k] = Lhv;
+				each_ghost_of(u, kp, col, row, [&](int side, int layer, int m) {
+					swe_bc_put_rate(&u, a.Lw, a.Lhu, a.Lhv, side, kp.bcd.kind[side],
+						layer, m, Lw, Lhu, Lhv);
+				});
+			} else {
+				struct swe_view o = gview(kp, a.w1, a.hu1, a.hv1, a.Bc, a.Bm);
+				real nw, nu, nv;
+				swe_rk2_vals(u.w[k], u.hu[k], u.hv[k], w, hu, hv, Lw, Lhu, Lhv, dt, c, &nw,
+					&nu, &nv);
+				a.w1[k] = nw;
+				a.hu1[k] = nu;
+				a.hv1[k] = nv;
+				swe_guard_note(nw, nu, nv, &a.q->bad);
+				wet = !(nw <= 0);
+				each_ghost_of(o, kp, col, row, [&](int side, int layer, int m) {
+					swe_bc_put(&o, side, kp.bcd.kind[side], side_value_dev(kp, side, q->t),
+						c.g, layer, m, nw, nu, nv);
+				});
+			}
+		}
+		if (S2 && kp.tiles) {
+			/* the tile map's flags: the columns with a cell that is not
+			 * dry, in all rows, the two southern ones, the two northern */
+			const unsigned int m = __ballot_sync(FULL_MASK, wet);
+			if (x == 0 && m) {
+				atomicOr(masks, m);
+				if (row < tj0 + 2)
+					atomicOr(masks + 1, m);
+				if (row >= tj1 - 2)
+					atomicOr(masks + 2, m);
+			}
+		}
+		__syncthreads();
+		if (S2 && kp.tiles && s == 0) {
+			unsigned short *f = a.wet + (size_t)t * SWE_CUDA_SPLIT;
+			f[0] = tile_bands(masks[0], masks[1], masks[2]);
+			for (int p = 1; p < SWE_CUDA_SPLIT; p++)
+				f[p] = 0;
+			masks[0] = masks[1] = masks[2] = 0;
+		}
+	}
+#undef SH
+	block_speeds<S2, TILE_THREADS_MAX / WARP>(kp, q, a.spd, bx, by, run, parts);
+}
+
+__global__ static void __launch_bounds__(TILE_THREADS_MAX) k_tile1(kparams_t kp, ctl_t *q,
+	step_t a)
+{
+	tile_stage<false>(kp, q, a);
+}
+
+__global__ static void __launch_bounds__(TILE_THREADS_MAX) k_tile2(kparams_t kp, ctl_t *q,
+	step_t a)
+{
+	tile_stage<true>(kp, q, a);
+}
+
+/* ------------------------------------------------------- launch functions */
+
+int swe_cuda_tile_ok(const kparams_t *kp)
+{
+	return kp->rows >= 1 && kp->rows <= TILE_ROWS_MAX;
+}
+
+int swe_cuda_tile_resident(const kparams_t *kp, int dev, int stage)
+{
+	int sms = 1, b = 1;
+	size_t sm = tile_smem(kp->rows);
+	void (*k)(kparams_t, ctl_t *, step_t) = stage ? k_tile2 : k_tile1;
+	if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm) !=
+		cudaSuccess) {
+		cudaGetLastError();
+		return 0;
+	}
+	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+	if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k, WARP * (kp->rows + 4), sm) !=
+		cudaSuccess) {
+		cudaGetLastError();
+		return 0;
+	}
+	return b < 1 ? 0 : sms * b;
+}
+
+void swe_cuda_enqueue_tile_step(const kparams_t *kp0, const step_t *a, void *stream)
+{
+	cudaStream_t st = (cudaStream_t)stream;
+	kparams_t k = *kp0;
+	long nt = (long)k.ntx * k.nty;
+	dim3 blk(WARP, k.rows + 4);
+	size_t sm = tile_smem(k.rows);
+	k.jlo = 0;
+	k.jhi = k.ny;
+	k_tile1<<<(int)(nt < k.cells[0] ? nt : k.cells[0]), blk, sm, st>>>(k, a->q, *a);
+	if (k.integrator == 1) {
+		swe_cuda_enqueue_euler(&k, a, st);
+		return;
+	}
+	k_tile2<<<(int)(nt < k.cells[1] ? nt : k.cells[1]), blk, sm, st>>>(k, a->q, *a);
+}
