@@ -67,6 +67,16 @@ extern "C" {
  * the rows around it, and the shorter walk does not pay for the extra
  * warps. */
 #define PART_ROWS 4
+/* The per-cell stage kernels (swe_cuda_tile.cu) instead of the walks
+ * while a step's list holds at most CELLS_WAVES times as many tiles as
+ * the walks' resident warps, on tiles of at most CELLS_ROWS rows (the tile
+ * map's tiles on grids small for the device).  Twenty-fourth session, one
+ * H200, fp32, tiles of 4 rows: Malpasset 10 m (1,000-3,600 tiles a step,
+ * 2,112 resident warps) 4.12-4.18 s with the walks, 3.54-3.56 s per cell;
+ * a fully wet 1024^2 grid (9,472 tiles) 7.26e9 cell-steps/s with the
+ * walks, 6.61e9 per cell. */
+#define CELLS_WAVES 2
+#define CELLS_ROWS 8
 
 
 extern "C" {
@@ -149,9 +159,10 @@ static void cuda_fini(struct swe_backend_ctx *x)
 	cudaSetDevice(x->device);
 	if (x->stream)
 		cudaStreamSynchronize(x->stream);
-	for (int p = 0; p < 2; p++) {
+	for (int p = 0; p < 4; p++)
 		if (x->have_graph[p])
 			cudaGraphExecDestroy(x->graph[p]);
+	for (int p = 0; p < 2; p++) {
 		cudaFree(x->w[p]);
 		cudaFree(x->hu[p]);
 		cudaFree(x->hv[p]);
@@ -344,10 +355,18 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	if (rc == 0 && env_int("SPATE_CUDA_QUEUE", 1, 0, 1))
 		for (int s = 0; s < 2; s++)
 			x->kp.qblocks[s] = swe_cuda_strip_resident_of(&x->kp, device, s);
-	/* SPATE_CUDA_CELLS=1: the per-cell stage kernels (swe_cuda_tile.cu) */
-	if (rc == 0 && env_int("SPATE_CUDA_CELLS", 0, 0, 1) && swe_cuda_tile_ok(&x->kp))
+	/* the per-cell stage kernels (swe_cuda_tile.cu): with the tile map on
+	 * tiles of up to CELLS_ROWS rows, by the list's length (cells_mode 2),
+	 * or as SPATE_CUDA_CELLS says */
+	x->cells_mode = env_int("SPATE_CUDA_CELLS", 2, 0, 2);
+	if (rc == 0 && x->cells_mode && swe_cuda_tile_ok(&x->kp) &&
+		(x->cells_mode == 1 || (x->kp.tiles && x->kp.rows <= CELLS_ROWS)))
 		for (int s = 0; s < 2; s++)
-			x->kp.cells[s] = swe_cuda_tile_resident(&x->kp, device, s);
+			x->cells[s] = swe_cuda_tile_resident(&x->kp, device, s);
+	if (x->cells[0] <= 0 || x->cells[1] <= 0)
+		x->cells_mode = 0;
+	x->cells_now = x->cells_mode == 1;
+	x->walk_warps = (long)swe_cuda_strip_resident(&x->kp, device) * x->kp.warps;
 	x->kp.part_rows = swe_cuda_strip_part_rows();
 	x->kp.fill = env_int("SPATE_CUDA_FILL", 1, 0, 1);
 	x->kp.tail = env_int("SPATE_CUDA_TAIL", 25, 0, 100);
@@ -374,11 +393,15 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	return 0;
 }
 
-/* Enqueue one step from parity p (state p -> state 1-p). */
+/* Enqueue one step from parity p (state p -> state 1-p), its stages by
+ * the walks or by the per-cell kernels (x->cells_now). */
 static void enqueue_step(struct swe_backend_ctx *x, int p)
 {
 	struct swe_cuda_step a = swe_cuda_one_arrays(x, p);
-	swe_cuda_enqueue_step(&x->kp, &a, x->stream);
+	struct swe_cuda_params k = x->kp;
+	k.cells[0] = x->cells_now ? x->cells[0] : 0;
+	k.cells[1] = x->cells_now ? x->cells[1] : 0;
+	swe_cuda_enqueue_step(&k, &a, x->stream);
 	swe_cuda_enqueue_sources(&x->kp, &a, 0, x->kp.ny, x->stream);
 	if (x->prod)
 		swe_cuda_enqueue_products(&x->kp, &a, x->prod, x->prod_thr, 0, x->stream);
@@ -387,17 +410,18 @@ static void enqueue_step(struct swe_backend_ctx *x, int p)
 	swe_cuda_enqueue_tiles(&x->kp, &a, x->stream);
 }
 
-/* Capture GRAPH_STEPS steps from parity p into x->graph[p]; 0 or -SPATE_E*. */
-static int make_graph(struct swe_backend_ctx *x, int p)
+/* Capture GRAPH_STEPS steps from parity p into x->graph[g] (g = p, or
+ * 2 + p with the per-cell kernels); 0 or -SPATE_E*. */
+static int make_graph(struct swe_backend_ctx *x, int p, int g)
 {
-	cudaGraph_t g;
+	cudaGraph_t gr;
 	CUDA_CHECK(cudaStreamBeginCapture(x->stream, cudaStreamCaptureModeThreadLocal));
 	for (int n = 0; n < GRAPH_STEPS; n++)
 		enqueue_step(x, (p + n) & 1);
-	CUDA_CHECK(cudaStreamEndCapture(x->stream, &g));
-	CUDA_CHECK(cudaGraphInstantiate(&x->graph[p], g, 0));
-	cudaGraphDestroy(g);
-	x->have_graph[p] = 1;
+	CUDA_CHECK(cudaStreamEndCapture(x->stream, &gr));
+	CUDA_CHECK(cudaGraphInstantiate(&x->graph[g], gr, 0));
+	cudaGraphDestroy(gr);
+	x->have_graph[g] = 1;
 	return 0;
 }
 
@@ -405,12 +429,13 @@ static int make_graph(struct swe_backend_ctx *x, int p)
 static int enqueue_steps(struct swe_backend_ctx *x, long n)
 {
 	for (; n >= GRAPH_STEPS; n -= GRAPH_STEPS) {
-		if (!x->have_graph[x->cur]) {
-			int rc = make_graph(x, x->cur);
+		const int g = (x->cells_now ? 2 : 0) + x->cur;
+		if (!x->have_graph[g]) {
+			int rc = make_graph(x, x->cur, g);
 			if (rc)
 				return rc;
 		}
-		CUDA_CHECK(cudaGraphLaunch(x->graph[x->cur], x->stream));
+		CUDA_CHECK(cudaGraphLaunch(x->graph[g], x->stream));
 	}
 	for (; n > 0; n--) {
 		enqueue_step(x, x->cur);
@@ -468,6 +493,10 @@ static int cuda_advance(struct swe_backend_ctx *x, double t_stop, long max_steps
 				cudaMemcpyDeviceToHost));
 			swe_cuda_tiles_skipped += (long)x->kp.ntx * x->kp.nty - (long)cnt;
 			swe_cuda_tiles_seen += (long)x->kp.ntx * x->kp.nty;
+			/* the next batch: the per-cell kernels while the list is
+			 * short (cells_mode 2) */
+			if (x->cells_mode == 2)
+				x->cells_now = (long)cnt <= (long)CELLS_WAVES * x->walk_warps;
 		}
 	}
 	st->steps = (long)h->steps;

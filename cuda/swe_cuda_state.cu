@@ -53,7 +53,7 @@ struct swe_cuda_step swe_cuda_one_arrays(const struct swe_backend_ctx *x, int p)
 /* Graphs hold the kernels' arguments: drop them when those change. */
 void swe_cuda_one_drop_graphs(struct swe_backend_ctx *x)
 {
-	for (int p = 0; p < 2; p++)
+	for (int p = 0; p < 4; p++)
 		if (x->have_graph[p]) {
 			cudaGraphExecDestroy(x->graph[p]);
 			x->have_graph[p] = 0;

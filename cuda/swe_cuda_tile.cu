@@ -256,11 +256,12 @@ __global__ static void __launch_bounds__(TILE_THREADS_MAX) k_tile2(kparams_t kp,
 	tile_stage<true>(kp, q, a);
 }
 
+
 /* ------------------------------------------------------- launch functions */
 
 int swe_cuda_tile_ok(const kparams_t *kp)
 {
-	return kp->rows >= 1 && kp->rows <= TILE_ROWS_MAX;
+	return kp->rows >= 2 && kp->rows <= TILE_ROWS_MAX;
 }
 
 int swe_cuda_tile_resident(const kparams_t *kp, int dev, int stage)

@@ -22,10 +22,11 @@
  *     16-row tiles split between 4 warps each, and never split, and the
  *     list in fixed shares instead of the work queue: the same
  *     bits;
- *   - the per-cell stage kernels (SPATE_CUDA_CELLS=1, swe_cuda_tile.cu)
- *     against the walks: the same bits on every comparison's GPU run, the
- *     tile map's flood (4- and 16-row tiles), the long list and the rain
- *     and Manning rasters;
+ *   - the per-cell stage kernels (swe_cuda_tile.cu) against the walks
+ *     (SPATE_CUDA_CELLS=0 for every other case): always (=1) and chosen
+ *     by the list's length batch by batch (=2, the default): the same bits
+ *     on every comparison's GPU run, the tile map's flood (4-, 8- and
+ *     16-row tiles), the long list and the rain and Manning rasters;
  *   - the dry-bed dam break under rain (the sources pass after each step;
  *     early exit on and off: the same bits, every tile computed);
  *   - the tile map with rain rasters on patches of a dry DEM that change in
@@ -38,6 +39,10 @@
 #include "products_kern.h"
 
 #ifdef HAVE_CUDA
+/* SPATE_CUDA_CELLS=1 and 2 in the messages (main sets 0: the walks). */
+#define CELLS_WHAT(f) \
+	((f) == 1 ? "a thread a cell" : "per cell or walks by the list's length")
+
 /* Rain of the next comparison, mm/h (0: none). */
 static double rain_mm_h;
 
@@ -110,15 +115,18 @@ static void compare(const char *name, const char *setup, int nx, int ny, double 
 			memcmp(b.hv, d.hv, n) == 0, "%s: cuda early exit on vs off: w, hu, hv "
 			"bitwise identical", name);
 		swe_state_free(&d);
-		/* the per-cell stage kernels (swe_cuda_tile.cu): the same bits */
+		/* the per-cell stage kernels (swe_cuda_tile.cu), both forms: the
+		 * same bits */
 		sim_set(&p, "parallel", "early_exit", "on");
-		setenv("SPATE_CUDA_CELLS", "1", 1);
-		sim_run(&p, &d, NULL);
-		unsetenv("SPATE_CUDA_CELLS");
-		sim_check(memcmp(b.w, d.w, n) == 0 && memcmp(b.hu, d.hu, n) == 0 &&
-			memcmp(b.hv, d.hv, n) == 0, "%s: cuda a thread a cell vs a warp a tile: w, "
-			"hu, hv bitwise identical", name);
-		swe_state_free(&d);
+		for (int f = 1; f <= 2; f++) {
+			setenv("SPATE_CUDA_CELLS", f == 1 ? "1" : "2", 1);
+			sim_run(&p, &d, NULL);
+			setenv("SPATE_CUDA_CELLS", "0", 1);
+			sim_check(memcmp(b.w, d.w, n) == 0 && memcmp(b.hu, d.hu, n) == 0 &&
+				memcmp(b.hv, d.hv, n) == 0, "%s: cuda %s vs the walks: w, hu, hv "
+				"bitwise identical", name, CELLS_WHAT(f));
+			swe_state_free(&d);
+		}
 	}
 	swe_state_free(&a);
 	swe_state_free(&b);
@@ -144,16 +152,24 @@ static void gpu_products_run(const struct swe_params *p, long steps, struct swe_
 }
 
 /* A run of steps steps with products and the environment's name set to
- * val: the state and products of (a, pa), to the bit ("tile map: what"). */
+ * val (then as it was): the state and products of (a, pa), to the bit
+ * ("tile map: what"). */
 static void same_bits_with(const struct swe_params *p, long steps, const struct swe_state *a,
 	const struct swe_prod *pa, const char *name, const char *val, const char *what)
 {
 	struct swe_state b;
 	struct swe_prod *pb;
 	size_t n = (size_t)(a->ny + 2 * SWE_GHOST) * a->pitch * sizeof(real);
+	const char *was = getenv(name);
+	char keep[64] = "";
+	if (was)
+		snprintf(keep, sizeof keep, "%s", was);
 	setenv(name, val, 1);
 	gpu_products_run(p, steps, &b, &pb);
-	unsetenv(name);
+	if (was)
+		setenv(name, keep, 1);
+	else
+		unsetenv(name);
 	sim_check(memcmp(a->w, b.w, n) == 0 && memcmp(a->hu, b.hu, n) == 0 &&
 		memcmp(a->hv, b.hv, n) == 0 && memcmp(pa, pb, (size_t)p->nx * p->ny *
 		sizeof *pa) == 0, "%s: state and products bitwise identical", what);
@@ -203,9 +219,16 @@ static void tiles(void)
 		"tile map: 16-row tiles never split");
 	same_bits_with(&p, 600, &a, pa, "SPATE_CUDA_CELLS", "1",
 		"tile map: 16-row tiles, a thread a cell");
+	setenv("SPATE_CUDA_ROWS", "8", 1);
+	same_bits_with(&p, 600, &a, pa, "SPATE_CUDA_CELLS", "1",
+		"tile map: 8-row tiles, a thread a cell");
+	same_bits_with(&p, 600, &a, pa, "SPATE_CUDA_CELLS", "2",
+		"tile map: 8-row tiles, per cell or walks by the list's length");
 	unsetenv("SPATE_CUDA_ROWS");
 	/* the per-cell stage kernels (swe_cuda_tile.cu): the same bits */
 	same_bits_with(&p, 600, &a, pa, "SPATE_CUDA_CELLS", "1", "tile map: a thread a cell");
+	same_bits_with(&p, 600, &a, pa, "SPATE_CUDA_CELLS", "2",
+		"tile map: per cell or walks by the list's length");
 	/* fixed shares of the list instead of the work queue: the same bits */
 	same_bits_with(&p, 600, &a, pa, "SPATE_CUDA_QUEUE", "0",
 		"tile map: without the work queue");
@@ -225,21 +248,22 @@ static void tiles_rain(int rain, int manning, const char *name)
 {
 	char dir[] = "/tmp/t_cuda.XXXXXX";
 	struct swe_params p;
-	struct swe_state s[3];
-	struct swe_prod *pr[3];
+	struct swe_state s[4];
+	struct swe_prod *pr[4];
 	long skipped = 0;
 	size_t n;
 	sim_patch_dem(&p, dir, rain, manning);
 	sim_set(&p, "run", "max_steps", "300");
 	sim_set(&p, "run", "device", "cuda");
-	/* early exit on, off, and on with the per-cell stage kernels */
-	for (int off = 0; off < 3; off++) {
+	/* early exit on, off, and on with the per-cell stage kernels (always,
+	 * and by the list's length) */
+	for (int off = 0; off < 4; off++) {
 		struct swe_run_opts o;
 		struct swe_result r;
 		long before = swe_cuda_tiles_skipped;
 		sim_set(&p, "parallel", "early_exit", off == 1 ? "off" : "on");
-		if (off == 2)
-			setenv("SPATE_CUDA_CELLS", "1", 1);
+		if (off >= 2)
+			setenv("SPATE_CUDA_CELLS", off == 2 ? "1" : "2", 1);
 		if (swe_params_validate(&p))
 			exit(99);
 		memset(&o, 0, sizeof o);
@@ -252,7 +276,7 @@ static void tiles_rain(int rain, int manning, const char *name)
 			fprintf(stderr, "test error: %s: GPU run failed\n", name);
 			exit(99);
 		}
-		unsetenv("SPATE_CUDA_CELLS");
+		setenv("SPATE_CUDA_CELLS", "0", 1);
 		if (!off)
 			skipped = swe_cuda_tiles_skipped - before;
 	}
@@ -265,11 +289,12 @@ static void tiles_rain(int rain, int manning, const char *name)
 		"identical", name);
 	sim_check(memcmp(pr[0], pr[1], (size_t)p.nx * p.ny * sizeof *pr[0]) == 0,
 		"%s: flood products with early exit on vs off bitwise identical", name);
-	sim_check(memcmp(s[0].w, s[2].w, n) == 0 && memcmp(s[0].hu, s[2].hu, n) == 0 &&
-		memcmp(s[0].hv, s[2].hv, n) == 0 && memcmp(pr[0], pr[2], (size_t)p.nx * p.ny *
-		sizeof *pr[0]) == 0, "%s: state and products, a thread a cell vs a warp a tile, "
-		"bitwise identical", name);
-	for (int k = 0; k < 3; k++) {
+	for (int f = 2; f < 4; f++)
+		sim_check(memcmp(s[0].w, s[f].w, n) == 0 && memcmp(s[0].hu, s[f].hu, n) == 0 &&
+			memcmp(s[0].hv, s[f].hv, n) == 0 && memcmp(pr[0], pr[f], (size_t)p.nx *
+			p.ny * sizeof *pr[0]) == 0, "%s: state and products, %s vs the walks, "
+			"bitwise identical", name, CELLS_WHAT(f - 1));
+	for (int k = 0; k < 4; k++) {
 		swe_state_free(&s[k]);
 		free(pr[k]);
 	}
@@ -296,6 +321,8 @@ static void long_list(void)
 	unsetenv("SPATE_CUDA_TAIL");
 	same_bits_with(&p, 100, &a, pa, "SPATE_CUDA_TAIL", "100", "long list: halves at its end");
 	same_bits_with(&p, 100, &a, pa, "SPATE_CUDA_CELLS", "1", "long list: a thread a cell");
+	same_bits_with(&p, 100, &a, pa, "SPATE_CUDA_CELLS", "2",
+		"long list: per cell or walks by the list's length");
 	swe_state_free(&a);
 	free(pa);
 }
@@ -313,6 +340,8 @@ int main(void)
 	}
 	spate_backend_cuda.describe(0, buf, sizeof buf);
 	printf("GPU 0: %s\n", buf);
+	/* the walks, unless a case asks for the per-cell stage kernels */
+	setenv("SPATE_CUDA_CELLS", "0", 1);
 	compare("circular dam break", "circular_dambreak", 256, 256, 10, 200, 0.1, 1e-5, 1e-5);
 	compare("circular dam break, odd grid", "circular_dambreak", 250, 190, 2.5, 280, 0.1,
 		1e-5, 1e-5);
