@@ -31,7 +31,19 @@
  * first column, its y-faces from the south face of its first row), so
  * the step's dt is the same.
  *
- * Chosen with SPATE_CUDA_CELLS=1 (swe_cuda.cu, cuda_init). */
+ * swe_cuda.cu runs them for the batches of steps whose list of tiles is
+ * short (CELLS_WAVES there; SPATE_CUDA_CELLS=0 never, 1 always).  On a
+ * fully wet grid the walks are faster (1024^2, tiles of 4 rows: 7.26e9
+ * cell-steps/s against 6.61e9), and there the lists are long.
+ *
+ * Tried and left out (one H200, Malpasset 10 m, fp32): a block of
+ * 2 rows + 2 warps giving each warp one row of one task a phase (the x and
+ * the y reconstructions of a row, then its x and y fluxes, on different
+ * warps, the face beds in shared memory too) took 3.78-3.81 s on tiles of
+ * 4 rows and 3.59 s on 8 (this form: 3.54 and 3.44 s); launch bounds of
+ * 256 threads gave 70 and 64 registers and 3.72-3.74 s, with 4 to 6 blocks
+ * asked for a multiprocessor 3.53-3.61 s (this form at 640: 58 and 48
+ * registers, 3.54 s). */
 #include "swe_cuda_dev.h"
 
 /* Most rows of a tile here: blocks of at most 32 x (rows + 4) threads. */
