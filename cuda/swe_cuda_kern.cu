@@ -127,22 +127,8 @@ __device__ static __forceinline__ void strip(const kparams_t &kp, ctl_t *q, cons
 	swe_rbits bx = 0, by = 0;
 	int run;
 
-	if (S2) {
-		if (q->dt == 0) {
-			copy_all(kp, q, a);
-			return;
-		}
-		dt = (real)q->dt;
-		run = 1;
-	} else {
-		run = !halted(q);
-		/* the next step's list is built after this step (k_tiles) */
-		if (kp.tiles && blockIdx.x == 0 && threadIdx.x == 0) {
-			a.count1[0] = 0;
-			if (a.grab)
-				a.count1[2] = a.count1[4] = a.grab[4] = a.grab[5] = 0;
-		}
-	}
+	if (!stage_start<S2>(kp, q, a, threadIdx.x == 0, &dt, &run))
+		return;
 	/* Blocks with no tile of the list leave at once: the grid covers every
 	 * tile of the range, the list often a few of them.  The others (at
 	 * least block 0) take part in the speeds' reduction and count

@@ -74,24 +74,11 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 	const struct swe_coef c = kp.c;
 	real dt = 0;
 	swe_rbits bx = 0, by = 0;
-	int run;
+	int run = 0;
 #define SH(arr, i) sh[(arr) * nt + (i)]
 
-	if (S2) {
-		if (q->dt == 0) {
-			copy_all(kp, q, a);
-			return;
-		}
-		dt = (real)q->dt;
-		run = 1;
-	} else {
-		run = !halted(q);
-		if (kp.tiles && blockIdx.x == 0 && s == 0) {
-			a.count1[0] = 0;
-			if (a.grab)
-				a.count1[2] = a.count1[4] = a.grab[4] = a.grab[5] = 0;
-		}
-	}
+	if (!stage_start<S2>(kp, q, a, s == 0, &dt, &run))
+		return;
 	const unsigned int n = run ? *a.count : 0;
 	const unsigned int nh = a.grab && kp.tiles ? a.count[2] : n;
 	const unsigned int parts = n == 0 ? 1 : min(gridDim.x, n);
@@ -154,35 +141,27 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 		}
 		__syncthreads();
 
-		/* C: the fluxes through the east and north faces */
-		if (xrow && x >= 1 && x < WARP - HALO) {
+		/* C: the fluxes through the east and north faces: from face
+		 * state l to the one stored at (arrays from f, index r), into the
+		 * flux arrays from o, the speed into *m for the domain's columns */
+		auto flux_to = [&](const struct kp07_face &l, int f, int r, int o, swe_rbits *m) {
 			struct kp07_face fr;
 			struct kp07_flux F;
-			fr.h = SH(SH_FWH, s + 1);
+			fr.h = SH(f, r);
 			fr.eta = 0; /* not used by the flux */
-			fr.hn = SH(SH_FWN, s + 1);
-			fr.ht = SH(SH_FWT, s + 1);
-			F = kp07_central_upwind(fe, fr, c);
+			fr.hn = SH(f + 1, r);
+			fr.ht = SH(f + 2, r);
+			F = kp07_central_upwind(l, fr, c);
 			if (col < kp.nx)
-				bx = bits_max(bx, speed_bits(F.a));
-			SH(SH_XF0, s) = F.f0;
-			SH(SH_XFN, s) = F.fn;
-			SH(SH_XFT, s) = F.ft;
-		}
-		if (y >= 1 && y < HALO + nr && x >= HALO && x < WARP - HALO) {
-			struct kp07_face fr;
-			struct kp07_flux G;
-			fr.h = SH(SH_FSH, s + WARP);
-			fr.eta = 0;
-			fr.hn = SH(SH_FSN, s + WARP);
-			fr.ht = SH(SH_FST, s + WARP);
-			G = kp07_central_upwind(fn, fr, c);
-			if (col < kp.nx)
-				by = bits_max(by, speed_bits(G.a));
-			SH(SH_YF0, s) = G.f0;
-			SH(SH_YFN, s) = G.fn;
-			SH(SH_YFT, s) = G.ft;
-		}
+				*m = bits_max(*m, speed_bits(F.a));
+			SH(o, s) = F.f0;
+			SH(o + 1, s) = F.fn;
+			SH(o + 2, s) = F.ft;
+		};
+		if (xrow && x >= 1 && x < WARP - HALO)
+			flux_to(fe, SH_FWH, s + 1, SH_XF0, &bx);
+		if (y >= 1 && y < HALO + nr && x >= HALO && x < WARP - HALO)
+			flux_to(fn, SH_FSH, s + WARP, SH_YF0, &by);
 		__syncthreads();
 
 		/* D: the tile's cells */

@@ -202,6 +202,34 @@ __device__ static inline void set_dt(const kparams_t &kp, ctl_t *q)
 	q->done = 0;
 }
 
+/* The start of a stage kernel, a warp a tile (swe_cuda_kern.cu) or a
+ * thread a cell (swe_cuda_tile.cu).  Stage 2 of a no-op step (dt = 0)
+ * copies U^n (copy_all) and gives false.  Else *dt is the step's dt
+ * (stage 2) and *run whether stage 1 steps (the clock has not stopped),
+ * and in stage 1 the thread `lead` of block 0 resets the counters of the
+ * next step's list, which k_tiles builds after this step. */
+template <bool S2>
+__device__ static inline bool stage_start(const kparams_t &kp, const ctl_t *q, const step_t &a,
+	bool lead, real *dt, int *run)
+{
+	if (S2) {
+		if (q->dt == 0) {
+			copy_all(kp, q, a);
+			return false;
+		}
+		*dt = (real)q->dt;
+		*run = 1;
+		return true;
+	}
+	*run = !halted(q);
+	if (kp.tiles && blockIdx.x == 0 && lead) {
+		a.count1[0] = 0;
+		if (a.grab)
+			a.count1[2] = a.count1[4] = a.grab[4] = a.grab[5] = 0;
+	}
+	return true;
+}
+
 /* The largest x- and y-face speeds of the block (of at most NW warps, its
  * threads numbered x first) into *ax, *ay (atomicMax on the bits): the
  * stage kernels, a warp a tile (swe_cuda_kern.cu) or a thread a cell
