@@ -43,8 +43,8 @@ struct swe_backend_ctx {
 	int have_graph[4];
 	/* The per-cell stage kernels (swe_cuda_tile.cu): their grids (0: not
 	 * available), how they are chosen (SPATE_CUDA_CELLS: 0 never, 1
-	 * always, else by the length of the list, CELLS_AUTO) and whether the
-	 * next batch of steps runs them */
+	 * always, else by the length of the list: CELLS_WAVES in swe_cuda.cu)
+	 * and whether the next batch of steps runs them */
 	int cells[2], cells_mode, cells_now;
 	long walk_warps;              /* warps of the walks resident at once */
 	double t_stop_dev;            /* t_stop last written to the device */
