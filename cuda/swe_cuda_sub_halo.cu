@@ -4,7 +4,27 @@
  * memory in device-dt mode, else peer copies), or GPU to GPU through NCCL
  * (halo_dev, halo_mark; halo_nccl.c).  Every transfer is ordered on the
  * edge stream; the receiver's next stage waits for its event, and the rows
- * it fills become valid ghost rows (swe_cuda_sub_valid). */
+ * it fills become valid ghost rows (swe_cuda_sub_valid).
+ *
+ * A copy into a neighbour y of this process also waits, with ghost cell
+ * expansion, for what y's last step still writes in those ghost rows of U.
+ * An exchange finds y->mu > 0 valid rows there when it comes before they
+ * ran out: the first exchange due after rows moved at a step that was not
+ * a multiple of k (a measure a few steps late, a batch cut short by the
+ * guard's checks, or no-op steps before a new rain raster, which the
+ * exchanges count and the measures do not: swe_multi_dev.c).  Those
+ * y->mu rows were made by y's last stage 2 and then changed in place by
+ * its sources (rain adds r dt to the depth it finds, friction scales the
+ * momentum: swe_cuda_sub_sources), while this copy waited only for y's
+ * stage 1 (the time step).  A copy that fell in between got the sources
+ * twice, and from those rows the edge rows left the bits of one GPU;
+ * without sources every writer stores the values the copy brings, and
+ * nothing showed.  With sources, whatever y's last step wrote there is on
+ * y's edge stream or before the point where that stream waits for the main
+ * one (the step's last stage is one launch then: stage,
+ * swe_cuda_sub_predict); an exchange every k steps finds y->mu = 0 and
+ * keeps its overlap.  Copies through the host (halo_put, rows_put) run on
+ * y's own edge stream, or after y is idle. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -118,6 +138,14 @@ int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int st, int side,
 			CUDA_CHECK(cudaSetDevice(x->device));
 			CUDA_CHECK(cudaEventRecord(x->ev_main, x->main));
 			CUDA_CHECK(cudaStreamWaitEvent(x->edge, x->ev_main, 0));
+		}
+		/* and after what y's last step still writes in these ghost rows
+		 * of U, once they outlast an exchange (see the top of the file) */
+		if (st != SWE_STAGE_U || y->mu[1 - side] > 0) {
+			CUDA_CHECK(cudaSetDevice(y->device));
+			CUDA_CHECK(cudaEventRecord(y->ev_ghost, y->edge));
+			CUDA_CHECK(cudaSetDevice(x->device));
+			CUDA_CHECK(cudaStreamWaitEvent(x->edge, y->ev_ghost, 0));
 		}
 	}
 	swe_cuda_sub_valid(y, st, 1 - side, rows);

@@ -12,7 +12,6 @@ extern "C" {
 #include "swe.h"
 #include "swe_backend.h"
 #include "swe_cuda_sub.h"
-#include "forcing.h"
 #include "products_kern.h"
 }
 
@@ -187,6 +186,8 @@ static void sub_fini(struct swe_backend_ctx *x)
 		cudaEventDestroy(x->ev_main);
 	if (x->ev_spd)
 		cudaEventDestroy(x->ev_spd);
+	if (x->ev_ghost)
+		cudaEventDestroy(x->ev_ghost);
 	if (x->edge && x->edge != x->main)
 		cudaStreamDestroy(x->edge);
 	if (x->main)
@@ -276,6 +277,7 @@ static int upload(struct swe_backend_ctx *x, const struct swe_state *g,
 	CUDA_CHECK(cudaEventCreateWithFlags(&x->ev_edge, sync));
 	CUDA_CHECK(cudaEventCreateWithFlags(&x->ev_main, sync));
 	CUDA_CHECK(cudaEventCreateWithFlags(&x->ev_spd, sync));
+	CUDA_CHECK(cudaEventCreateWithFlags(&x->ev_ghost, sync));
 	for (int i = 0; i < SWE_CUDA_TIME_PAIRS; i++) {
 		CUDA_CHECK(cudaEventCreate(&x->tp[i].a));
 		CUDA_CHECK(cudaEventCreate(&x->tp[i].b));
@@ -290,22 +292,6 @@ static int env_int(const char *name, int def, int lo, int hi)
 	const char *e = getenv(name);
 	int v = e && *e ? atoi(e) : def;
 	return v >= lo && v <= hi ? v : def;
-}
-
-/* What GPU subdomains do not do yet: a message, -SPATE_EUNSUPPORTED.
- * Ghost cell expansion with balancing gave other bits than one GPU with
- * rain rasters that change in time (t_cuda_multi, fourteenth session, once
- * the guard's checks cut the advances into chunks and the rows moved at
- * other steps): refused with rain or a Manning raster until found. */
-static int refused(const struct swe_state *g, const struct swe_params *p)
-{
-	if (swe_halo_rows(p) > G && p->balance != SWE_BALANCE_STATIC && swe_has_sources(g, p)) {
-		spate_log_error("cuda", "[parallel] ghost_expansion with balance = %s on GPU "
-			"subdomains is not built yet for runs with rain or a Manning raster: use one "
-			"of them (or CPU subdomains)", p->balance == SWE_BALANCE_BBOX ? "bbox" : "rows");
-		return -SPATE_EUNSUPPORTED;
-	}
-	return 0;
 }
 
 /* x's settings and kernel parameters for rows [row0, row0 + rows) of g
@@ -338,8 +324,6 @@ static int sub_init(struct swe_backend_ctx **out, const struct swe_state *g,
 	step_t a;
 	if (row0 < 0 || rows < G || row0 + rows > g->ny)
 		return -SPATE_EINVAL;
-	if ((rc = refused(g, p)))
-		return rc;
 	if (!(x = (struct swe_backend_ctx *)calloc(1, sizeof *x)))
 		return -SPATE_ENOMEM;
 	x->device = device;

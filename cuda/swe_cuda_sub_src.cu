@@ -45,7 +45,8 @@ void swe_cuda_sub_sources_free(struct swe_backend_ctx *x)
 /* After a step, on stream s: the sources on the rows of U^{n+1} (a->w1)
  * that the step computed, the owned ones and beyond an internal edge the
  * valid ghost rows (x->mu: ghost cell expansion; they are the neighbour's
- * rows and must be what it has), then the ghosts of the global edges of
+ * rows and must be what it has: a neighbour's copy into them waits for
+ * these, swe_cuda_sub_halo.cu), then the ghosts of the global edges of
  * those rows again. */
 void swe_cuda_sub_sources(struct swe_backend_ctx *x, const struct swe_cuda_step *a0,
 	cudaStream_t s)

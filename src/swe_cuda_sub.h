@@ -99,6 +99,9 @@ struct swe_backend_ctx {
 	struct CUstream_st *main, *edge; /* edge == main unless overlap = streams */
 	struct CUevent_st *ev_edge, *ev_main, *ev_spd, *ev_out[2], *ev_put[2];
 	struct CUevent_st **wait_in[2]; /* neighbours' copies into our ghost rows */
+	struct CUevent_st *ev_ghost; /* the edge stream's work so far, which a
+	                                neighbour's copy into our ghost rows of U
+	                                waits for (swe_cuda_sub_halo_copy) */
 	int last_s2, spd_ready;      /* last stage enqueued; its speeds read back */
 	int pending, pend_s2;        /* interior rows of a stage still to enqueue */
 	struct swe_cuda_step pend_a;

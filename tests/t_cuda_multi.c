@@ -28,7 +28,8 @@
  * bitwise equal to one GPU, rows moved, and
  * every move kept each row and its state (swe_balance_hook); the same with
  * ghost cell expansion k = 2 and 4, rows moving at every measure (seeded
- * speeds, SPATE_BALANCE_FAKE_SPEED).  Ghost cell expansion k = 2, 3, 4, 8
+ * speeds, SPATE_BALANCE_FAKE_SPEED), and k = 2 with rows moving between
+ * two exchanges.  Ghost cell expansion k = 2, 3, 4, 8
  * and auto: bitwise equal to one GPU.  Rain and
  * the Manning raster (check_sources): the same decompositions, moves and
  * expansions, and rain on patches of a dry DEM (the tile map skips tiles
@@ -117,16 +118,17 @@ static void check_move(const struct swe_balance_check *c)
 
 /* Dynamic load balancing on GPU subdomains against one GPU; with ghost
  * cell expansion k = 2 and 4 too, the speeds seeded so that rows move at
- * every measure (the bed of the rows beyond the edges moves with them). */
-/* Set while the cases have rain or a Manning raster: ghost cell expansion
- * with balancing is refused there on GPU subdomains (swe_cuda_sub_mem.c). */
-static int with_sources;
-
+ * every measure (the bed of the rows beyond the edges moves with them);
+ * and k = 2 measured every 3 steps, steps one by one (no graph batches to
+ * round the measures to 16 steps): rows move between two exchanges, and
+ * the next exchange comes while ghost rows are still valid (its copies
+ * wait for the sources on them, swe_cuda_sub_halo.cu). */
 static void check_balance(const char *name, const struct swe_params *p, int ngpu)
 {
 	static const struct { const char *sub, *bal, *interval; int gpus; const char *k; } dec[] = {
 		{ "2", "rows", "8", 1, "1" }, { "2", "bbox", "5", 1, "1" }, { "3", "rows", "8", 2, "1" },
 		{ "3", "bbox", "5", 2, "1" }, { "2", "rows", "4", 1, "2" }, { "3", "rows", "4", 2, "4" },
+		{ "2", "rows", "3", 2, "2" },
 	};
 	static const char *const overlap[] = { "none", "streams" };
 	struct outcome ref, o;
@@ -136,8 +138,7 @@ static void check_balance(const char *name, const struct swe_params *p, int ngpu
 	run(p, "", "", 0, "none", &ref);
 	for (size_t d = 0; d < sizeof dec / sizeof dec[0]; d++) {
 		int gpus = dec[d].gpus > ngpu ? ngpu : dec[d].gpus;
-		if (with_sources && *dec[d].k != '1')
-			continue;
+		int apart = atoi(dec[d].interval) % atoi(dec[d].k) != 0;
 		/* v = 2: overlap none, rows through host messages into new arrays
 		 * (v = 0, 1: copied between the devices, in place where room is);
 		 * v = 3: streams, 16-row tiles whose lists are split between warps
@@ -163,7 +164,10 @@ static void check_balance(const char *name, const struct swe_params *p, int ngpu
 				setenv("SPATE_CUDA_ROWS", "16", 1);
 				setenv("SPATE_CUDA_SPLIT", "64", 1);
 			}
+			if (apart)
+				setenv("SPATE_CUDA_GRAPHS", "0", 1);
 			run(&q, dec[d].sub, "", gpus, overlap[v % 2], &o);
+			unsetenv("SPATE_CUDA_GRAPHS");
 			unsetenv("SPATE_MOVE_HOST");
 			unsetenv("SPATE_CUDA_ROOM");
 			unsetenv("SPATE_CUDA_ROWS");
@@ -357,7 +361,6 @@ static void check_sources(int ngpu)
 	 * all, a bounding box of the whole grid): seeded subdomain speeds make
 	 * the plans move rows all the same */
 	setenv("SPATE_BALANCE_FAKE_SPEED", "1", 1);
-	with_sources = 1;
 	check_balance("DEM, Manning raster, rain rasters, seeded speeds", &p, ngpu);
 	unsetenv("SPATE_BALANCE_FAKE_SPEED");
 	check_ghost("DEM, Manning raster, rain rasters", &p, ngpu);
@@ -385,7 +388,6 @@ static void check_sources(int ngpu)
 		check_ghost("DEM, rain patches, Manning raster (tile map)", &p, ngpu);
 		sim_patch_clean(d);
 	}
-	with_sources = 0;
 }
 
 #endif /* HAVE_CUDA */
