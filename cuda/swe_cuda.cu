@@ -348,9 +348,11 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 		free(x);
 		return rc;
 	}
-	/* with the per-cell kernels (cells_mode, below), tiles of at least
+	/* the per-cell stage kernels (swe_cuda_tile.cu): never (0), always (1)
+	 * or by the list's length (2); with them, tiles of at least
 	 * CELLS_ROWS_MIN rows (the walks' rule goes down to 4) */
-	if (env_int("SPATE_CUDA_CELLS", 2, 0, 2) != 0 && x->kp.tiles &&
+	x->cells_mode = env_int("SPATE_CUDA_CELLS", 2, 0, 2);
+	if (x->cells_mode != 0 && x->kp.tiles &&
 		x->kp.rows < CELLS_ROWS_MIN && env_int("SPATE_CUDA_ROWS", 0, 1, 1 << 20) == 0) {
 		x->kp.rows = CELLS_ROWS_MIN;
 		x->kp.nty = (x->kp.ny + x->kp.rows - 1) / x->kp.rows;
@@ -367,10 +369,8 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	if (rc == 0 && env_int("SPATE_CUDA_QUEUE", 1, 0, 1))
 		for (int s = 0; s < 2; s++)
 			x->kp.qblocks[s] = swe_cuda_strip_resident_of(&x->kp, device, s);
-	/* the per-cell stage kernels (swe_cuda_tile.cu): with the tile map on
-	 * tiles of up to CELLS_ROWS rows, by the list's length (cells_mode 2),
-	 * or as SPATE_CUDA_CELLS says */
-	x->cells_mode = env_int("SPATE_CUDA_CELLS", 2, 0, 2);
+	/* the per-cell kernels' grids; by the list's length only with the tile map on tiles
+	 * of up to CELLS_ROWS rows */
 	if (rc == 0 && x->cells_mode && swe_cuda_tile_ok(&x->kp) &&
 		(x->cells_mode == 1 || (x->kp.tiles && x->kp.rows <= CELLS_ROWS)))
 		for (int s = 0; s < 2; s++)

@@ -140,7 +140,10 @@ int swe_cuda_sub_halo_copy(struct swe_backend_ctx *x, int st, int side,
 			CUDA_CHECK(cudaStreamWaitEvent(x->edge, x->ev_main, 0));
 		}
 		/* and after what y's last step still writes in these ghost rows
-		 * of U, once they outlast an exchange (see the top of the file) */
+		 * of U, once they outlast an exchange (see the top of the file);
+		 * the other stages' arrays travel this wide only after rows moved
+		 * (swe_multi_exchange_moved: U^{n+1}, which the sources change
+		 * too), seldom: those copies always wait */
 		if (st != SWE_STAGE_U || y->mu[1 - side] > 0) {
 			CUDA_CHECK(cudaSetDevice(y->device));
 			CUDA_CHECK(cudaEventRecord(y->ev_ghost, y->edge));
