@@ -369,8 +369,8 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	if (rc == 0 && env_int("SPATE_CUDA_QUEUE", 1, 0, 1))
 		for (int s = 0; s < 2; s++)
 			x->kp.qblocks[s] = swe_cuda_strip_resident_of(&x->kp, device, s);
-	/* the per-cell kernels' grids; by the list's length only with the tile map on tiles
-	 * of up to CELLS_ROWS rows */
+	/* the per-cell kernels' grids; by the list's length only with the
+	 * tile map on tiles of up to CELLS_ROWS rows */
 	if (rc == 0 && x->cells_mode && swe_cuda_tile_ok(&x->kp) &&
 		(x->cells_mode == 1 || (x->kp.tiles && x->kp.rows <= CELLS_ROWS)))
 		for (int s = 0; s < 2; s++)
