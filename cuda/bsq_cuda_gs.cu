@@ -120,6 +120,7 @@ template <int PY>
 __global__ static void __launch_bounds__(GS_THREADS(PY), PY == 8 ? BSQ_GS_MIN_BLOCKS : 3)
 	k_gs_sweep(struct gs_args x)
 {
+	pdl_start();
 	static_assert(PX == 32 && PY <= 16, "a warp is a row of the tile");
 	__shared__ bsq_real R[4][PY + 2][PX + 2];
 	const struct bsq_grid &g = x.g;
@@ -196,6 +197,7 @@ template <int PY>
 __global__ static void __launch_bounds__(32 * ((TWO_TX * (PY + 2 * TWO_H) + 31) / 32), 2)
 	k_gs_two(struct gs_args x)
 {
+	pdl_start();
 	extern __shared__ unsigned char two_mem[];
 	bsq_real *S = (bsq_real *)two_mem;
 	const int NS = TWO_TX * (PY + 2 * TWO_H);
@@ -396,7 +398,7 @@ static void smooth_two(struct bsq_level *l, int phi, struct gs_args &x)
 	bsq_cuda_ghosts(l, phi);
 	x.in = l->v[phi];
 	x.out = y;
-	k_gs_two<PY><<<grid, threads, bytes, bsq_cuda_now>>>(x);
+	bsq_launch(k_gs_two<PY>, grid, threads, bytes, bsq_cuda_now, x);
 	l->v[BSQ_TMP] = l->v[phi];
 	l->v[phi] = y;
 }
@@ -416,7 +418,7 @@ static void smooth_one(struct bsq_level *l, int phi, struct gs_args &x)
 	bsq_cuda_ghosts(l, phi);
 	x.in = l->v[phi];
 	x.out = y;
-	k_gs_sweep<PY><<<grid, GS_THREADS(PY), 0, bsq_cuda_now>>>(x);
+	bsq_launch(k_gs_sweep<PY>, grid, dim3(GS_THREADS(PY)), 0, bsq_cuda_now, x);
 	l->v[BSQ_TMP] = l->v[phi];
 	l->v[phi] = y;
 }

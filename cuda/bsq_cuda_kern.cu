@@ -41,6 +41,29 @@ unsigned long long *bsq_cuda_max_bits(void)
 static size_t rows_cap;
 cudaStream_t bsq_cuda_now;
 static int first_err;
+/* Programmatic dependent launch (bsq_launch): -1 not yet decided, 0 off,
+ * 1 on. */
+static int pdl = -1;
+
+bool bsq_cuda_pdl(void)
+{
+	if (pdl < 0) {
+		const char *e = getenv("SPATE_BSQ_PDL");
+		int dev = 0, major = 0;
+		if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major,
+			cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+			(void)cudaGetLastError();
+			major = 0;
+		}
+		pdl = major >= 9 && !(e && strcmp(e, "0") == 0);
+	}
+	return pdl == 1;
+}
+
+void bsq_cuda_pdl_off(void)
+{
+	pdl = 0;
+}
 
 /* Records the first error of a CUDA call in the verbs. */
 void bsq_cuda_note(cudaError_t e, const char *what)
@@ -107,6 +130,7 @@ double bsq_cuda_max_end(void)
 
 __global__ static void k_rhs(struct bsq_rhs_args a, bsq_real *F, struct box b, struct bsq_grid g)
 {
+	pdl_start();
 	int i, j, k;
 	if (cell_of(b, &i, &j, &k))
 		F[bsq_idx(&g, i, j, k)] = bsq_rhs_at(&a, bsq_idx(&g, i, j, k));
@@ -122,7 +146,7 @@ extern "C" void bsq_cuda_rhs(const struct bsq_state *s, const struct bsq_params 
 		b = box_of(&s->g, lo);
 		if (empty(b))
 			continue;
-		k_rhs<<<LAUNCH(b)>>>(bsq_rhs_args_of(s, p, comp), F[comp], b, s->g);
+		bsq_launch(k_rhs, LAUNCH(b), bsq_rhs_args_of(s, p, comp), F[comp], b, s->g);
 	}
 }
 
@@ -134,6 +158,7 @@ extern "C" void bsq_cuda_rhs(const struct bsq_state *s, const struct bsq_params 
 __global__ static void k_max(const bsq_real *a, struct box b, struct bsq_grid g,
 	unsigned long long *bits)
 {
+	pdl_start();
 	int i, j, k, s;
 	double m = 0;
 	bool in = cell_of(b, &i, &j, &k);
@@ -150,13 +175,14 @@ extern "C" double bsq_cuda_field_max(const struct bsq_grid *g, const bsq_real *a
 	dim3 grid = blocks_of(b);
 	grid.z = (unsigned)(b.nk + TZ * MAX_PLANES - 1) / (TZ * MAX_PLANES);
 	bsq_cuda_max_begin();
-	k_max<<<grid, dim3(TX, TY, TZ), 0, bsq_cuda_now>>>(a, b, *g, out_bits);
+	bsq_launch(k_max, grid, dim3(TX, TY, TZ), 0, bsq_cuda_now, a, b, *g, out_bits);
 	return bsq_cuda_max_end();
 }
 
 __global__ static void k_predict(bsq_real *q, const bsq_real *F, const bsq_real *Fold,
 	bsq_real dt, bsq_real r, struct box b, struct bsq_grid g)
 {
+	pdl_start();
 	int i, j, k;
 	if (cell_of(b, &i, &j, &k)) {
 		size_t c = bsq_idx(&g, i, j, k);
@@ -174,13 +200,14 @@ extern "C" void bsq_cuda_predict(struct bsq_state *s, const struct bsq_params *p
 	b = box_of(&s->g, lo);
 	if (empty(b))
 		return;
-	k_predict<<<LAUNCH(b)>>>(field[comp], s->F[comp], s->Fold[comp], (bsq_real)dt,
+	bsq_launch(k_predict, LAUNCH(b), field[comp], s->F[comp], s->Fold[comp], (bsq_real)dt,
 		(bsq_real)r, b, s->g);
 }
 
 __global__ static void k_correct(bsq_real *q, const bsq_real *phi, size_t o, bsq_real dt,
 	bsq_real ih, struct box b, struct bsq_grid g)
 {
+	pdl_start();
 	int i, j, k;
 	if (cell_of(b, &i, &j, &k)) {
 		size_t c = bsq_idx(&g, i, j, k);
@@ -201,13 +228,14 @@ extern "C" void bsq_cuda_correct(struct bsq_state *s, const struct bsq_params *p
 	b = box_of(g, lo);
 	if (empty(b))
 		return;
-	k_correct<<<LAUNCH(b)>>>(field[comp], s->p, st[comp], (bsq_real)dt, (bsq_real)ih[comp], b,
+	bsq_launch(k_correct, LAUNCH(b), field[comp], s->p, st[comp], (bsq_real)dt, (bsq_real)ih[comp], b,
 		*g);
 }
 
 __global__ static void k_div_rhs(bsq_real *q, const bsq_real *u, const bsq_real *v,
 	const bsq_real *w, struct bsq_h h, bsq_real dt, struct box b, struct bsq_grid g)
 {
+	pdl_start();
 	int i, j, k;
 	if (cell_of(b, &i, &j, &k)) {
 		size_t c = bsq_idx(&g, i, j, k);
@@ -219,7 +247,7 @@ extern "C" void bsq_cuda_div_rhs(struct bsq_state *s, double dt)
 {
 	const struct bsq_grid *g = &s->g;
 	struct box b = box_of(g, bsq_interior);
-	k_div_rhs<<<LAUNCH(b)>>>(s->lev[0].v[BSQ_RHS], s->u, s->v, s->w,
+	bsq_launch(k_div_rhs, LAUNCH(b), s->lev[0].v[BSQ_RHS], s->u, s->v, s->w,
 		bsq_h_of(g->dx, g->dy, g->dz), (bsq_real)dt, b, *g);
 }
 
@@ -228,6 +256,7 @@ extern "C" void bsq_cuda_div_rhs(struct bsq_state *s, double dt)
 __global__ static void k_fill(bsq_real *a, struct bsq_axis x, int klo, bsq_real vlo, int khi,
 	bsq_real vhi)
 {
+	pdl_start();
 	int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
 	if (t < (x.n1 + 2) * (x.n2 + 2))
 		bsq_fill_line(a, &x, t % (x.n1 + 2), t / (x.n1 + 2), klo, vlo, khi, vhi);
@@ -238,13 +267,15 @@ static void fill_axis(const struct bsq_grid *g, bsq_real *a, int d, int klo, dou
 {
 	struct bsq_axis x = bsq_axis_of(g, d);
 	int lines = (x.n1 + 2) * (x.n2 + 2);
-	k_fill<<<(lines + TLINE - 1) / TLINE, TLINE>>>(a, x, klo, (bsq_real)vlo, khi, (bsq_real)vhi);
+	bsq_launch(k_fill, dim3((lines + TLINE - 1) / TLINE), dim3(TLINE), 0, 0, a, x, klo,
+		(bsq_real)vlo, khi, (bsq_real)vhi);
 }
 
 /* Every ghost of a scalar in one launch, a thread per ghost cell
  * (fill_ghost, bsq_cuda_launch.h). */
 __global__ static void k_fill_all(bsq_real *a, struct bsq_grid g, struct fill6 f)
 {
+	pdl_start();
 	fill_ghost(a, g, f, blockIdx.x * blockDim.x + threadIdx.x);
 }
 
@@ -260,7 +291,8 @@ extern "C" void bsq_cuda_bc_scalar(const struct bsq_grid *g, bsq_real *a,
 		wall |= kind[d] == BSQ_GHOST_WALL_FACE;
 	}
 	if (!wall && cells < (long)INT_MAX) {
-		k_fill_all<<<(unsigned)((cells + TLINE - 1) / TLINE), TLINE>>>(a, *g, f);
+		bsq_launch(k_fill_all, dim3((unsigned)((cells + TLINE - 1) / TLINE)), dim3(TLINE), 0,
+			0, a, *g, f);
 		return;
 	}
 	for (d = 0; d < 3; d++)
@@ -327,6 +359,7 @@ __device__ static void rows_tiled(const struct bsq_grid &g, F val, double *sum)
 
 __global__ static void k_rows_sum(const bsq_real *a, struct bsq_grid g, double *sum)
 {
+	pdl_start();
 	rows_tiled(g, [&](size_t c) { return (double)a[c]; }, sum);
 }
 
@@ -335,6 +368,7 @@ __global__ static void k_rows_sum(const bsq_real *a, struct bsq_grid g, double *
 __global__ static void k_rows_div(const bsq_real *u, const bsq_real *v, const bsq_real *w,
 	struct bsq_h h, struct bsq_grid g, double *sum, unsigned long long *bits)
 {
+	pdl_start();
 	const size_t sy = bsq_sy(&g), sz = bsq_sz(&g);
 	double m = 0;
 	rows_tiled(g, [&](size_t c) {
@@ -350,6 +384,7 @@ __global__ static void k_rows_div(const bsq_real *u, const bsq_real *v, const bs
  * every row: 1 ms at 384 x 384 x 192 on an H100.) */
 __global__ static void k_rows_planes(double *sum, int ny, int nz)
 {
+	pdl_start();
 	int k = (int)(blockIdx.x * blockDim.x + threadIdx.x);
 	if (k < nz)
 		sum[ny * nz + k] = bsq_sum_ordered(sum + (size_t)k * ny, ny);
@@ -361,7 +396,8 @@ __global__ static void k_rows_planes(double *sum, int ny, int nz)
 static void rows_planes(const struct bsq_grid *g, bool with_max, double *ps, double *max)
 {
 	size_t nrow = (size_t)g->ny * g->nz;
-	k_rows_planes<<<(unsigned)(g->nz + TLINE - 1) / TLINE, TLINE>>>(rows_sum, g->ny, g->nz);
+	bsq_launch(k_rows_planes, dim3((unsigned)(g->nz + TLINE - 1) / TLINE), dim3(TLINE), 0, 0,
+		rows_sum, g->ny, g->nz);
 	bsq_cuda_note(cudaMemcpy(ps, rows_sum + nrow, (size_t)g->nz * sizeof(double),
 		cudaMemcpyDeviceToHost), "cudaMemcpy sum");
 	if (with_max)
@@ -389,13 +425,15 @@ static unsigned row_blocks(const struct bsq_grid *g)
 
 extern "C" double bsq_cuda_mean(const struct bsq_level *l, int vec)
 {
-	k_rows_sum<<<row_blocks(&l->g), ROWS_THREADS>>>(l->v[vec], l->g, rows_sum);
+	bsq_launch(k_rows_sum, dim3(row_blocks(&l->g)), dim3(ROWS_THREADS), 0, 0, l->v[vec], l->g,
+		rows_sum);
 	return rows_total(&l->g, false, NULL) / bsq_ncells(&l->g);
 }
 
 extern "C" void bsq_cuda_plane_sums(const struct bsq_level *l, int vec, double *ps)
 {
-	k_rows_sum<<<row_blocks(&l->g), ROWS_THREADS>>>(l->v[vec], l->g, rows_sum);
+	bsq_launch(k_rows_sum, dim3(row_blocks(&l->g)), dim3(ROWS_THREADS), 0, 0, l->v[vec], l->g,
+		rows_sum);
 	rows_planes(&l->g, false, ps, NULL);
 }
 
@@ -403,7 +441,7 @@ static void rows_div(const struct bsq_state *s)
 {
 	const struct bsq_grid *g = &s->g;
 	bsq_cuda_max_begin();
-	k_rows_div<<<row_blocks(g), ROWS_THREADS>>>(s->u, s->v, s->w,
+	bsq_launch(k_rows_div, dim3(row_blocks(g)), dim3(ROWS_THREADS), 0, 0, s->u, s->v, s->w,
 		bsq_h_of(g->dx, g->dy, g->dz), *g, rows_sum, out_bits);
 }
 

@@ -27,6 +27,7 @@ extern "C" void bsq_cuda_zero(struct bsq_level *l, int vec)
 
 __global__ static void k_shift(bsq_real *a, double by, struct box b, struct bsq_grid g)
 {
+	pdl_start();
 	int i, j, k;
 	if (cell_of(b, &i, &j, &k)) {
 		size_t c = bsq_idx(&g, i, j, k);
@@ -37,12 +38,13 @@ __global__ static void k_shift(bsq_real *a, double by, struct box b, struct bsq_
 extern "C" void bsq_cuda_shift(struct bsq_level *l, int vec, double by)
 {
 	struct box b = box_of(&l->g, bsq_interior);
-	k_shift<<<LAUNCH(b)>>>(l->v[vec], by, b, l->g);
+	bsq_launch(k_shift, LAUNCH(b), l->v[vec], by, b, l->g);
 }
 
 __global__ static void k_extrapolate(bsq_real *phi, bsq_real *prev, bsq_real r, struct box b,
 	struct bsq_grid g)
 {
+	pdl_start();
 	int i, j, k;
 	if (cell_of(b, &i, &j, &k))
 		bsq_extrapolate_at(phi, prev, bsq_idx(&g, i, j, k), r);
@@ -51,7 +53,7 @@ __global__ static void k_extrapolate(bsq_real *phi, bsq_real *prev, bsq_real r, 
 extern "C" void bsq_cuda_extrapolate(struct bsq_level *l, double r)
 {
 	struct box b = box_of(&l->g, bsq_interior);
-	k_extrapolate<<<LAUNCH(b)>>>(l->v[BSQ_PHI], l->v[BSQ_PREV], (bsq_real)r, b, l->g);
+	bsq_launch(k_extrapolate, LAUNCH(b), l->v[BSQ_PHI], l->v[BSQ_PREV], (bsq_real)r, b, l->g);
 }
 
 extern "C" void bsq_cuda_ghosts(struct bsq_level *l, int vec)
@@ -62,6 +64,7 @@ extern "C" void bsq_cuda_ghosts(struct bsq_level *l, int vec)
 __global__ static void k_residual(bsq_real *res, const bsq_real *phi, const bsq_real *rhs,
 	struct bsq_h h, struct box b, struct bsq_grid g, unsigned long long *bits)
 {
+	pdl_start();
 	int i, j, k;
 	double m = 0;
 	if (cell_of(b, &i, &j, &k)) {
@@ -78,7 +81,8 @@ extern "C" double bsq_cuda_residual(struct bsq_level *l, int res, int phi, int r
 	struct box b = box_of(&l->g, bsq_interior);
 	bsq_cuda_ghosts(l, phi);
 	bsq_cuda_max_begin();
-	k_residual<<<LAUNCH(b)>>>(l->v[res], l->v[phi], l->v[rhs], l->h, b, l->g, bsq_cuda_max_bits());
+	bsq_launch(k_residual, LAUNCH(b), l->v[res], l->v[phi], l->v[rhs], l->h, b, l->g,
+		bsq_cuda_max_bits());
 	return bsq_cuda_max_end();
 }
 
@@ -86,7 +90,8 @@ extern "C" void bsq_cuda_residual_only(struct bsq_level *l, int res, int phi, in
 {
 	struct box b = box_of(&l->g, bsq_interior);
 	bsq_cuda_ghosts(l, phi);
-	k_residual<<<LAUNCH(b)>>>(l->v[res], l->v[phi], l->v[rhs], l->h, b, l->g, NULL);
+	bsq_launch(k_residual, LAUNCH(b), l->v[res], l->v[phi], l->v[rhs], l->h, b, l->g,
+		(unsigned long long *)NULL);
 }
 
 extern "C" int bsq_cuda_level_get(const struct bsq_level *l, int vec, bsq_real *host)
@@ -113,6 +118,7 @@ extern "C" int bsq_cuda_level_put(struct bsq_level *l, int vec, const bsq_real *
 __global__ static void k_colour(bsq_real *phi, const bsq_real *rhs, struct bsq_h h, int red,
 	int k0, struct box b, struct bsq_grid g)
 {
+	pdl_start();
 	int i, j, k;
 	if (cell_of(b, &i, &j, &k) && bsq_is_colour(i, j, k0 + k, red)) {
 		size_t c = bsq_idx(&g, i, j, k);
@@ -124,12 +130,13 @@ extern "C" void bsq_cuda_colour(struct bsq_level *l, int phi, int rhs, int red)
 {
 	struct box b = box_of(&l->g, bsq_interior);
 	bsq_cuda_ghosts(l, phi);
-	k_colour<<<LAUNCH(b)>>>(l->v[phi], l->v[rhs], l->h, red, l->k0, b, l->g);
+	bsq_launch(k_colour, LAUNCH(b), l->v[phi], l->v[rhs], l->h, red, l->k0, b, l->g);
 }
 
 __global__ static void k_jacobi(bsq_real *out, const bsq_real *phi, const bsq_real *rhs,
 	struct bsq_h h, struct box b, struct bsq_grid g)
 {
+	pdl_start();
 	int i, j, k;
 	if (cell_of(b, &i, &j, &k)) {
 		size_t c = bsq_idx(&g, i, j, k);
@@ -142,7 +149,7 @@ extern "C" void bsq_cuda_jacobi_sweep(struct bsq_level *l)
 	struct box b = box_of(&l->g, bsq_interior);
 	bsq_real *y = l->v[BSQ_TMP];
 	bsq_cuda_ghosts(l, BSQ_PHI);
-	k_jacobi<<<LAUNCH(b)>>>(y, l->v[BSQ_PHI], l->v[BSQ_RHS], l->h, b, l->g);
+	bsq_launch(k_jacobi, LAUNCH(b), y, l->v[BSQ_PHI], l->v[BSQ_RHS], l->h, b, l->g);
 	l->v[BSQ_TMP] = l->v[BSQ_PHI];
 	l->v[BSQ_PHI] = y;
 }
@@ -152,6 +159,7 @@ extern "C" void bsq_cuda_jacobi_sweep(struct bsq_level *l)
 __global__ static void k_restrict(bsq_real *out, const bsq_real *in, const bsq_real *rhs,
 	struct bsq_h h, struct bsq_grid gf, int cx, int cy, int cz, struct box b, struct bsq_grid gc)
 {
+	pdl_start();
 	int I, J, K;
 	if (cell_of(b, &I, &J, &K))
 		out[bsq_idx(&gc, I, J, K)] = bsq_restrict_at(in, rhs, &h, &gf, cx, cy, cz, I, J, K);
@@ -175,6 +183,7 @@ static bool coarsened_all(const struct bsq_level *fine)
 __global__ static void k_restrict2(bsq_real *out, const bsq_real *in, const bsq_real *rhs,
 	struct bsq_h h, struct bsq_grid gf, struct box b, struct bsq_grid gc)
 {
+	pdl_start();
 	int I, J, K;
 	if (cell_of(b, &I, &J, &K)) {
 		const int fy = gf.nx + 2, fz = fy * (gf.ny + 2);
@@ -190,10 +199,10 @@ static void restrict_of(struct bsq_level *coarse, int cvec, struct bsq_level *fi
 {
 	struct box b = box_of(&coarse->g, bsq_interior);
 	if (coarsened_all(fine))
-		k_restrict2<<<LAUNCH(b)>>>(coarse->v[cvec], fine->v[fvec], rhs, fine->h, fine->g, b,
+		bsq_launch(k_restrict2, LAUNCH(b), coarse->v[cvec], fine->v[fvec], rhs, fine->h, fine->g, b,
 			coarse->g);
 	else
-		k_restrict<<<LAUNCH(b)>>>(coarse->v[cvec], fine->v[fvec], rhs, fine->h, fine->g,
+		bsq_launch(k_restrict, LAUNCH(b), coarse->v[cvec], fine->v[fvec], rhs, fine->h, fine->g,
 			fine->cx, fine->cy, fine->cz, b, coarse->g);
 }
 
@@ -217,6 +226,7 @@ extern "C" void bsq_cuda_restrict_residual(struct bsq_level *coarse, int cvec,
 __global__ static void k_interp(bsq_real *out, const bsq_real *in, bsq_real a, int pl,
 	struct bsq_grid gc, int cx, int cy, int cz, struct box b, struct bsq_grid g)
 {
+	pdl_start();
 	int i, j, k;
 	if (cell_of(b, &i, &j, &k)) {
 		size_t c = bsq_idx(&g, i, j, k);
@@ -228,6 +238,7 @@ __global__ static void k_interp(bsq_real *out, const bsq_real *in, bsq_real a, i
 __global__ static void k_interp_pl2(bsq_real *out, const bsq_real *in, bsq_real a,
 	struct bsq_grid gc, struct box b, struct bsq_grid g)
 {
+	pdl_start();
 	int i, j, k;
 	if (cell_of(b, &i, &j, &k)) {
 		const int c = (k * (g.ny + 2) + j) * (g.nx + 2) + i;
@@ -262,6 +273,7 @@ __global__ static void k_interp_pl2(bsq_real *out, const bsq_real *in, bsq_real 
 __global__ static void k_interp_pl8(bsq_real *__restrict__ out, const bsq_real *__restrict__ in,
 	bsq_real a, struct bsq_grid gc, struct box b, struct bsq_grid g)
 {
+	pdl_start();
 	int I, J, K, s, t, d, e;
 	if (!cell_of(b, &I, &J, &K))
 		return;
@@ -308,13 +320,13 @@ static void interp(struct bsq_level *fine, int fvec, double a, struct bsq_level 
 	const char *e = getenv("SPATE_BSQ_PL8");
 	bsq_cuda_ghosts(coarse, cvec);
 	if (!pl || !coarsened_all(fine))
-		k_interp<<<LAUNCH(b)>>>(fine->v[fvec], coarse->v[cvec], (bsq_real)a, pl, coarse->g,
+		bsq_launch(k_interp, LAUNCH(b), fine->v[fvec], coarse->v[cvec], (bsq_real)a, pl, coarse->g,
 			fine->cx, fine->cy, fine->cz, b, fine->g);
 	else if (e && *e ? strcmp(e, "0") != 0 : BSQ_PL8)
-		k_interp_pl8<<<LAUNCH(bc)>>>(fine->v[fvec], coarse->v[cvec], (bsq_real)a, coarse->g, bc,
+		bsq_launch(k_interp_pl8, LAUNCH(bc), fine->v[fvec], coarse->v[cvec], (bsq_real)a, coarse->g, bc,
 			fine->g);
 	else
-		k_interp_pl2<<<LAUNCH(b)>>>(fine->v[fvec], coarse->v[cvec], (bsq_real)a, coarse->g, b,
+		bsq_launch(k_interp_pl2, LAUNCH(b), fine->v[fvec], coarse->v[cvec], (bsq_real)a, coarse->g, b,
 			fine->g);
 }
 

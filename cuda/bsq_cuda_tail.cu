@@ -240,6 +240,7 @@ __device__ static void prolong(bsq_real *s, const struct tail_lev &F, const stru
 
 __global__ static void __launch_bounds__(TAIL_THREADS, 1) k_tail(const struct tail_args a)
 {
+	pdl_start();
 	extern __shared__ double shm[];
 	bsq_real *s = (bsq_real *)shm;
 	const struct tail_lev &T = a.L[a.from];
@@ -360,5 +361,5 @@ extern "C" void bsq_cuda_tail_cycle(struct bsq_level *lev, int from, int nlev,
 			(int)bytes), "cudaFuncSetAttribute");
 		allowed = bytes;
 	}
-	k_tail<<<1, TAIL_THREADS, bytes, bsq_cuda_now>>>(a);
+	bsq_launch(k_tail, dim3(1), dim3(TAIL_THREADS), bytes, bsq_cuda_now, a);
 }

@@ -52,6 +52,55 @@ extern cudaStream_t bsq_cuda_now;
 
 #define LAUNCH(b) blocks_of(b), dim3(TX, TY, TZ), 0, bsq_cuda_now
 
+/* ---- programmatic dependent launch (compute capability 9.0 and later).
+ * A kernel launched with it may start while the kernel before it in the
+ * stream still runs: its blocks are placed once every block of that kernel
+ * has started (pdl_start's first instruction), and wait in pdl_start's
+ * second until that kernel has finished and its stores are visible.  So
+ * the launch of each kernel of a V-cycle overlaps the end of the one
+ * before, where at 32^3 to 64^3 cells a launch costs about as much as its
+ * work.  Every kernel of this module calls pdl_start before it touches
+ * memory: a kernel launched so has the same inputs as one launched
+ * plainly, and the results are the same bits.  SPATE_BSQ_PDL=0 launches
+ * plainly (for comparison); devices before 9.0 always do. */
+__device__ static __forceinline__ void pdl_start(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+	asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+	asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+/* Whether launches ask for it (bsq_cuda_kern.cu): once per process, from
+ * the current device and SPATE_BSQ_PDL; bsq_cuda_pdl_off after a refusal. */
+bool bsq_cuda_pdl(void);
+void bsq_cuda_pdl_off(void);
+
+/* kernel<<<grid, block, shm, stream>>>(args), with programmatic dependent
+ * launch where bsq_cuda_pdl says so; a launch refused with it is made
+ * again without (the error is left for bsq_cuda_error otherwise). */
+template <typename... P, typename... A>
+static inline void bsq_launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t shm,
+	cudaStream_t stream, A... args)
+{
+	cudaLaunchConfig_t c = {};
+	cudaLaunchAttribute at[1];
+	c.gridDim = grid;
+	c.blockDim = block;
+	c.dynamicSmemBytes = shm;
+	c.stream = stream;
+	at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+	at[0].val.programmaticStreamSerializationAllowed = 1;
+	c.attrs = at;
+	c.numAttrs = bsq_cuda_pdl() ? 1 : 0;
+	if (cudaLaunchKernelEx(&c, kernel, args...) == cudaSuccess || !c.numAttrs)
+		return;
+	(void)cudaGetLastError();
+	bsq_cuda_pdl_off();
+	c.numAttrs = 0;
+	(void)cudaLaunchKernelEx(&c, kernel, args...);
+}
+
 /* This thread's cell; false outside the box. */
 __device__ static inline bool cell_of(const struct box &b, int *i, int *j, int *k)
 {
