@@ -47,16 +47,8 @@ static int pdl = -1;
 
 bool bsq_cuda_pdl(void)
 {
-	if (pdl < 0) {
-		const char *e = getenv("SPATE_BSQ_PDL");
-		int dev = 0, major = 0;
-		if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major,
-			cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
-			(void)cudaGetLastError();
-			major = 0;
-		}
-		pdl = major >= 9 && !(e && strcmp(e, "0") == 0);
-	}
+	if (pdl < 0)
+		pdl = cuda_pdl_wanted("SPATE_BSQ_PDL");
 	return pdl == 1;
 }
 

@@ -5,11 +5,13 @@
 #endif
 #include <stdlib.h>
 #include <stddef.h>
+#include <string.h>
 
 extern "C" {
 #include "spate.h"
 }
 #include "cuda_check.h"
+#include "cuda_pdl.h"
 
 #include <cuda_runtime.h>
 
@@ -65,4 +67,18 @@ extern "C" int spate_cuda_alloc(void **p, size_t bytes)
 		"CPPFLAGS=-DBSQ_SINGLE)", dev, bytes, mib(bytes), taken, mib(taken), avail,
 		mib(avail), mib(total), lim ? " (SPATE_TEST_GPU_MEM_LIMIT)" : "");
 	return -SPATE_ENOMEM;
+}
+
+bool cuda_pdl_wanted(const char *name)
+{
+	const char *e = getenv(name);
+	int dev = 0, major = 0;
+	if (e && strcmp(e, "0") == 0)
+		return false;
+	if (cudaGetDevice(&dev) != cudaSuccess ||
+		cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+		(void)cudaGetLastError();
+		return false;
+	}
+	return major >= 9;
 }

@@ -38,6 +38,7 @@ CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/bsq_cuda.h \
 	$(top_srcdir)/src/bsq_cuda_dev.h \
 	$(top_srcdir)/src/cuda_check.h \
+	$(top_srcdir)/src/cuda_pdl.h \
 	$(top_srcdir)/src/bsq_cuda_launch.h \
 	$(top_srcdir)/src/bsq_transfer.h \
 	$(top_srcdir)/src/bsq_waves.h \

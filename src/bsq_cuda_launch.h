@@ -7,6 +7,8 @@
 
 #include <cuda_runtime.h>
 
+#include "cuda_pdl.h"
+
 /* Threads of a block: one warp along x, 4 rows, 2 planes. */
 #define TX 32
 #define TY 4
@@ -52,27 +54,14 @@ extern cudaStream_t bsq_cuda_now;
 
 #define LAUNCH(b) blocks_of(b), dim3(TX, TY, TZ), 0, bsq_cuda_now
 
-/* ---- programmatic dependent launch (compute capability 9.0 and later).
- * A kernel launched with it may start while the kernel before it in the
- * stream still runs: its blocks are placed once every block of that kernel
- * has started (pdl_start's first instruction), and wait in pdl_start's
- * second until that kernel has finished and its stores are visible.  So
- * the launch of each kernel of a V-cycle overlaps the end of the one
- * before, where at 32^3 to 64^3 cells a launch costs about as much as its
- * work.  Every kernel of this module calls pdl_start before it touches
- * memory: a kernel launched so has the same inputs as one launched
- * plainly, and the results are the same bits.  SPATE_BSQ_PDL=0 launches
- * plainly (for comparison); devices before 9.0 always do. */
-__device__ static __forceinline__ void pdl_start(void)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-	asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-	asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
+/* ---- programmatic dependent launch (cuda_pdl.h): every kernel of this
+ * module calls pdl_start first.  The launch of each kernel of a V-cycle
+ * overlaps the end of the one before, where at 32^3 to 64^3 cells a launch
+ * costs about as much as its work.  SPATE_BSQ_PDL=0 launches plainly (for
+ * comparison); devices before 9.0 always do. */
 
-/* Whether launches ask for it (bsq_cuda_kern.cu): once per process, from
- * the current device and SPATE_BSQ_PDL; bsq_cuda_pdl_off after a refusal. */
+/* Whether launches ask for it (bsq_cuda_kern.cu): once per process;
+ * bsq_cuda_pdl_off after a refusal. */
 bool bsq_cuda_pdl(void);
 void bsq_cuda_pdl_off(void);
 
@@ -83,22 +72,12 @@ template <typename... P, typename... A>
 static inline void bsq_launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t shm,
 	cudaStream_t stream, A... args)
 {
-	cudaLaunchConfig_t c = {};
-	cudaLaunchAttribute at[1];
-	c.gridDim = grid;
-	c.blockDim = block;
-	c.dynamicSmemBytes = shm;
-	c.stream = stream;
-	at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-	at[0].val.programmaticStreamSerializationAllowed = 1;
-	c.attrs = at;
-	c.numAttrs = bsq_cuda_pdl() ? 1 : 0;
-	if (cudaLaunchKernelEx(&c, kernel, args...) == cudaSuccess || !c.numAttrs)
+	const bool pdl = bsq_cuda_pdl();
+	if (pdl_launch(pdl, kernel, grid, block, shm, stream, args...) == cudaSuccess || !pdl)
 		return;
 	(void)cudaGetLastError();
 	bsq_cuda_pdl_off();
-	c.numAttrs = 0;
-	(void)cudaLaunchKernelEx(&c, kernel, args...);
+	(void)pdl_launch(false, kernel, grid, block, shm, stream, args...);
 }
 
 /* This thread's cell; false outside the box. */
