@@ -136,39 +136,50 @@ __global__ static void __launch_bounds__(GS_THREADS(PY), PY == 8 ? BSQ_GS_MIN_BL
 	const bool live = (!side || ty <= PY) && a <= half + 1 && j <= g.ny + 1 &&
 		!((a < 1 || a > half) && (j < 1 || j > g.ny));
 	const bool inner = w < PY && a <= half && j <= g.ny;
-	/* indices in 32 bits (fused_ok: fewer than 2^31 values), the row of
-	 * this pair in plane t at crow */
+	/* both cells of a fast pair are inside the grid */
+	const bool fast = live && a >= 1 && a <= half && j >= 1 && j <= g.ny;
+	/* indices in 32 bits (fused_ok: fewer than 2^31 values); par: the
+	 * parity of j + k0 + t, the red cell of plane t 2a - par at cr, and
+	 * the black cell of plane t - 1 below it, at cr - sz (the red cell's
+	 * gather reads it: phi there is not loaded again) */
 	const int sy = g.nx + 2, sz = sy * (g.ny + 2);
-	int t, crow = (kb - 1) * sz + j * sy;
-	for (t = kb - 1; t <= ke + 1; t++, crow += sz) {
-		/* the black cell of plane k = t - 1 (2a - 1 where j + k0 + k is
-		 * even) and its right-hand side, loaded before the barrier: after
-		 * it the black cell waits on shared memory only */
-		const int k = t - 1;
+	int t, par = (j + x.k0 + kb - 1) & 1, cr = (kb - 1) * sz + j * sy + 2 * a - par;
+	for (t = kb - 1; t <= ke + 1; t++, cr += sz + 2 * par - 1, par ^= 1) {
+		/* the black cell of plane k and its right-hand side, loaded before
+		 * the barrier: after it the black cell waits on shared memory only */
+		const int k = t - 1, c = cr - sz;
 		const bool black = inner && k >= kb && k <= ke;
-		const bool first = ((j + x.k0 + k) & 1) == 0;
-		const int c = crow - sz + (first ? 2 * a - 1 : 2 * a);
 		const bsq_real b = black ? x.rhs[c] : (bsq_real)0;
+		bsq_real below = 0; /* phi at c, from the red cell's gather */
 		if (t >= 1 && t <= g.nz && live) {
 			/* the red cell of this pair in plane t */
-			int ir = ((j + x.k0 + t) & 1) == 0 ? 2 * a : 2 * a - 1;
-			/* (cells -1 and nx + 2 of the halo pairs: never read) */
-			R[t & 3][ty][tx] = ir >= 0 && ir <= g.nx + 1 ? red_at(x, ir, j, t, crow + ir, sy,
-				sz) : 0;
+			bsq_real v;
+			if (fast) {
+				const struct bsq_st7 q = bsq_gather7i(x.in, cr, sy, sz);
+				below = q.zm;
+				v = bsq_relax(&q, x.rhs[cr], &x.h);
+			} else {
+				/* (cells -1 and nx + 2 of the halo pairs: never read) */
+				const int ir = 2 * a - par;
+				v = ir >= 0 && ir <= g.nx + 1 ? red_at(x, ir, j, t, cr, sy, sz) : 0;
+			}
+			R[t & 3][ty][tx] = v;
 		}
 		__syncthreads();
 		if (black) {
+			/* par = 1: the black cell is 2a - 1, its red pair-mate 2a */
 			const int s = k & 3;
+			const bsq_real self = R[s][ty][tx], other = R[s][ty][tx + (par ? -1 : 1)];
 			struct bsq_st7 q;
-			q.c = x.in[c];
-			q.xm = first ? R[s][ty][tx - 1] : R[s][ty][tx];
-			q.xp = first ? R[s][ty][tx] : R[s][ty][tx + 1];
+			q.c = k < g.nz ? below : x.in[c];
+			q.xm = par ? other : self;
+			q.xp = par ? self : other;
 			q.ym = R[s][ty - 1][tx];
 			q.yp = R[s][ty + 1][tx];
 			q.zm = k > 1 ? R[(k - 1) & 3][ty][tx] : x.in[c - sz];
 			q.zp = k < g.nz ? R[(k + 1) & 3][ty][tx] : x.in[c + sz];
 			x.out[c] = bsq_relax(&q, b, &x.h);
-			x.out[first ? c + 1 : c - 1] = R[s][ty][tx];
+			x.out[c + (par ? 1 : -1)] = self;
 		}
 	}
 }
