@@ -220,8 +220,8 @@ extern "C" void bsq_cuda_correct(struct bsq_state *s, const struct bsq_params *p
 	b = box_of(g, lo);
 	if (empty(b))
 		return;
-	bsq_launch(k_correct, LAUNCH(b), field[comp], s->p, st[comp], (bsq_real)dt, (bsq_real)ih[comp], b,
-		*g);
+	bsq_launch(k_correct, LAUNCH(b), field[comp], s->p, st[comp], (bsq_real)dt,
+		(bsq_real)ih[comp], b, *g);
 }
 
 __global__ static void k_div_rhs(bsq_real *q, const bsq_real *u, const bsq_real *v,

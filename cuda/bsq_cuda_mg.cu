@@ -199,11 +199,11 @@ static void restrict_of(struct bsq_level *coarse, int cvec, struct bsq_level *fi
 {
 	struct box b = box_of(&coarse->g, bsq_interior);
 	if (coarsened_all(fine))
-		bsq_launch(k_restrict2, LAUNCH(b), coarse->v[cvec], fine->v[fvec], rhs, fine->h, fine->g, b,
-			coarse->g);
+		bsq_launch(k_restrict2, LAUNCH(b), coarse->v[cvec], fine->v[fvec], rhs, fine->h,
+			fine->g, b, coarse->g);
 	else
-		bsq_launch(k_restrict, LAUNCH(b), coarse->v[cvec], fine->v[fvec], rhs, fine->h, fine->g,
-			fine->cx, fine->cy, fine->cz, b, coarse->g);
+		bsq_launch(k_restrict, LAUNCH(b), coarse->v[cvec], fine->v[fvec], rhs, fine->h,
+			fine->g, fine->cx, fine->cy, fine->cz, b, coarse->g);
 }
 
 extern "C" void bsq_cuda_restrict(struct bsq_level *coarse, int cvec, struct bsq_level *fine,
@@ -320,14 +320,14 @@ static void interp(struct bsq_level *fine, int fvec, double a, struct bsq_level 
 	const char *e = getenv("SPATE_BSQ_PL8");
 	bsq_cuda_ghosts(coarse, cvec);
 	if (!pl || !coarsened_all(fine))
-		bsq_launch(k_interp, LAUNCH(b), fine->v[fvec], coarse->v[cvec], (bsq_real)a, pl, coarse->g,
-			fine->cx, fine->cy, fine->cz, b, fine->g);
+		bsq_launch(k_interp, LAUNCH(b), fine->v[fvec], coarse->v[cvec], (bsq_real)a, pl,
+			coarse->g, fine->cx, fine->cy, fine->cz, b, fine->g);
 	else if (e && *e ? strcmp(e, "0") != 0 : BSQ_PL8)
-		bsq_launch(k_interp_pl8, LAUNCH(bc), fine->v[fvec], coarse->v[cvec], (bsq_real)a, coarse->g, bc,
-			fine->g);
+		bsq_launch(k_interp_pl8, LAUNCH(bc), fine->v[fvec], coarse->v[cvec], (bsq_real)a,
+			coarse->g, bc, fine->g);
 	else
-		bsq_launch(k_interp_pl2, LAUNCH(b), fine->v[fvec], coarse->v[cvec], (bsq_real)a, coarse->g, b,
-			fine->g);
+		bsq_launch(k_interp_pl2, LAUNCH(b), fine->v[fvec], coarse->v[cvec], (bsq_real)a,
+			coarse->g, b, fine->g);
 }
 
 extern "C" void bsq_cuda_interp_pl(struct bsq_level *fine, int fvec, double a,

@@ -75,8 +75,8 @@ bool cuda_pdl_wanted(const char *name)
 	int dev = 0, major = 0;
 	if (e && strcmp(e, "0") == 0)
 		return false;
-	if (cudaGetDevice(&dev) != cudaSuccess ||
-		cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+	if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major,
+		cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
 		(void)cudaGetLastError();
 		return false;
 	}
