@@ -1,5 +1,6 @@
 /* cuda_check.cu: device memory for the CUDA backends of both modules, with
- * the out-of-memory message (cuda_check.h). */
+ * the out-of-memory message (cuda_check.h); whether programmatic dependent
+ * launch is wanted (cuda_pdl.h). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif

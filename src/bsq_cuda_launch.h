@@ -1,7 +1,7 @@
 /* bsq_cuda_launch.h: what the Boussinesq CUDA files share (CUDA C++, for
- * cuda/bsq_cuda*.cu only): the launch geometry of a box of cells, a
- * thread's cell, a scalar's ghost cells, the warp maximum, and the error
- * and maximum helpers of bsq_cuda_kern.cu. */
+ * cuda/bsq_cuda*.cu only): the launch geometry of a box of cells, the
+ * launch itself (bsq_launch), a thread's cell, a scalar's ghost cells, the
+ * warp maximum, and the error and maximum helpers of bsq_cuda_kern.cu. */
 #ifndef SPATE_BSQ_CUDA_LAUNCH_H
 #define SPATE_BSQ_CUDA_LAUNCH_H
 
