@@ -40,7 +40,10 @@ struct tail_lev {
 	int cx, cy, cz;
 	unsigned off, n;
 	int wrap[3];   /* periodic in x, y, z */
-	int direct;    /* colours read ghosts at their sources (source_of) */
+	int direct;    /* colours read ghosts at their sources (colour) */
+	int sy, sz;    /* strides of j and k */
+	int wx, wy, wz; /* from a first cell to its ghost's source (colour) */
+	float rx, rh, ry; /* 1 / nx, 1 / ((nx + 1) / 2), 1 / ny (udiv) */
 };
 
 struct tail_args {
@@ -51,16 +54,31 @@ struct tail_args {
 	int from, nlev, pre, post, pl;
 };
 
-/* Interior cell t of g (x fastest): its index and (i, j, k). */
-__device__ static inline size_t cell_at(const struct bsq_grid &g, unsigned t, int *i, int *j,
+/* t / d for t < 2^22 (the tail's levels hold fewer values: shared
+ * memory), r = 1 / d rounded to a float: the product is within 1 of the
+ * quotient, then corrected.  A division of 32-bit integers is a sequence of
+ * some twenty instructions, and the tail is bound by the instructions its
+ * one multiprocessor issues. */
+__device__ static inline unsigned udiv(unsigned t, unsigned d, float r)
+{
+	unsigned q = __float2uint_rz(__uint2float_rn(t) * r);
+	if (q * d > t)
+		q--;
+	else if (t - q * d >= d)
+		q++;
+	return q;
+}
+
+/* Interior cell t of level L (x fastest): its index and (i, j, k). */
+__device__ static inline size_t cell_at(const struct tail_lev &L, unsigned t, int *i, int *j,
 	int *k)
 {
-	const unsigned nx = (unsigned)g.nx, ny = (unsigned)g.ny;
-	*i = 1 + (int)(t % nx);
-	t /= nx;
-	*j = 1 + (int)(t % ny);
-	*k = 1 + (int)(t / ny);
-	return bsq_idx(&g, *i, *j, *k);
+	const unsigned nx = (unsigned)L.g.nx, ny = (unsigned)L.g.ny;
+	const unsigned row = udiv(t, nx, L.rx), plane = udiv(row, ny, L.ry);
+	*i = 1 + (int)(t - row * nx);
+	*j = 1 + (int)(row - plane * ny);
+	*k = 1 + (int)plane;
+	return (size_t)(*i + L.sy * *j + L.sz * *k);
 }
 
 __device__ static inline unsigned cells_of(const struct bsq_grid &g)
@@ -76,51 +94,46 @@ __device__ static void ghosts(bsq_real *a, const struct tail_lev &L, const struc
 	__syncthreads();
 }
 
-/* Coordinate i (0..n + 1) of an axis of n cells mapped to the cell whose
- * value a fill copies there (fill_ghost): across a periodic face the
- * opposite side, across a Neumann face the cell itself. */
-__device__ static inline int source_of(int i, int n, int wrap)
-{
-	return i < 1 ? (wrap ? n : 1) : i > n ? (wrap ? 1 : n) : i;
-}
-
 /* One colour in place (bsq_mg_colour): reads only the other colour.  A
  * thread a cell of the colour: t counts the (nx + 1) / 2 slots of a row,
  * the row's first cell of the colour (i = 1 or 2) then every other one.
- * Where L.direct, a neighbour across a face is read at its source instead
- * of filling the ghosts first (a phase and a barrier less): the source is
- * the cell itself or, across a periodic face of an even number of cells,
- * a cell of the other colour, which this colour leaves alone: the values
- * the fill would give. */
+ * Where L.direct, a neighbour across a face is read at its source, the
+ * cell whose value a fill copies there (fill_ghost), instead of filling the
+ * ghosts first (a phase and a barrier less): the source is the cell itself
+ * across a Neumann face or, across a periodic face of an even number of
+ * cells, the cell on the opposite side (L.wx, wy, wz elements from the
+ * first cell), of the other colour, which this colour leaves alone: the
+ * values the fill would give. */
 __device__ static void colour(bsq_real *s, const struct tail_lev &L, const struct fill6 &f,
 	int red)
 {
 	bsq_real *phi = s + L.off;
 	const bsq_real *rhs = phi + L.n;
 	const struct bsq_grid &g = L.g;
-	const unsigned hx = ((unsigned)g.nx + 1) / 2, n = hx * (unsigned)g.ny * (unsigned)g.nz;
+	const unsigned hx = ((unsigned)g.nx + 1) / 2, ny = (unsigned)g.ny,
+		n = hx * ny * (unsigned)g.nz;
+	const int sy = L.sy, sz = L.sz;
 	if (!L.direct)
 		ghosts(phi, L, f);
 	for (unsigned t = threadIdx.x; t < n; t += blockDim.x) {
-		const unsigned row = t / hx;
-		const int j = 1 + (int)(row % (unsigned)g.ny), k = 1 + (int)(row / (unsigned)g.ny);
+		const unsigned row = udiv(t, hx, L.rh), plane = udiv(row, ny, L.ry);
+		const int j = 1 + (int)(row - plane * ny), k = 1 + (int)plane;
 		const int i = 1 + ((1 + j + k + red) & 1) + 2 * (int)(t - row * hx);
-		size_t c;
+		const int c = i + sy * j + sz * k;
 		struct bsq_st7 q;
 		if (i > g.nx)
 			continue;
-		c = bsq_idx(&g, i, j, k);
-		if (!L.direct) {
-			phi[c] = bsq_relax_at(phi, rhs, c, bsq_sy(&g), bsq_sz(&g), &L.h);
-			continue;
+		if (L.direct) {
+			q.c = phi[c];
+			q.xm = phi[i > 1 ? c - 1 : c + L.wx];
+			q.xp = phi[i < g.nx ? c + 1 : c - L.wx];
+			q.ym = phi[j > 1 ? c - sy : c + L.wy];
+			q.yp = phi[j < g.ny ? c + sy : c - L.wy];
+			q.zm = phi[k > 1 ? c - sz : c + L.wz];
+			q.zp = phi[k < g.nz ? c + sz : c - L.wz];
+		} else {
+			q = bsq_gather7i(phi, c, sy, sz);
 		}
-		q.c = phi[c];
-		q.xm = phi[bsq_idx(&g, source_of(i - 1, g.nx, L.wrap[0]), j, k)];
-		q.xp = phi[bsq_idx(&g, source_of(i + 1, g.nx, L.wrap[0]), j, k)];
-		q.ym = phi[bsq_idx(&g, i, source_of(j - 1, g.ny, L.wrap[1]), k)];
-		q.yp = phi[bsq_idx(&g, i, source_of(j + 1, g.ny, L.wrap[1]), k)];
-		q.zm = phi[bsq_idx(&g, i, j, source_of(k - 1, g.nz, L.wrap[2]))];
-		q.zp = phi[bsq_idx(&g, i, j, source_of(k + 1, g.nz, L.wrap[2]))];
 		phi[c] = bsq_relax(&q, rhs[c], &L.h);
 	}
 	__syncthreads();
@@ -147,7 +160,7 @@ __device__ static double residual(bsq_real *s, const struct tail_lev &L, const s
 	ghosts(phi, L, f);
 	for (unsigned t = threadIdx.x; t < n; t += blockDim.x) {
 		int i, j, k;
-		size_t c = cell_at(L.g, t, &i, &j, &k);
+		size_t c = cell_at(L, t, &i, &j, &k);
 		m = fmax(m, fabs((double)bsq_residual_at(phi, rhs, c, bsq_sy(&L.g), bsq_sz(&L.g),
 			&L.h)));
 	}
@@ -183,7 +196,7 @@ __device__ static void remove_mean(bsq_real *a, const struct tail_lev &L)
 	__syncthreads();
 	for (unsigned t = threadIdx.x; t < n; t += blockDim.x) {
 		int i, j, k;
-		size_t c = cell_at(g, t, &i, &j, &k);
+		size_t c = cell_at(L, t, &i, &j, &k);
 		a[c] = bsq_shifted(a[c], by);
 	}
 	__syncthreads();
@@ -213,7 +226,7 @@ __device__ static void restrict_residual(bsq_real *s, const struct tail_lev &F,
 	ghosts(fphi, F, f);
 	for (unsigned t = threadIdx.x; t < n; t += blockDim.x) {
 		int I, J, K;
-		size_t c = cell_at(C.g, t, &I, &J, &K);
+		size_t c = cell_at(C, t, &I, &J, &K);
 		cphi[C.n + c] = bsq_restrict_at(fphi, fphi + F.n, &F.h, &F.g, F.cx, F.cy, F.cz, I, J,
 			K);
 	}
@@ -231,7 +244,7 @@ __device__ static void prolong(bsq_real *s, const struct tail_lev &F, const stru
 	ghosts(cphi, C, f);
 	for (unsigned t = threadIdx.x; t < n; t += blockDim.x) {
 		int i, j, k;
-		size_t c = cell_at(F.g, t, &i, &j, &k);
+		size_t c = cell_at(F, t, &i, &j, &k);
 		fphi[c] = bsq_prolong_add((bsq_real)1, fphi[c], bsq_interp_at(cphi, &C.g, F.cx, F.cy,
 			F.cz, i, j, k, pl));
 	}
@@ -337,11 +350,18 @@ extern "C" void bsq_cuda_tail_cycle(struct bsq_level *lev, int from, int nlev,
 		T->off = off;
 		T->n = (unsigned)bsq_count(&lev[l].g);
 		off += 2 * T->n;
+		T->sy = (int)bsq_sy(&T->g);
+		T->sz = (int)bsq_sz(&T->g);
+		T->rx = 1.0f / (float)T->g.nx;
+		T->rh = 1.0f / (float)((T->g.nx + 1) / 2);
+		T->ry = 1.0f / (float)T->g.ny;
 		T->direct = 1;
 		for (d = 0; d < 3; d++) {
 			const int n = d == 0 ? T->g.nx : d == 1 ? T->g.ny : T->g.nz;
+			const int s = d == 0 ? 1 : d == 1 ? T->sy : T->sz;
 			T->wrap[d] = lev[l].ghost[2 * d] == BSQ_GHOST_PERIODIC;
 			T->direct &= !T->wrap[d] || n % 2 == 0 || n == 1;
+			*(d == 0 ? &T->wx : d == 1 ? &T->wy : &T->wz) = T->wrap[d] ? (n - 1) * s : 0;
 		}
 		T->direct &= !fills;
 	}
