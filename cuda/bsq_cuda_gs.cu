@@ -75,37 +75,71 @@ struct gs_args {
 	struct bsq_h h;
 	struct bsq_grid g;
 	int k0, px, py, nzc;
+	int wx, wy; /* direct sweeps: from a first cell to its ghost's source */
 };
+
+/* The old phi around interior cell c = (i, j, k) (strides sy, sz).  A
+ * sweep that fills first (DIRECT false) reads the ghosts; a direct one
+ * reads a neighbour across a face at its source, the cell whose value the
+ * fill would copy there (fill_ghost): the cell itself across a Neumann
+ * face, the cell on the opposite side across a periodic one (x.wx, x.wy
+ * elements from the first cell; z is never periodic here). */
+template <bool DIRECT>
+__device__ static __forceinline__ struct bsq_st7 old_around(const struct gs_args &x, int i,
+	int j, int k, int c, int sy, int sz)
+{
+	const struct bsq_grid &g = x.g;
+	struct bsq_st7 q;
+	if (!DIRECT)
+		return bsq_gather7i(x.in, c, sy, sz);
+	q.c = x.in[c];
+	q.xm = x.in[i > 1 ? c - 1 : c + x.wx];
+	q.xp = x.in[i < g.nx ? c + 1 : c - x.wx];
+	q.ym = x.in[j > 1 ? c - sy : c + x.wy];
+	q.yp = x.in[j < g.ny ? c + sy : c - x.wy];
+	q.zm = x.in[k > 1 ? c - sz : c];
+	q.zp = x.in[k < g.nz ? c + sz : c];
+	return q;
+}
 
 /* The value a black neighbour reads at cell (i, j, k) of the red colour,
  * 0 <= i <= nx + 1, 0 <= j <= ny + 1, 1 <= k <= nz, not both outside: the
  * new red value inside; across a periodic face the new red value of the
- * cell it wraps to; across another face the filled ghost. */
+ * cell it wraps to; across another face the filled ghost, or, in a direct
+ * sweep, its source (old_around), the black cell itself. */
+template <bool DIRECT>
 __device__ static bsq_real red_value(const struct gs_args &x, int i, int j, int k)
 {
 	const struct bsq_grid &g = x.g;
-	size_t sy = bsq_sy(&g), sz = bsq_sz(&g);
+	const int sy = g.nx + 2, sz = sy * (g.ny + 2);
 	int oi = i < 1 || i > g.nx, oj = j < 1 || j > g.ny;
-	if ((oi && !x.px) || (oj && !x.py))
-		return x.in[bsq_idx(&g, i, j, k)];
+	if ((oi && !x.px) || (oj && !x.py)) {
+		if (DIRECT) {
+			i = i < 1 ? 1 : i > g.nx ? g.nx : i;
+			j = j < 1 ? 1 : j > g.ny ? g.ny : j;
+		}
+		return x.in[i + sy * j + sz * k];
+	}
 	if (oi)
 		i = i < 1 ? g.nx : 1;
 	if (oj)
 		j = j < 1 ? g.ny : 1;
-	return bsq_relax_at(x.in, x.rhs, bsq_idx(&g, i, j, k), sy, sz, &x.h);
+	const int c = i + sy * j + sz * k;
+	const struct bsq_st7 q = old_around<DIRECT>(x, i, j, k, c, sy, sz);
+	return bsq_relax(&q, x.rhs[c], &x.h);
 }
 
 /* The same at index c of cell (i, j, k) (strides sy, sz), in 32 bits: the
- * cells inside directly (bsq_gather7i), those outside through
- * red_value. */
+ * cells inside directly, those outside through red_value. */
+template <bool DIRECT>
 __device__ static __forceinline__ bsq_real red_at(const struct gs_args &x, int i, int j, int k,
 	int c, int sy, int sz)
 {
 	if (i >= 1 && i <= x.g.nx && j >= 1 && j <= x.g.ny) {
-		const struct bsq_st7 q = bsq_gather7i(x.in, c, sy, sz);
+		const struct bsq_st7 q = old_around<DIRECT>(x, i, j, k, c, sy, sz);
 		return bsq_relax(&q, x.rhs[c], &x.h);
 	}
-	return red_value(x, i, j, k);
+	return red_value<DIRECT>(x, i, j, k);
 }
 
 /* Threads of a k_gs_sweep block: warp w < PY relaxes row w + 1 of the
@@ -116,7 +150,7 @@ __device__ static __forceinline__ bsq_real red_at(const struct gs_args &x, int i
  * the black pass runs on PY warps, every lane busy. */
 #define GS_THREADS(py) (32 * ((py) + 3))
 
-template <int PY>
+template <int PY, bool DIRECT>
 __global__ static void __launch_bounds__(GS_THREADS(PY), PY == 8 ? BSQ_GS_MIN_BLOCKS : 3)
 	k_gs_sweep(struct gs_args x)
 {
@@ -143,6 +177,11 @@ __global__ static void __launch_bounds__(GS_THREADS(PY), PY == 8 ? BSQ_GS_MIN_BL
 	 * the black cell of plane t - 1 below it, at cr - sz (the red cell's
 	 * gather reads it: phi there is not loaded again) */
 	const int sy = g.nx + 2, sz = sy * (g.ny + 2);
+	/* a direct sweep's fast pairs: the offsets of the red cell's y
+	 * neighbours, and whether its x neighbours can be across a face (pair
+	 * 1 when the red cell is cell 1, pair nx / 2 when it is cell nx) */
+	const int oym = !DIRECT || j > 1 ? -sy : x.wy, oyp = !DIRECT || j < g.ny ? sy : -x.wy;
+	const bool first = DIRECT && a == 1, last = DIRECT && a == half;
 	int t, par = (j + x.k0 + kb - 1) & 1, cr = (kb - 1) * sz + j * sy + 2 * a - par;
 	for (t = kb - 1; t <= ke + 1; t++, cr += sz + 2 * par - 1, par ^= 1) {
 		/* the black cell of plane k and its right-hand side, loaded before
@@ -154,14 +193,25 @@ __global__ static void __launch_bounds__(GS_THREADS(PY), PY == 8 ? BSQ_GS_MIN_BL
 		if (t >= 1 && t <= g.nz && live) {
 			/* the red cell of this pair in plane t */
 			bsq_real v;
-			if (fast) {
+			if (fast && !DIRECT) {
 				const struct bsq_st7 q = bsq_gather7i(x.in, cr, sy, sz);
+				below = q.zm;
+				v = bsq_relax(&q, x.rhs[cr], &x.h);
+			} else if (fast) {
+				struct bsq_st7 q;
+				q.c = x.in[cr];
+				q.xm = x.in[first && par ? cr + x.wx : cr - 1];
+				q.xp = x.in[last && !par ? cr - x.wx : cr + 1];
+				q.ym = x.in[cr + oym];
+				q.yp = x.in[cr + oyp];
+				q.zm = x.in[t > 1 ? cr - sz : cr];
+				q.zp = x.in[t < g.nz ? cr + sz : cr];
 				below = q.zm;
 				v = bsq_relax(&q, x.rhs[cr], &x.h);
 			} else {
 				/* (cells -1 and nx + 2 of the halo pairs: never read) */
 				const int ir = 2 * a - par;
-				v = ir >= 0 && ir <= g.nx + 1 ? red_at(x, ir, j, t, cr, sy, sz) : 0;
+				v = ir >= 0 && ir <= g.nx + 1 ? red_at<DIRECT>(x, ir, j, t, cr, sy, sz) : 0;
 			}
 			R[t & 3][ty][tx] = v;
 		}
@@ -176,8 +226,8 @@ __global__ static void __launch_bounds__(GS_THREADS(PY), PY == 8 ? BSQ_GS_MIN_BL
 			q.xp = par ? self : other;
 			q.ym = R[s][ty - 1][tx];
 			q.yp = R[s][ty + 1][tx];
-			q.zm = k > 1 ? R[(k - 1) & 3][ty][tx] : x.in[c - sz];
-			q.zp = k < g.nz ? R[(k + 1) & 3][ty][tx] : x.in[c + sz];
+			q.zm = k > 1 ? R[(k - 1) & 3][ty][tx] : DIRECT ? q.c : x.in[c - sz];
+			q.zp = k < g.nz ? R[(k + 1) & 3][ty][tx] : DIRECT ? q.c : x.in[c + sz];
 			x.out[c] = bsq_relax(&q, b, &x.h);
 			x.out[c + (par ? 1 : -1)] = self;
 		}
@@ -414,22 +464,46 @@ static void smooth_two(struct bsq_level *l, int phi, struct gs_args &x)
 	l->v[phi] = y;
 }
 
+/* Levels of at most DIRECT_MOST cells take direct sweeps (k_gs_sweep
+ * with DIRECT: no fill before a sweep; SPATE_BSQ_GS_DIRECT=n: those of at
+ * most n cells, 0: none).  Only where every face is Neumann or, in x and
+ * y, periodic (fused_ok: z not periodic).  Read at every call: a test runs
+ * both. */
+#ifndef BSQ_GS_DIRECT_MOST
+#define BSQ_GS_DIRECT_MOST (1L << 62)
+#endif
+
+static bool direct_ok(const struct bsq_level *l)
+{
+	const char *e = getenv("SPATE_BSQ_GS_DIRECT");
+	const long most = e && *e ? atol(e) : BSQ_GS_DIRECT_MOST;
+	int f;
+	if (most <= 0 || (double)l->g.nx * l->g.ny * l->g.nz > (double)most)
+		return false;
+	for (f = 0; f < BSQ_NFACE; f++)
+		if (l->ghost[f] != BSQ_GHOST_NEUMANN &&
+			(l->ghost[f] != BSQ_GHOST_PERIODIC || f == BSQ_ZM || f == BSQ_ZP))
+			return false;
+	return true;
+}
+
 /* One sweep of level l by k_gs_sweep, PY rows a tile, in chunks of at
- * least 2 planes. */
-template <int PY>
+ * least 2 planes; direct (direct_ok) or after a fill. */
+template <int PY, bool DIRECT>
 static void smooth_one(struct bsq_level *l, int phi, struct gs_args &x)
 {
 	static long slots = 0;
 	dim3 grid((unsigned)((l->g.nx / 2 + PX - 1) / PX), (unsigned)((l->g.ny + PY - 1) / PY), 1);
 	bsq_real *y = l->v[BSQ_TMP];
 	if (slots == 0)
-		slots = slots_of((const void *)k_gs_sweep<PY>, GS_THREADS(PY), 0);
+		slots = slots_of((const void *)k_gs_sweep<PY, DIRECT>, GS_THREADS(PY), 0);
 	x.nzc = wave_planes(l->g.nz, (long)grid.x * grid.y, slots, 1, 2, INT_MAX);
 	grid.z = (unsigned)((l->g.nz + x.nzc - 1) / x.nzc);
-	bsq_cuda_ghosts(l, phi);
+	if (!DIRECT)
+		bsq_cuda_ghosts(l, phi);
 	x.in = l->v[phi];
 	x.out = y;
-	bsq_launch(k_gs_sweep<PY>, grid, dim3(GS_THREADS(PY)), 0, bsq_cuda_now, x);
+	bsq_launch(k_gs_sweep<PY, DIRECT>, grid, dim3(GS_THREADS(PY)), 0, bsq_cuda_now, x);
 	l->v[BSQ_TMP] = l->v[phi];
 	l->v[phi] = y;
 }
@@ -446,6 +520,7 @@ static int sweep_rows(void)
 extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweeps)
 {
 	const int rows = sweep_rows(), rows2 = two_rows(l);
+	const bool direct = direct_ok(l);
 	struct gs_args x;
 	int s, red;
 	if (!fused_ok(l) || phi == BSQ_TMP || rhs == BSQ_TMP) {
@@ -461,6 +536,8 @@ extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweep
 	x.px = l->ghost[BSQ_XM] == BSQ_GHOST_PERIODIC;
 	/* one cell in y: its y ghosts mirror the cell itself, periodic or not */
 	x.py = l->ghost[BSQ_YM] == BSQ_GHOST_PERIODIC && l->g.ny > 1;
+	x.wx = x.px ? l->g.nx - 1 : 0;
+	x.wy = x.py ? (l->g.ny - 1) * (l->g.nx + 2) : 0;
 	x.rhs = l->v[rhs];
 	for (; sweeps >= 2 && rows2 > 0; sweeps -= 2) {
 		if (rows2 == 16)
@@ -470,8 +547,8 @@ extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweep
 	}
 	for (s = 0; s < sweeps; s++) {
 		if (rows == 16)
-			smooth_one<16>(l, phi, x);
+			direct ? smooth_one<16, true>(l, phi, x) : smooth_one<16, false>(l, phi, x);
 		else
-			smooth_one<8>(l, phi, x);
+			direct ? smooth_one<8, true>(l, phi, x) : smooth_one<8, false>(l, phi, x);
 	}
 }

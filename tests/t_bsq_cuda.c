@@ -168,7 +168,8 @@ static void test_rayleigh_benard(void **unused)
 }
 
 /* The one-pass sweeps (cuda/bsq_cuda_gs.cu) on every level that can take
- * them, the tail only from levels of at most 64 values: two sweeps in one
+ * them, the tail only from levels of at most 64 values, sweeps that read
+ * across faces and sweeps after a fill: two sweeps in one
  * pass (k_gs_two, on every level, not only the large ones of the
  * default), then one sweep a pass (k_gs_sweep): periodic x and y (pairs
  * and rows that wrap, a tile wider than the grid, 24 rows in tiles of 16,
@@ -190,6 +191,9 @@ static void test_sweeps(void **unused)
 			0, 3.117, 1e-2), 0);
 		snprintf(name, sizeof name, "rayleigh-benard, two=%s", two[t]);
 		compare(name, &p, 10);
+		/* sweeps that read across faces (the default) and sweeps after a
+		 * fill */
+		compare_with("SPATE_BSQ_GS_DIRECT", "0", "rayleigh-benard, fills", &p, 10);
 		/* tiles of 8 rows (both kernels), then 16 (k_gs_sweep) */
 		setenv("SPATE_BSQ_GS_TWO_ROWS", "8", 1);
 		setenv("SPATE_BSQ_GS_ROWS", "8", 1);
@@ -206,8 +210,10 @@ static void test_sweeps(void **unused)
 		compare("rayleigh-benard 24^2x12", &p, 10);
 		setup(&p, CAVITY3D, 16);
 		compare("cavity 16^3", &p, 10);
+		compare_with("SPATE_BSQ_GS_DIRECT", "0", "cavity 16^3, fills", &p, 10);
 		setup(&p, CAVITY2D, 32);
 		compare("cavity 32x1x32", &p, 20);
+		compare_with("SPATE_BSQ_GS_DIRECT", "0", "cavity 32x1x32, fills", &p, 20);
 		setup(&p, DHC, 32);
 		compare("heated cavity 32x1x32", &p, 20);
 	}
