@@ -464,16 +464,18 @@ static void smooth_two(struct bsq_level *l, int phi, struct gs_args &x)
 	l->v[phi] = y;
 }
 
-/* Levels of at most DIRECT_MOST cells take direct sweeps (k_gs_sweep
- * with DIRECT: no fill before a sweep; SPATE_BSQ_GS_DIRECT=n: those of at
- * most n cells, 0: none).  Only where every face is Neumann or, in x and
- * y, periodic (fused_ok: z not periodic).  Read at every call: a test runs
+/* Levels of at most DIRECT_MOST cells read across faces at the sources
+ * (bsq_cuda_launch.h; k_gs_sweep with DIRECT, and the transfers of
+ * cuda/bsq_cuda_mg.cu: no fill before a sweep, a restriction of the
+ * residual or a prolongation; SPATE_BSQ_GS_DIRECT=n: those of at most n
+ * cells, 0: none).  Only where every face is Neumann or, in x and y,
+ * periodic (z not periodic: fused_ok).  Read at every call: a test runs
  * both. */
 #ifndef BSQ_GS_DIRECT_MOST
 #define BSQ_GS_DIRECT_MOST (1L << 62)
 #endif
 
-static bool direct_ok(const struct bsq_level *l)
+bool bsq_cuda_direct(const struct bsq_level *l)
 {
 	const char *e = getenv("SPATE_BSQ_GS_DIRECT");
 	const long most = e && *e ? atol(e) : BSQ_GS_DIRECT_MOST;
@@ -487,8 +489,16 @@ static bool direct_ok(const struct bsq_level *l)
 	return true;
 }
 
+struct wrap2 bsq_cuda_wrap(const struct bsq_level *l)
+{
+	struct wrap2 w;
+	w.wx = l->ghost[BSQ_XM] == BSQ_GHOST_PERIODIC ? l->g.nx - 1 : 0;
+	w.wy = l->ghost[BSQ_YM] == BSQ_GHOST_PERIODIC ? (l->g.ny - 1) * (l->g.nx + 2) : 0;
+	return w;
+}
+
 /* One sweep of level l by k_gs_sweep, PY rows a tile, in chunks of at
- * least 2 planes; direct (direct_ok) or after a fill. */
+ * least 2 planes; direct (bsq_cuda_direct) or after a fill. */
 template <int PY, bool DIRECT>
 static void smooth_one(struct bsq_level *l, int phi, struct gs_args &x)
 {
@@ -520,7 +530,8 @@ static int sweep_rows(void)
 extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweeps)
 {
 	const int rows = sweep_rows(), rows2 = two_rows(l);
-	const bool direct = direct_ok(l);
+	const bool direct = bsq_cuda_direct(l);
+	const struct wrap2 w = bsq_cuda_wrap(l);
 	struct gs_args x;
 	int s, red;
 	if (!fused_ok(l) || phi == BSQ_TMP || rhs == BSQ_TMP) {
@@ -536,8 +547,8 @@ extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweep
 	x.px = l->ghost[BSQ_XM] == BSQ_GHOST_PERIODIC;
 	/* one cell in y: its y ghosts mirror the cell itself, periodic or not */
 	x.py = l->ghost[BSQ_YM] == BSQ_GHOST_PERIODIC && l->g.ny > 1;
-	x.wx = x.px ? l->g.nx - 1 : 0;
-	x.wy = x.py ? (l->g.ny - 1) * (l->g.nx + 2) : 0;
+	x.wx = w.wx;
+	x.wy = w.wy;
 	x.rhs = l->v[rhs];
 	for (; sweeps >= 2 && rows2 > 0; sweeps -= 2) {
 		if (rows2 == 16)

@@ -180,8 +180,37 @@ static bool coarsened_all(const struct bsq_level *fine)
 		bsq_count(&fine->g) < (size_t)INT_MAX;
 }
 
+/* The residual's restriction where its fine level reads across faces at
+ * the sources (bsq_cuda_direct, offsets w): the eight children's residuals
+ * summed in bsq_restrict_from's order, the neighbours of a child at a face
+ * at their sources. */
+__device__ static bsq_real restrict_direct(const bsq_real *in, const bsq_real *rhs,
+	const struct bsq_h &h, const struct bsq_grid &gf, struct wrap2 w, int c0, int fy, int fz,
+	int I, int J, int K)
+{
+	bsq_real sum = 0;
+	int d1, b1, a1;
+	for (d1 = 0; d1 < 2; d1++)
+		for (b1 = 0; b1 < 2; b1++)
+			for (a1 = 0; a1 < 2; a1++) {
+				const int i = 2 * I - 1 + a1, j = 2 * J - 1 + b1, k = 2 * K - 1 + d1;
+				const int c = c0 + d1 * fz + b1 * fy + a1;
+				struct bsq_st7 q;
+				q.c = in[c];
+				q.xm = in[i > 1 ? c - 1 : c + w.wx];
+				q.xp = in[i < gf.nx ? c + 1 : c - w.wx];
+				q.ym = in[j > 1 ? c - fy : c + w.wy];
+				q.yp = in[j < gf.ny ? c + fy : c - w.wy];
+				q.zm = in[k > 1 ? c - fz : c];
+				q.zp = in[k < gf.nz ? c + fz : c];
+				sum += bsq_residual(&q, rhs[c], &h);
+			}
+	return bsq_restrict(sum, 8);
+}
+
+template <bool DIRECT>
 __global__ static void k_restrict2(bsq_real *out, const bsq_real *in, const bsq_real *rhs,
-	struct bsq_h h, struct bsq_grid gf, struct box b, struct bsq_grid gc)
+	struct bsq_h h, struct bsq_grid gf, struct box b, struct bsq_grid gc, struct wrap2 w)
 {
 	pdl_start();
 	int I, J, K;
@@ -189,18 +218,24 @@ __global__ static void k_restrict2(bsq_real *out, const bsq_real *in, const bsq_
 		const int fy = gf.nx + 2, fz = fy * (gf.ny + 2);
 		const int cy = gc.nx + 2, cz = cy * (gc.ny + 2);
 		const int c0 = (2 * K - 1) * fz + (2 * J - 1) * fy + 2 * I - 1;
-		out[K * cz + J * cy + I] = bsq_restrict_from(in, rhs, &h, (size_t)c0, (size_t)fy,
-			(size_t)fz, 2, 2, 2);
+		out[K * cz + J * cy + I] = DIRECT ?
+			restrict_direct(in, rhs, h, gf, w, c0, fy, fz, I, J, K) :
+			bsq_restrict_from(in, rhs, &h, (size_t)c0, (size_t)fy, (size_t)fz, 2, 2, 2);
 	}
 }
 
+/* direct: the residual's restriction reading across faces at the sources
+ * (no fill before it). */
 static void restrict_of(struct bsq_level *coarse, int cvec, struct bsq_level *fine, int fvec,
-	const bsq_real *rhs)
+	const bsq_real *rhs, bool direct)
 {
 	struct box b = box_of(&coarse->g, bsq_interior);
-	if (coarsened_all(fine))
-		bsq_launch(k_restrict2, LAUNCH(b), coarse->v[cvec], fine->v[fvec], rhs, fine->h,
-			fine->g, b, coarse->g);
+	if (coarsened_all(fine) && direct)
+		bsq_launch(k_restrict2<true>, LAUNCH(b), coarse->v[cvec], fine->v[fvec], rhs, fine->h,
+			fine->g, b, coarse->g, bsq_cuda_wrap(fine));
+	else if (coarsened_all(fine))
+		bsq_launch(k_restrict2<false>, LAUNCH(b), coarse->v[cvec], fine->v[fvec], rhs, fine->h,
+			fine->g, b, coarse->g, bsq_cuda_wrap(fine));
 	else
 		bsq_launch(k_restrict, LAUNCH(b), coarse->v[cvec], fine->v[fvec], rhs, fine->h,
 			fine->g, fine->cx, fine->cy, fine->cz, b, coarse->g);
@@ -209,7 +244,7 @@ static void restrict_of(struct bsq_level *coarse, int cvec, struct bsq_level *fi
 extern "C" void bsq_cuda_restrict(struct bsq_level *coarse, int cvec, struct bsq_level *fine,
 	int fvec)
 {
-	restrict_of(coarse, cvec, fine, fvec, NULL);
+	restrict_of(coarse, cvec, fine, fvec, NULL, false);
 }
 
 /* The residual computed where the restriction reads it: on a 256^3 level
@@ -218,8 +253,10 @@ extern "C" void bsq_cuda_restrict(struct bsq_level *coarse, int cvec, struct bsq
 extern "C" void bsq_cuda_restrict_residual(struct bsq_level *coarse, int cvec,
 	struct bsq_level *fine, int phi, int rhs)
 {
-	bsq_cuda_ghosts(fine, phi);
-	restrict_of(coarse, cvec, fine, phi, fine->v[rhs]);
+	const bool direct = coarsened_all(fine) && bsq_cuda_direct(fine);
+	if (!direct)
+		bsq_cuda_ghosts(fine, phi);
+	restrict_of(coarse, cvec, fine, phi, fine->v[rhs], direct);
 }
 
 /* fine = a fine + P coarse; pl: trilinear, else piecewise constant. */
@@ -234,19 +271,36 @@ __global__ static void k_interp(bsq_real *out, const bsq_real *in, bsq_real a, i
 	}
 }
 
-/* The same, trilinear, for coarsened_all levels. */
+/* The offset from coarse cell P (1..n) of an axis to its far neighbour on
+ * side far (-1 or 1; s: the stride), across a face at the source where
+ * DIRECT (w: from the first cell to the last, 0 unless periodic; z is
+ * never periodic there): the cell itself across a Neumann face, the
+ * opposite side across a periodic one. */
+template <bool DIRECT>
+__device__ static inline int far_off(int P, int n, int far, int s, int w)
+{
+	if (!DIRECT)
+		return far * s;
+	return far < 0 ? (P > 1 ? -s : w) : (P < n ? s : -w);
+}
+
+/* The same, trilinear, for coarsened_all levels (DIRECT: the coarse
+ * level's ghosts not filled, read at the sources; w its offsets). */
+template <bool DIRECT>
 __global__ static void k_interp_pl2(bsq_real *out, const bsq_real *in, bsq_real a,
-	struct bsq_grid gc, struct box b, struct bsq_grid g)
+	struct bsq_grid gc, struct box b, struct bsq_grid g, struct wrap2 w)
 {
 	pdl_start();
 	int i, j, k;
 	if (cell_of(b, &i, &j, &k)) {
 		const int c = (k * (g.ny + 2) + j) * (g.nx + 2) + i;
 		const int cy = gc.nx + 2, cz = cy * (gc.ny + 2);
-		const bsq_real *r = in + (bsq_parent(k, 2) * cz + bsq_parent(j, 2) * cy +
-			bsq_parent(i, 2));
-		out[c] = bsq_prolong_add(a, out[c], bsq_pl_from(r, bsq_far(i, 2), bsq_far(j, 2) * cy,
-			bsq_far(k, 2) * cz));
+		const int I = bsq_parent(i, 2), J = bsq_parent(j, 2), K = bsq_parent(k, 2);
+		const bsq_real *r = in + (K * cz + J * cy + I);
+		out[c] = bsq_prolong_add(a, out[c], bsq_pl_from(r,
+			far_off<DIRECT>(I, gc.nx, bsq_far(i, 2), 1, w.wx),
+			far_off<DIRECT>(J, gc.ny, bsq_far(j, 2), cy, w.wy),
+			far_off<DIRECT>(K, gc.nz, bsq_far(k, 2), cz, 0)));
 	}
 }
 
@@ -270,8 +324,9 @@ __global__ static void k_interp_pl2(bsq_real *out, const bsq_real *in, bsq_real 
  * here each is computed once (the same operands in the same order: the
  * same bits as k_interp_pl2, with 27 loads instead of 64 and 38 of
  * bsq_pl's products instead of 56). */
+template <bool DIRECT>
 __global__ static void k_interp_pl8(bsq_real *__restrict__ out, const bsq_real *__restrict__ in,
-	bsq_real a, struct bsq_grid gc, struct box b, struct bsq_grid g)
+	bsq_real a, struct bsq_grid gc, struct box b, struct bsq_grid g, struct wrap2 w)
 {
 	pdl_start();
 	int I, J, K, s, t, d, e;
@@ -279,6 +334,11 @@ __global__ static void k_interp_pl8(bsq_real *__restrict__ out, const bsq_real *
 		return;
 	const int cy = gc.nx + 2, cz = cy * (gc.ny + 2), fy = g.nx + 2, fz = fy * (g.ny + 2);
 	const bsq_real *r = in + (K * cz + J * cy + I);
+	/* the offsets of the coarse neighbours, -1, 0, 1 along x and y */
+	const int ox[3] = { far_off<DIRECT>(I, gc.nx, -1, 1, w.wx), 0,
+		far_off<DIRECT>(I, gc.nx, 1, 1, w.wx) };
+	const int oy[3] = { far_off<DIRECT>(J, gc.ny, -1, cy, w.wy), 0,
+		far_off<DIRECT>(J, gc.ny, 1, cy, w.wy) };
 	bsq_real *o = out + ((2 * K - 1) * fz + (2 * J - 1) * fy + 2 * I - 1);
 	/* the eight children's values, loaded before any store (the compiler
 	 * cannot move a load of o across a store to it) */
@@ -293,13 +353,13 @@ __global__ static void k_interp_pl8(bsq_real *__restrict__ out, const bsq_real *
 #pragma unroll
 	for (s = 0; s < 2; s++) {
 		/* the children in plane 2K - 1 (far plane K - 1), then 2K (K + 1) */
-		const int oz = s ? cz : -cz;
+		const int oz = far_off<DIRECT>(K, gc.nz, s ? 1 : -1, cz, 0);
 		bsq_real Z[3][3];
 #pragma unroll
 		for (d = 0; d < 3; d++)
 #pragma unroll
 			for (e = 0; e < 3; e++)
-				Z[d][e] = bsq_pl(r[(d - 1) * cy + e - 1], r[(d - 1) * cy + e - 1 + oz]);
+				Z[d][e] = bsq_pl(r[oy[d] + ox[e]], r[oy[d] + ox[e] + oz]);
 #pragma unroll
 		for (t = 0; t < 2; t++) {
 			bsq_real *q = o + s * fz + t * fy;
@@ -318,16 +378,20 @@ static void interp(struct bsq_level *fine, int fvec, double a, struct bsq_level 
 {
 	struct box b = box_of(&fine->g, bsq_interior), bc = box_of(&coarse->g, bsq_interior);
 	const char *e = getenv("SPATE_BSQ_PL8");
-	bsq_cuda_ghosts(coarse, cvec);
-	if (!pl || !coarsened_all(fine))
+	const bool general = !pl || !coarsened_all(fine), direct = !general &&
+		bsq_cuda_direct(coarse);
+	const struct wrap2 w = bsq_cuda_wrap(coarse);
+	if (!direct)
+		bsq_cuda_ghosts(coarse, cvec);
+	if (general)
 		bsq_launch(k_interp, LAUNCH(b), fine->v[fvec], coarse->v[cvec], (bsq_real)a, pl,
 			coarse->g, fine->cx, fine->cy, fine->cz, b, fine->g);
 	else if (e && *e ? strcmp(e, "0") != 0 : BSQ_PL8)
-		bsq_launch(k_interp_pl8, LAUNCH(bc), fine->v[fvec], coarse->v[cvec], (bsq_real)a,
-			coarse->g, bc, fine->g);
+		bsq_launch(direct ? k_interp_pl8<true> : k_interp_pl8<false>, LAUNCH(bc),
+			fine->v[fvec], coarse->v[cvec], (bsq_real)a, coarse->g, bc, fine->g, w);
 	else
-		bsq_launch(k_interp_pl2, LAUNCH(b), fine->v[fvec], coarse->v[cvec], (bsq_real)a,
-			coarse->g, b, fine->g);
+		bsq_launch(direct ? k_interp_pl2<true> : k_interp_pl2<false>, LAUNCH(b),
+			fine->v[fvec], coarse->v[cvec], (bsq_real)a, coarse->g, b, fine->g, w);
 }
 
 extern "C" void bsq_cuda_interp_pl(struct bsq_level *fine, int fvec, double a,

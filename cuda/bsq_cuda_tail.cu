@@ -94,6 +94,22 @@ __device__ static void ghosts(bsq_real *a, const struct tail_lev &L, const struc
 	__syncthreads();
 }
 
+/* phi around cell c = (i, j, k) of level L, a neighbour across a face at
+ * its source (colour). */
+__device__ static inline struct bsq_st7 around(const bsq_real *phi, const struct tail_lev &L,
+	int i, int j, int k, int c)
+{
+	struct bsq_st7 q;
+	q.c = phi[c];
+	q.xm = phi[i > 1 ? c - 1 : c + L.wx];
+	q.xp = phi[i < L.g.nx ? c + 1 : c - L.wx];
+	q.ym = phi[j > 1 ? c - L.sy : c + L.wy];
+	q.yp = phi[j < L.g.ny ? c + L.sy : c - L.wy];
+	q.zm = phi[k > 1 ? c - L.sz : c + L.wz];
+	q.zp = phi[k < L.g.nz ? c + L.sz : c - L.wz];
+	return q;
+}
+
 /* One colour in place (bsq_mg_colour): reads only the other colour.  A
  * thread a cell of the colour: t counts the (nx + 1) / 2 slots of a row,
  * the row's first cell of the colour (i = 1 or 2) then every other one.
@@ -123,17 +139,7 @@ __device__ static void colour(bsq_real *s, const struct tail_lev &L, const struc
 		struct bsq_st7 q;
 		if (i > g.nx)
 			continue;
-		if (L.direct) {
-			q.c = phi[c];
-			q.xm = phi[i > 1 ? c - 1 : c + L.wx];
-			q.xp = phi[i < g.nx ? c + 1 : c - L.wx];
-			q.ym = phi[j > 1 ? c - sy : c + L.wy];
-			q.yp = phi[j < g.ny ? c + sy : c - L.wy];
-			q.zm = phi[k > 1 ? c - sz : c + L.wz];
-			q.zp = phi[k < g.nz ? c + sz : c - L.wz];
-		} else {
-			q = bsq_gather7i(phi, c, sy, sz);
-		}
+		q = L.direct ? around(phi, L, i, j, k, c) : bsq_gather7i(phi, c, sy, sz);
 		phi[c] = bsq_relax(&q, rhs[c], &L.h);
 	}
 	__syncthreads();
@@ -217,36 +223,74 @@ __device__ static void coarse_solve(bsq_real *s, const struct tail_lev &L, const
 	remove_mean(s + L.off, L);
 }
 
-/* C's right-hand side = the restricted residual of F; C's phi = 0. */
+/* C's right-hand side = the restricted residual of F; C's phi = 0 (where
+ * F.direct, without filling F's ghosts). */
 __device__ static void restrict_residual(bsq_real *s, const struct tail_lev &F,
 	const struct tail_lev &C, const struct fill6 &f)
 {
 	bsq_real *fphi = s + F.off, *cphi = s + C.off;
+	const bsq_real *frhs = fphi + F.n;
 	const unsigned n = cells_of(C.g);
-	ghosts(fphi, F, f);
+	if (!F.direct)
+		ghosts(fphi, F, f);
 	for (unsigned t = threadIdx.x; t < n; t += blockDim.x) {
-		int I, J, K;
+		int I, J, K, a1, b1, d1;
 		size_t c = cell_at(C, t, &I, &J, &K);
-		cphi[C.n + c] = bsq_restrict_at(fphi, fphi + F.n, &F.h, &F.g, F.cx, F.cy, F.cz, I, J,
-			K);
+		bsq_real sum = 0;
+		if (!F.direct) {
+			cphi[C.n + c] = bsq_restrict_at(fphi, frhs, &F.h, &F.g, F.cx, F.cy, F.cz, I, J,
+				K);
+			continue;
+		}
+		/* bsq_restrict_at's sum, the children's neighbours across faces
+		 * at their sources */
+		for (d1 = 0; d1 < F.cz; d1++)
+			for (b1 = 0; b1 < F.cy; b1++)
+				for (a1 = 0; a1 < F.cx; a1++) {
+					const int i = (I - 1) * F.cx + 1 + a1, j = (J - 1) * F.cy + 1 + b1,
+						k = (K - 1) * F.cz + 1 + d1, e = i + F.sy * j + F.sz * k;
+					const struct bsq_st7 q = around(fphi, F, i, j, k, e);
+					sum += bsq_residual(&q, frhs[e], &F.h);
+				}
+		cphi[C.n + c] = bsq_restrict(sum, F.cx * F.cy * F.cz);
 	}
 	for (unsigned t = threadIdx.x; t < C.n; t += blockDim.x)
 		cphi[t] = 0;
 	__syncthreads();
 }
 
-/* F's phi += P C's phi. */
+/* The offset from coarse cell P (1..n) of an axis (stride s) to its far
+ * neighbour on side far (-1, 0 or 1), across a face at its source (w:
+ * from the first cell to the last, 0 unless periodic). */
+__device__ static inline int far_at(int P, int n, int far, int s, int w)
+{
+	return far < 0 ? (P > 1 ? -s : w) : far > 0 ? (P < n ? s : -w) : 0;
+}
+
+/* F's phi += P C's phi (where C.direct, without filling C's ghosts). */
 __device__ static void prolong(bsq_real *s, const struct tail_lev &F, const struct tail_lev &C,
 	const struct fill6 &f, int pl)
 {
 	bsq_real *fphi = s + F.off, *cphi = s + C.off;
 	const unsigned n = cells_of(F.g);
-	ghosts(cphi, C, f);
+	if (!C.direct)
+		ghosts(cphi, C, f);
 	for (unsigned t = threadIdx.x; t < n; t += blockDim.x) {
 		int i, j, k;
 		size_t c = cell_at(F, t, &i, &j, &k);
-		fphi[c] = bsq_prolong_add((bsq_real)1, fphi[c], bsq_interp_at(cphi, &C.g, F.cx, F.cy,
-			F.cz, i, j, k, pl));
+		if (!C.direct) {
+			fphi[c] = bsq_prolong_add((bsq_real)1, fphi[c], bsq_interp_at(cphi, &C.g, F.cx,
+				F.cy, F.cz, i, j, k, pl));
+			continue;
+		}
+		/* bsq_interp_at, the far neighbours across faces at their
+		 * sources */
+		const int I = bsq_parent(i, F.cx), J = bsq_parent(j, F.cy), K = bsq_parent(k, F.cz);
+		const bsq_real *r = cphi + (I + C.sy * J + C.sz * K);
+		fphi[c] = bsq_prolong_add((bsq_real)1, fphi[c], pl ? bsq_pl_from(r,
+			far_at(I, C.g.nx, bsq_far(i, F.cx), 1, C.wx),
+			far_at(J, C.g.ny, bsq_far(j, F.cy), C.sy, C.wy),
+			far_at(K, C.g.nz, bsq_far(k, F.cz), C.sz, C.wz)) : r[0]);
 	}
 	__syncthreads();
 }

@@ -65,6 +65,21 @@ extern cudaStream_t bsq_cuda_now;
 bool bsq_cuda_pdl(void);
 void bsq_cuda_pdl_off(void);
 
+/* ---- reads across faces at their sources: a kernel of a level whose
+ * every face is Neumann or, in x and y, periodic can read the value a fill
+ * would copy to a ghost at the cell it copies it from (fill_ghost): the
+ * cell itself across a Neumann face, the cell on the opposite side across
+ * a periodic one, wx and wy elements from the first cell.  The fill before
+ * it goes (cuda/bsq_cuda_gs.cu: bsq_cuda_direct). */
+struct wrap2 {
+	int wx, wy;
+};
+
+/* Whether level l's kernels read across faces so (SPATE_BSQ_GS_DIRECT),
+ * and the offsets for it. */
+bool bsq_cuda_direct(const struct bsq_level *l);
+struct wrap2 bsq_cuda_wrap(const struct bsq_level *l);
+
 /* kernel<<<grid, block, shm, stream>>>(args), with programmatic dependent
  * launch where bsq_cuda_pdl says so; a launch refused with it is made
  * again without (the error is left for bsq_cuda_error otherwise). */
