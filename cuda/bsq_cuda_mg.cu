@@ -249,7 +249,8 @@ extern "C" void bsq_cuda_restrict(struct bsq_level *coarse, int cvec, struct bsq
 
 /* The residual computed where the restriction reads it: on a 256^3 level
  * (one H200, fp64) the residual then its restriction took 113 + 51 us and
- * moved 33 bytes a fine cell; reading phi and rhs once, 16. */
+ * moved 33 bytes a fine cell; reading phi and rhs once, 16.  On a direct
+ * level (bsq_cuda_direct) without filling phi's ghosts first. */
 extern "C" void bsq_cuda_restrict_residual(struct bsq_level *coarse, int cvec,
 	struct bsq_level *fine, int phi, int rhs)
 {
