@@ -213,7 +213,8 @@ __global__ static void __launch_bounds__(GS_THREADS(PY), PY == 8 ? BSQ_GS_MIN_BL
 			} else {
 				/* (cells -1 and nx + 2 of the halo pairs: never read) */
 				const int ir = 2 * a - par;
-				v = ir >= 0 && ir <= g.nx + 1 ? red_at<DIRECT>(x, ir, j, t, cr, sy, sz) : 0;
+				v = ir >= 0 && ir <= g.nx + 1 ?
+					red_at<DIRECT>(x, ir, j, t, cr, sy, sz) : 0;
 			}
 			R[t & 3][ty][tx] = v;
 		}
@@ -464,46 +465,6 @@ static void smooth_two(struct bsq_level *l, int phi, struct gs_args &x)
 	bsq_launch(k_gs_two<PY>, grid, threads, bytes, bsq_cuda_now, x);
 	l->v[BSQ_TMP] = l->v[phi];
 	l->v[phi] = y;
-}
-
-/* Levels of at most DIRECT_MOST cells read across faces at the sources
- * (bsq_cuda_launch.h; k_gs_sweep with DIRECT, and the transfers of
- * cuda/bsq_cuda_mg.cu: no fill before a sweep, a restriction of the
- * residual or a prolongation; SPATE_BSQ_GS_DIRECT=n: those of at most n
- * cells, 0: none).  Only where every face is Neumann or, in x and y,
- * periodic (z not periodic: fused_ok).  Read at every call: a test runs
- * both.  One H200, V(2,2) ms, direct on every level against none: fp32
- * 256^3 0.611-0.614 against 0.657, 512^3 4.04-4.06 against 4.05; fp64
- * 256^3 0.965 against 0.988, 512^3 6.42 against 6.38, and 6.35 with the
- * levels of at most 256^3 cells direct (the default there). */
-#ifndef BSQ_GS_DIRECT_MOST
-#ifdef BSQ_SINGLE
-#define BSQ_GS_DIRECT_MOST (1L << 62)
-#else
-#define BSQ_GS_DIRECT_MOST (1L << 24)
-#endif
-#endif
-
-bool bsq_cuda_direct(const struct bsq_level *l)
-{
-	const char *e = getenv("SPATE_BSQ_GS_DIRECT");
-	const long most = e && *e ? atol(e) : BSQ_GS_DIRECT_MOST;
-	int f;
-	if (most <= 0 || (double)l->g.nx * l->g.ny * l->g.nz > (double)most)
-		return false;
-	for (f = 0; f < BSQ_NFACE; f++)
-		if (l->ghost[f] != BSQ_GHOST_NEUMANN &&
-			(l->ghost[f] != BSQ_GHOST_PERIODIC || f == BSQ_ZM || f == BSQ_ZP))
-			return false;
-	return true;
-}
-
-struct wrap2 bsq_cuda_wrap(const struct bsq_level *l)
-{
-	struct wrap2 w;
-	w.wx = l->ghost[BSQ_XM] == BSQ_GHOST_PERIODIC ? l->g.nx - 1 : 0;
-	w.wy = l->ghost[BSQ_YM] == BSQ_GHOST_PERIODIC ? (l->g.ny - 1) * (l->g.nx + 2) : 0;
-	return w;
 }
 
 /* One sweep of level l by k_gs_sweep, PY rows a tile, in chunks of at

@@ -230,12 +230,10 @@ static void restrict_of(struct bsq_level *coarse, int cvec, struct bsq_level *fi
 	const bsq_real *rhs, bool direct)
 {
 	struct box b = box_of(&coarse->g, bsq_interior);
-	if (coarsened_all(fine) && direct)
-		bsq_launch(k_restrict2<true>, LAUNCH(b), coarse->v[cvec], fine->v[fvec], rhs, fine->h,
-			fine->g, b, coarse->g, bsq_cuda_wrap(fine));
-	else if (coarsened_all(fine))
-		bsq_launch(k_restrict2<false>, LAUNCH(b), coarse->v[cvec], fine->v[fvec], rhs, fine->h,
-			fine->g, b, coarse->g, bsq_cuda_wrap(fine));
+	if (coarsened_all(fine))
+		bsq_launch(direct ? k_restrict2<true> : k_restrict2<false>, LAUNCH(b),
+			coarse->v[cvec], fine->v[fvec], rhs, fine->h, fine->g, b, coarse->g,
+			bsq_cuda_wrap(fine));
 	else
 		bsq_launch(k_restrict, LAUNCH(b), coarse->v[cvec], fine->v[fvec], rhs, fine->h,
 			fine->g, fine->cx, fine->cy, fine->cz, b, coarse->g);

@@ -238,8 +238,8 @@ __device__ static void restrict_residual(bsq_real *s, const struct tail_lev &F,
 		size_t c = cell_at(C, t, &I, &J, &K);
 		bsq_real sum = 0;
 		if (!F.direct) {
-			cphi[C.n + c] = bsq_restrict_at(fphi, frhs, &F.h, &F.g, F.cx, F.cy, F.cz, I, J,
-				K);
+			cphi[C.n + c] = bsq_restrict_at(fphi, frhs, &F.h, &F.g, F.cx, F.cy, F.cz,
+				I, J, K);
 			continue;
 		}
 		/* bsq_restrict_at's sum, the children's neighbours across faces
@@ -247,8 +247,10 @@ __device__ static void restrict_residual(bsq_real *s, const struct tail_lev &F,
 		for (d1 = 0; d1 < F.cz; d1++)
 			for (b1 = 0; b1 < F.cy; b1++)
 				for (a1 = 0; a1 < F.cx; a1++) {
-					const int i = (I - 1) * F.cx + 1 + a1, j = (J - 1) * F.cy + 1 + b1,
-						k = (K - 1) * F.cz + 1 + d1, e = i + F.sy * j + F.sz * k;
+					const int i = (I - 1) * F.cx + 1 + a1;
+					const int j = (J - 1) * F.cy + 1 + b1;
+					const int k = (K - 1) * F.cz + 1 + d1;
+					const int e = i + F.sy * j + F.sz * k;
 					const struct bsq_st7 q = around(fphi, F, i, j, k, e);
 					sum += bsq_residual(&q, frhs[e], &F.h);
 				}
@@ -279,8 +281,8 @@ __device__ static void prolong(bsq_real *s, const struct tail_lev &F, const stru
 		int i, j, k;
 		size_t c = cell_at(F, t, &i, &j, &k);
 		if (!C.direct) {
-			fphi[c] = bsq_prolong_add((bsq_real)1, fphi[c], bsq_interp_at(cphi, &C.g, F.cx,
-				F.cy, F.cz, i, j, k, pl));
+			fphi[c] = bsq_prolong_add((bsq_real)1, fphi[c], bsq_interp_at(cphi, &C.g,
+				F.cx, F.cy, F.cz, i, j, k, pl));
 			continue;
 		}
 		/* bsq_interp_at, the far neighbours across faces at their

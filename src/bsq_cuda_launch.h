@@ -70,7 +70,7 @@ void bsq_cuda_pdl_off(void);
  * would copy to a ghost at the cell it copies it from (fill_ghost): the
  * cell itself across a Neumann face, the cell on the opposite side across
  * a periodic one, wx and wy elements from the first cell.  The fill before
- * it goes (cuda/bsq_cuda_gs.cu: bsq_cuda_direct). */
+ * it goes (cuda/bsq_cuda_kern.cu: bsq_cuda_direct). */
 struct wrap2 {
 	int wx, wy;
 };
