@@ -90,18 +90,8 @@ template <bool DIRECT>
 __device__ static __forceinline__ struct bsq_st7 old_around(const struct gs_args &x, int i,
 	int j, int k, int c, int sy, int sz)
 {
-	const struct bsq_grid &g = x.g;
-	struct bsq_st7 q;
-	if (!DIRECT)
-		return bsq_gather7i(x.in, c, sy, sz);
-	q.c = x.in[c];
-	q.xm = x.in[i > 1 ? c - 1 : c + x.wx];
-	q.xp = x.in[i < g.nx ? c + 1 : c - x.wx];
-	q.ym = x.in[j > 1 ? c - sy : c + x.wy];
-	q.yp = x.in[j < g.ny ? c + sy : c - x.wy];
-	q.zm = x.in[k > 1 ? c - sz : c];
-	q.zp = x.in[k < g.nz ? c + sz : c];
-	return q;
+	return DIRECT ? gather_src(x.in, x.g, i, j, k, c, sy, sz, x.wx, x.wy, 0) :
+		bsq_gather7i(x.in, c, sy, sz);
 }
 
 /* The value a black neighbour reads at cell (i, j, k) of the red colour,

@@ -195,14 +195,8 @@ __device__ static bsq_real restrict_direct(const bsq_real *in, const bsq_real *r
 			for (a1 = 0; a1 < 2; a1++) {
 				const int i = 2 * I - 1 + a1, j = 2 * J - 1 + b1, k = 2 * K - 1 + d1;
 				const int c = c0 + d1 * fz + b1 * fy + a1;
-				struct bsq_st7 q;
-				q.c = in[c];
-				q.xm = in[i > 1 ? c - 1 : c + w.wx];
-				q.xp = in[i < gf.nx ? c + 1 : c - w.wx];
-				q.ym = in[j > 1 ? c - fy : c + w.wy];
-				q.yp = in[j < gf.ny ? c + fy : c - w.wy];
-				q.zm = in[k > 1 ? c - fz : c];
-				q.zp = in[k < gf.nz ? c + fz : c];
+				const struct bsq_st7 q = gather_src(in, gf, i, j, k, c, fy, fz, w.wx,
+					w.wy, 0);
 				sum += bsq_residual(&q, rhs[c], &h);
 			}
 	return bsq_restrict(sum, 8);
@@ -270,17 +264,13 @@ __global__ static void k_interp(bsq_real *out, const bsq_real *in, bsq_real a, i
 	}
 }
 
-/* The offset from coarse cell P (1..n) of an axis to its far neighbour on
- * side far (-1 or 1; s: the stride), across a face at the source where
- * DIRECT (w: from the first cell to the last, 0 unless periodic; z is
- * never periodic there): the cell itself across a Neumann face, the
- * opposite side across a periodic one. */
+/* The offset from coarse cell P (1..n) of an axis (stride s) to its far
+ * neighbour on side far (-1 or 1), across a face at its source where
+ * DIRECT (src_off; z is never periodic there). */
 template <bool DIRECT>
 __device__ static inline int far_off(int P, int n, int far, int s, int w)
 {
-	if (!DIRECT)
-		return far * s;
-	return far < 0 ? (P > 1 ? -s : w) : (P < n ? s : -w);
+	return DIRECT ? src_off(P, n, far, s, w) : far * s;
 }
 
 /* The same, trilinear, for coarsened_all levels (DIRECT: the coarse

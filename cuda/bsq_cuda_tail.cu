@@ -39,7 +39,6 @@ struct tail_lev {
 	struct bsq_h h;
 	int cx, cy, cz;
 	unsigned off, n;
-	int wrap[3];   /* periodic in x, y, z */
 	int direct;    /* colours read ghosts at their sources (colour) */
 	int sy, sz;    /* strides of j and k */
 	int wx, wy, wz; /* from a first cell to its ghost's source (colour) */
@@ -94,22 +93,6 @@ __device__ static void ghosts(bsq_real *a, const struct tail_lev &L, const struc
 	__syncthreads();
 }
 
-/* phi around cell c = (i, j, k) of level L, a neighbour across a face at
- * its source (colour). */
-__device__ static inline struct bsq_st7 around(const bsq_real *phi, const struct tail_lev &L,
-	int i, int j, int k, int c)
-{
-	struct bsq_st7 q;
-	q.c = phi[c];
-	q.xm = phi[i > 1 ? c - 1 : c + L.wx];
-	q.xp = phi[i < L.g.nx ? c + 1 : c - L.wx];
-	q.ym = phi[j > 1 ? c - L.sy : c + L.wy];
-	q.yp = phi[j < L.g.ny ? c + L.sy : c - L.wy];
-	q.zm = phi[k > 1 ? c - L.sz : c + L.wz];
-	q.zp = phi[k < L.g.nz ? c + L.sz : c - L.wz];
-	return q;
-}
-
 /* One colour in place (bsq_mg_colour): reads only the other colour.  A
  * thread a cell of the colour: t counts the (nx + 1) / 2 slots of a row,
  * the row's first cell of the colour (i = 1 or 2) then every other one.
@@ -139,7 +122,8 @@ __device__ static void colour(bsq_real *s, const struct tail_lev &L, const struc
 		struct bsq_st7 q;
 		if (i > g.nx)
 			continue;
-		q = L.direct ? around(phi, L, i, j, k, c) : bsq_gather7i(phi, c, sy, sz);
+		q = L.direct ? gather_src(phi, g, i, j, k, c, sy, sz, L.wx, L.wy, L.wz) :
+			bsq_gather7i(phi, c, sy, sz);
 		phi[c] = bsq_relax(&q, rhs[c], &L.h);
 	}
 	__syncthreads();
@@ -251,7 +235,8 @@ __device__ static void restrict_residual(bsq_real *s, const struct tail_lev &F,
 					const int j = (J - 1) * F.cy + 1 + b1;
 					const int k = (K - 1) * F.cz + 1 + d1;
 					const int e = i + F.sy * j + F.sz * k;
-					const struct bsq_st7 q = around(fphi, F, i, j, k, e);
+					const struct bsq_st7 q = gather_src(fphi, F.g, i, j, k, e,
+						F.sy, F.sz, F.wx, F.wy, F.wz);
 					sum += bsq_residual(&q, frhs[e], &F.h);
 				}
 		cphi[C.n + c] = bsq_restrict(sum, F.cx * F.cy * F.cz);
@@ -259,14 +244,6 @@ __device__ static void restrict_residual(bsq_real *s, const struct tail_lev &F,
 	for (unsigned t = threadIdx.x; t < C.n; t += blockDim.x)
 		cphi[t] = 0;
 	__syncthreads();
-}
-
-/* The offset from coarse cell P (1..n) of an axis (stride s) to its far
- * neighbour on side far (-1, 0 or 1), across a face at its source (w:
- * from the first cell to the last, 0 unless periodic). */
-__device__ static inline int far_at(int P, int n, int far, int s, int w)
-{
-	return far < 0 ? (P > 1 ? -s : w) : far > 0 ? (P < n ? s : -w) : 0;
 }
 
 /* F's phi += P C's phi (where C.direct, without filling C's ghosts). */
@@ -290,9 +267,9 @@ __device__ static void prolong(bsq_real *s, const struct tail_lev &F, const stru
 		const int I = bsq_parent(i, F.cx), J = bsq_parent(j, F.cy), K = bsq_parent(k, F.cz);
 		const bsq_real *r = cphi + (I + C.sy * J + C.sz * K);
 		fphi[c] = bsq_prolong_add((bsq_real)1, fphi[c], pl ? bsq_pl_from(r,
-			far_at(I, C.g.nx, bsq_far(i, F.cx), 1, C.wx),
-			far_at(J, C.g.ny, bsq_far(j, F.cy), C.sy, C.wy),
-			far_at(K, C.g.nz, bsq_far(k, F.cz), C.sz, C.wz)) : r[0]);
+			src_off(I, C.g.nx, bsq_far(i, F.cx), 1, C.wx),
+			src_off(J, C.g.ny, bsq_far(j, F.cy), C.sy, C.wy),
+			src_off(K, C.g.nz, bsq_far(k, F.cz), C.sz, C.wz)) : r[0]);
 	}
 	__syncthreads();
 }
@@ -405,9 +382,9 @@ extern "C" void bsq_cuda_tail_cycle(struct bsq_level *lev, int from, int nlev,
 		for (d = 0; d < 3; d++) {
 			const int n = d == 0 ? T->g.nx : d == 1 ? T->g.ny : T->g.nz;
 			const int s = d == 0 ? 1 : d == 1 ? T->sy : T->sz;
-			T->wrap[d] = lev[l].ghost[2 * d] == BSQ_GHOST_PERIODIC;
-			T->direct &= !T->wrap[d] || n % 2 == 0 || n == 1;
-			*(d == 0 ? &T->wx : d == 1 ? &T->wy : &T->wz) = T->wrap[d] ? (n - 1) * s : 0;
+			const bool wrap = lev[l].ghost[2 * d] == BSQ_GHOST_PERIODIC;
+			T->direct &= !wrap || n % 2 == 0 || n == 1;
+			*(d == 0 ? &T->wx : d == 1 ? &T->wy : &T->wz) = wrap ? (n - 1) * s : 0;
 		}
 		T->direct &= !fills;
 	}

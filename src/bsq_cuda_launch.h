@@ -80,6 +80,30 @@ struct wrap2 {
 bool bsq_cuda_direct(const struct bsq_level *l);
 struct wrap2 bsq_cuda_wrap(const struct bsq_level *l);
 
+/* The offset from cell P (1..n) of an axis (stride s) to its neighbour on
+ * side far (-1, 0 or 1), across a face at the neighbour's source (w: from
+ * the first cell to the last, 0 unless periodic). */
+__device__ static inline int src_off(int P, int n, int far, int s, int w)
+{
+	return far < 0 ? (P > 1 ? -s : w) : far > 0 ? (P < n ? s : -w) : 0;
+}
+
+/* a around interior cell c = (i, j, k) of grid g (strides sy, sz), each
+ * neighbour across a face at its source (offsets wx, wy, wz). */
+__device__ static inline struct bsq_st7 gather_src(const bsq_real *a, const struct bsq_grid &g,
+	int i, int j, int k, int c, int sy, int sz, int wx, int wy, int wz)
+{
+	struct bsq_st7 q;
+	q.c = a[c];
+	q.xm = a[i > 1 ? c - 1 : c + wx];
+	q.xp = a[i < g.nx ? c + 1 : c - wx];
+	q.ym = a[j > 1 ? c - sy : c + wy];
+	q.yp = a[j < g.ny ? c + sy : c - wy];
+	q.zm = a[k > 1 ? c - sz : c + wz];
+	q.zp = a[k < g.nz ? c + sz : c - wz];
+	return q;
+}
+
 /* kernel<<<grid, block, shm, stream>>>(args), with programmatic dependent
  * launch where bsq_cuda_pdl says so; a launch refused with it is made
  * again without (the error is left for bsq_cuda_error otherwise). */
