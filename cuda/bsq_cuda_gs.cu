@@ -142,8 +142,34 @@ __device__ static __forceinline__ bsq_real red_at(const struct gs_args &x, int i
  * the black pass runs on PY warps, every lane busy. */
 #define GS_THREADS(py) (32 * ((py) + 3))
 
-template <int PY, bool DIRECT>
-__global__ static void __launch_bounds__(GS_THREADS(PY), PY == 8 ? BSQ_GS_MIN_BLOCKS : 3)
+/* The inputs of a fast pair's red cell at index cr of plane t (par: the
+ * parity of its plane, as in k_gs_sweep): its six neighbours (q.c is not
+ * read) and its right-hand side b. */
+template <bool DIRECT>
+__device__ static __forceinline__ void red_inputs(const struct gs_args &x, int cr, int par, int t,
+	bool first, bool last, int oym, int oyp, int sz, struct bsq_st7 &q, bsq_real &b)
+{
+	if (!DIRECT) {
+		q = bsq_gather7i(x.in, cr, x.g.nx + 2, sz);
+	} else {
+		q.c = 0;
+		q.xm = x.in[first && par ? cr + x.wx : cr - 1];
+		q.xp = x.in[last && !par ? cr - x.wx : cr + 1];
+		q.ym = x.in[cr + oym];
+		q.yp = x.in[cr + oyp];
+		q.zm = x.in[t > 1 ? cr - sz : cr];
+		q.zp = x.in[t < x.g.nz ? cr + sz : cr];
+	}
+	b = x.rhs[cr];
+}
+
+/* Blocks a multiprocessor holds: PRE keeps the next red cell's seven
+ * inputs in registers, so fewer blocks. */
+#define GS_MIN_BLOCKS(py, pre) \
+	((pre) == 1 ? ((py) == 8 ? 4 : 2) : ((py) == 8 ? BSQ_GS_MIN_BLOCKS : 3))
+
+template <int PY, bool DIRECT, int PRE>
+__global__ static void __launch_bounds__(GS_THREADS(PY), GS_MIN_BLOCKS(PY, PRE))
 	k_gs_sweep(struct gs_args x)
 {
 	pdl_start();
@@ -175,6 +201,17 @@ __global__ static void __launch_bounds__(GS_THREADS(PY), PY == 8 ? BSQ_GS_MIN_BL
 	const int oym = !DIRECT || j > 1 ? -sy : x.wy, oyp = !DIRECT || j < g.ny ? sy : -x.wy;
 	const bool first = DIRECT && a == 1, last = DIRECT && a == half;
 	int t, par = (j + x.k0 + kb - 1) & 1, cr = (kb - 1) * sz + j * sy + 2 * a - par;
+	/* PRE: the red cell's inputs of the next plane, loaded before the
+	 * barrier (Nsight Compute: the sweep waited on these loads in 41% of
+	 * its samples, on the barrier in 27%) */
+	struct bsq_st7 qn;
+	bsq_real bn = 0;
+	if (PRE == 1 && fast && kb - 1 >= 1)
+		red_inputs<DIRECT>(x, cr, par, kb - 1, first, last, oym, oyp, sz, qn, bn);
+	if (PRE == 2 && fast && kb - 1 >= 1) {
+		qn.zp = x.in[kb - 1 < g.nz ? cr + sz : cr];
+		bn = x.rhs[cr];
+	}
 	for (t = kb - 1; t <= ke + 1; t++, cr += sz + 2 * par - 1, par ^= 1) {
 		/* the black cell of plane k and its right-hand side, loaded before
 		 * the barrier: after it the black cell waits on shared memory only */
@@ -185,21 +222,22 @@ __global__ static void __launch_bounds__(GS_THREADS(PY), PY == 8 ? BSQ_GS_MIN_BL
 		if (t >= 1 && t <= g.nz && live) {
 			/* the red cell of this pair in plane t */
 			bsq_real v;
-			if (fast && !DIRECT) {
-				const struct bsq_st7 q = bsq_gather7i(x.in, cr, sy, sz);
-				below = q.zm;
-				v = bsq_relax(&q, x.rhs[cr], &x.h);
-			} else if (fast) {
+			if (fast) {
 				struct bsq_st7 q;
-				q.c = x.in[cr];
-				q.xm = x.in[first && par ? cr + x.wx : cr - 1];
-				q.xp = x.in[last && !par ? cr - x.wx : cr + 1];
-				q.ym = x.in[cr + oym];
-				q.yp = x.in[cr + oyp];
-				q.zm = x.in[t > 1 ? cr - sz : cr];
-				q.zp = x.in[t < g.nz ? cr + sz : cr];
+				bsq_real rb;
+				if (PRE == 1) {
+					q = qn;
+					rb = bn;
+				} else {
+					red_inputs<DIRECT>(x, cr, par, t, first, last, oym, oyp, sz,
+						q, rb);
+					if (PRE == 2) {
+						q.zp = qn.zp;
+						rb = bn;
+					}
+				}
 				below = q.zm;
-				v = bsq_relax(&q, x.rhs[cr], &x.h);
+				v = bsq_relax(&q, rb, &x.h);
 			} else {
 				/* (cells -1 and nx + 2 of the halo pairs: never read) */
 				const int ir = 2 * a - par;
@@ -207,6 +245,14 @@ __global__ static void __launch_bounds__(GS_THREADS(PY), PY == 8 ? BSQ_GS_MIN_BL
 					red_at<DIRECT>(x, ir, j, t, cr, sy, sz) : 0;
 			}
 			R[t & 3][ty][tx] = v;
+		}
+		if (PRE == 1 && fast && t + 1 <= g.nz && t + 1 <= ke + 1)
+			red_inputs<DIRECT>(x, cr + sz + 2 * par - 1, par ^ 1, t + 1, first, last,
+				oym, oyp, sz, qn, bn);
+		if (PRE == 2 && fast && t + 1 <= g.nz && t + 1 <= ke + 1) {
+			const int cn = cr + sz + 2 * par - 1;
+			qn.zp = x.in[t + 1 < g.nz ? cn + sz : cn];
+			bn = x.rhs[cn];
 		}
 		__syncthreads();
 		if (black) {
@@ -459,23 +505,40 @@ static void smooth_two(struct bsq_level *l, int phi, struct gs_args &x)
 
 /* One sweep of level l by k_gs_sweep, PY rows a tile, in chunks of at
  * least 2 planes; direct (bsq_cuda_direct) or after a fill. */
-template <int PY, bool DIRECT>
+template <int PY, bool DIRECT, int PRE>
 static void smooth_one(struct bsq_level *l, int phi, struct gs_args &x)
 {
 	static long slots = 0;
 	dim3 grid((unsigned)((l->g.nx / 2 + PX - 1) / PX), (unsigned)((l->g.ny + PY - 1) / PY), 1);
 	bsq_real *y = l->v[BSQ_TMP];
 	if (slots == 0)
-		slots = slots_of((const void *)k_gs_sweep<PY, DIRECT>, GS_THREADS(PY), 0);
+		slots = slots_of((const void *)k_gs_sweep<PY, DIRECT, PRE>, GS_THREADS(PY), 0);
 	x.nzc = wave_planes(l->g.nz, (long)grid.x * grid.y, slots, 1, 2, INT_MAX);
 	grid.z = (unsigned)((l->g.nz + x.nzc - 1) / x.nzc);
 	if (!DIRECT)
 		bsq_cuda_ghosts(l, phi);
 	x.in = l->v[phi];
 	x.out = y;
-	bsq_launch(k_gs_sweep<PY, DIRECT>, grid, dim3(GS_THREADS(PY)), 0, bsq_cuda_now, x);
+	bsq_launch(k_gs_sweep<PY, DIRECT, PRE>, grid, dim3(GS_THREADS(PY)), 0, bsq_cuda_now, x);
 	l->v[BSQ_TMP] = l->v[phi];
 	l->v[phi] = y;
+}
+
+/* One sweep of level l with tiles of PY rows, direct or not, loading ahead
+ * as pre says (gs_pre). */
+template <int PY>
+static void smooth_rows(struct bsq_level *l, int phi, struct gs_args &x, bool direct, int pre)
+{
+	if (direct && pre == 1)
+		smooth_one<PY, true, 1>(l, phi, x);
+	else if (direct && pre == 2)
+		smooth_one<PY, true, 2>(l, phi, x);
+	else if (direct)
+		smooth_one<PY, true, 0>(l, phi, x);
+	else if (pre == 1)
+		smooth_one<PY, false, 1>(l, phi, x);
+	else
+		smooth_one<PY, false, 0>(l, phi, x);
 }
 
 /* Rows of a k_gs_sweep tile (BSQ_GS_ROWS; SPATE_BSQ_GS_ROWS=8 or 16 read
@@ -487,10 +550,32 @@ static int sweep_rows(void)
 	return r == 16 || r == 8 ? r : BSQ_GS_ROWS;
 }
 
+/* What k_gs_sweep loads for the next plane's red cell before the barrier
+ * (SPATE_BSQ_GS_PRE=0, 1 or 2, read at every call: a test runs all three):
+ * 0 nothing; 1 its seven inputs (two blocks of 16 rows a multiprocessor
+ * instead of three); 2 the two that come from memory, the neighbour above
+ * and the right-hand side (32 registers; direct levels only, others take 0:
+ * with the filled ghosts' reads it spilled).  Default: in
+ * single precision 1 on levels of at most 2^24 cells, 2 on larger direct
+ * ones; 0 in double precision.  One H200, V(2,2) ms with 0, 1, 2: fp32
+ * 256^3 0.596-0.597, 0.580-0.581, 0.592-0.595; 512^3 3.937-3.939,
+ * 3.951-3.952, 3.874-3.880; fp64 256^3 0.927, 0.934, 0.938; 512^3 6.254,
+ * 6.262, 6.268. */
+static int gs_pre(const struct bsq_level *l, bool direct)
+{
+	const char *e = getenv("SPATE_BSQ_GS_PRE");
+	if (e && *e)
+		return atoi(e) == 1 || atoi(e) == 2 ? atoi(e) : 0;
+	if (sizeof(bsq_real) > 4)
+		return 0;
+	return bsq_count(&l->g) <= ((size_t)1 << 24) ? 1 : direct ? 2 : 0;
+}
+
 extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweeps)
 {
 	const int rows = sweep_rows(), rows2 = two_rows(l);
 	const bool direct = bsq_cuda_direct(l);
+	const int pre = gs_pre(l, direct);
 	const struct wrap2 w = bsq_cuda_wrap(l);
 	struct gs_args x;
 	int s, red;
@@ -518,8 +603,8 @@ extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweep
 	}
 	for (s = 0; s < sweeps; s++) {
 		if (rows == 16)
-			direct ? smooth_one<16, true>(l, phi, x) : smooth_one<16, false>(l, phi, x);
+			smooth_rows<16>(l, phi, x, direct, pre);
 		else
-			direct ? smooth_one<8, true>(l, phi, x) : smooth_one<8, false>(l, phi, x);
+			smooth_rows<8>(l, phi, x, direct, pre);
 	}
 }

@@ -180,7 +180,7 @@ static void test_sweeps(void **unused)
 {
 	static const char *const two[2] = { "1", "0" }, *const planes[2] = { "5", "16" };
 	struct bsq_params p;
-	char name[64];
+	char name[64], val[8];
 	int t, c;
 	(void)unused;
 	setenv("SPATE_BSQ_TAIL_CELLS", "64", 1);
@@ -200,6 +200,13 @@ static void test_sweeps(void **unused)
 		compare("rayleigh-benard, 8 rows", &p, 10);
 		unsetenv("SPATE_BSQ_GS_TWO_ROWS");
 		compare_with("SPATE_BSQ_GS_ROWS", "16", "rayleigh-benard, 16 rows", &p, 10);
+		/* the next plane's red inputs loaded before the barrier: none, all
+		 * seven, the two from memory (SPATE_BSQ_GS_PRE) */
+		for (c = 0; c < 3; c++) {
+			snprintf(name, sizeof name, "rayleigh-benard, pre=%d", c);
+			snprintf(val, sizeof val, "%d", c);
+			compare_with("SPATE_BSQ_GS_PRE", val, name, &p, 10);
+		}
 		/* chunks of 5 planes (16 = 5 + 5 + 5 + 1) and of the whole level */
 		for (c = 0; c < 2; c++) {
 			snprintf(name, sizeof name, "rayleigh-benard, chunks of %s", planes[c]);
@@ -211,6 +218,17 @@ static void test_sweeps(void **unused)
 		setup(&p, CAVITY3D, 16);
 		compare("cavity 16^3", &p, 10);
 		compare_with("SPATE_BSQ_GS_DIRECT", "0", "cavity 16^3, fills", &p, 10);
+		for (c = 0; c < 3; c++) {
+			snprintf(name, sizeof name, "cavity 16^3, pre=%d", c);
+			snprintf(val, sizeof val, "%d", c);
+			compare_with("SPATE_BSQ_GS_PRE", val, name, &p, 10);
+		}
+		/* the prolongation by coarse cell (staged in shared memory),
+		 * reading across faces and after fills */
+		setenv("SPATE_BSQ_PL8", "1", 1);
+		compare("cavity 16^3, pl by coarse", &p, 10);
+		compare_with("SPATE_BSQ_GS_DIRECT", "0", "cavity 16^3, pl by coarse, fills", &p, 10);
+		unsetenv("SPATE_BSQ_PL8");
 		setup(&p, CAVITY2D, 32);
 		compare("cavity 32x1x32", &p, 20);
 		compare_with("SPATE_BSQ_GS_DIRECT", "0", "cavity 32x1x32, fills", &p, 20);
