@@ -12,8 +12,8 @@
  *
  * A block owns a tile of PX pairs of cells along x (cells 2a - 1 and 2a of
  * pair a: one red and one black in every plane) by PY rows, and a chunk of
- * planes (x.nzc, wave_planes), which it walks upward as a wavefront: at
- * plane t it computes the red cell of each of its pairs (from the old
+ * planes (x.nzc, bsq_cuda_wave_planes), which it walks upward as a
+ * wavefront: at plane t it computes the red cell of each of its pairs (from the old
  * phi), keeps it in shared memory (a ring of four planes), and, after one
  * barrier, the black cell of plane t - 1 from the red cells around it (the
  * same plane and the planes t - 2 and t), then writes both cells of plane
@@ -40,19 +40,17 @@
 extern "C" {
 #include "spate.h"
 #include "bsq_cuda_dev.h"
-#include "bsq_waves.h"
 }
 #include "bsq_cuda_launch.h"
+#include "bsq_cuda_gs.h"
 
 #include <cuda_runtime.h>
 #include <limits.h>
 
-/* Pairs along x of a tile; rows of a tile (SPATE_BSQ_GS_ROWS=8 or 16):
- * in single precision 16 (one H200, V(2,2) 512^3 4.20-4.21 ms against
- * 4.28-4.29 with 8 in chunks of at most 16 planes; in those of wave_planes
- * 4.215-4.221 against 4.205, 256^3 0.735 against 0.734: the same), in
- * double precision 8.  The planes of a chunk: see wave_planes. */
-#define PX 32
+/* Rows of a tile (SPATE_BSQ_GS_ROWS=8 or 16): in single precision 16 (one
+ * H200, V(2,2) 512^3 4.20-4.21 ms against 4.28-4.29 with 8 in chunks of at
+ * most 16 planes; in those of bsq_cuda_wave_planes 4.215-4.221 against
+ * 4.205, 256^3 0.735 against 0.734: the same), in double precision 8. */
 #ifndef BSQ_GS_ROWS
 #ifdef BSQ_SINGLE
 #define BSQ_GS_ROWS 16
@@ -70,15 +68,6 @@ extern "C" {
 #ifndef BSQ_GS_MIN_BLOCKS
 #define BSQ_GS_MIN_BLOCKS 5
 #endif
-
-struct gs_args {
-	const bsq_real *in, *rhs;
-	bsq_real *out;
-	struct bsq_h h;
-	struct bsq_grid g;
-	int k0, px, py, nzc;
-	int wx, wy; /* direct sweeps: from a first cell to its ghost's source */
-};
 
 /* The old phi around interior cell c = (i, j, k) (strides sy, sz).  A
  * sweep that fills first (DIRECT false) reads the ghosts; a direct one
@@ -163,6 +152,20 @@ __device__ static __forceinline__ void red_inputs(const struct gs_args &x, int c
 	b = x.rhs[cr];
 }
 
+/* What k_gs_sweep's PRE loads ahead for the red cell at cr of plane t:
+ * 1 all of red_inputs, 2 its neighbour above and its right-hand side. */
+template <bool DIRECT, int PRE>
+__device__ static __forceinline__ void red_ahead(const struct gs_args &x, int cr, int par, int t,
+	bool first, bool last, int oym, int oyp, int sz, struct bsq_st7 &q, bsq_real &b)
+{
+	if (PRE == 1) {
+		red_inputs<DIRECT>(x, cr, par, t, first, last, oym, oyp, sz, q, b);
+	} else if (PRE == 2) {
+		q.zp = x.in[!DIRECT || t < x.g.nz ? cr + sz : cr];
+		b = x.rhs[cr];
+	}
+}
+
 /* Blocks a multiprocessor holds: PRE keeps the next red cell's seven
  * inputs in registers, so fewer blocks. */
 #define GS_MIN_BLOCKS(py, pre) \
@@ -206,12 +209,8 @@ __global__ static void __launch_bounds__(GS_THREADS(PY), GS_MIN_BLOCKS(PY, PRE))
 	 * its samples, on the barrier in 27%) */
 	struct bsq_st7 qn;
 	bsq_real bn = 0;
-	if (PRE == 1 && fast && kb - 1 >= 1)
-		red_inputs<DIRECT>(x, cr, par, kb - 1, first, last, oym, oyp, sz, qn, bn);
-	if (PRE == 2 && fast && kb - 1 >= 1) {
-		qn.zp = x.in[kb - 1 < g.nz ? cr + sz : cr];
-		bn = x.rhs[cr];
-	}
+	if (PRE && fast && kb - 1 >= 1)
+		red_ahead<DIRECT, PRE>(x, cr, par, kb - 1, first, last, oym, oyp, sz, qn, bn);
 	for (t = kb - 1; t <= ke + 1; t++, cr += sz + 2 * par - 1, par ^= 1) {
 		/* the black cell of plane k and its right-hand side, loaded before
 		 * the barrier: after it the black cell waits on shared memory only */
@@ -246,14 +245,9 @@ __global__ static void __launch_bounds__(GS_THREADS(PY), GS_MIN_BLOCKS(PY, PRE))
 			}
 			R[t & 3][ty][tx] = v;
 		}
-		if (PRE == 1 && fast && t + 1 <= g.nz && t + 1 <= ke + 1)
-			red_inputs<DIRECT>(x, cr + sz + 2 * par - 1, par ^ 1, t + 1, first, last,
+		if (PRE && fast && t + 1 <= g.nz && t + 1 <= ke + 1)
+			red_ahead<DIRECT, PRE>(x, cr + sz + 2 * par - 1, par ^ 1, t + 1, first, last,
 				oym, oyp, sz, qn, bn);
-		if (PRE == 2 && fast && t + 1 <= g.nz && t + 1 <= ke + 1) {
-			const int cn = cr + sz + 2 * par - 1;
-			qn.zp = x.in[t + 1 < g.nz ? cn + sz : cn];
-			bn = x.rhs[cn];
-		}
 		__syncthreads();
 		if (black) {
 			/* par = 1: the black cell is 2a - 1, its red pair-mate 2a */
@@ -273,92 +267,6 @@ __global__ static void __launch_bounds__(GS_THREADS(PY), GS_MIN_BLOCKS(PY, PRE))
 	}
 }
 
-/* Two sweeps in one pass (k_gs_two): four colour passes, red, black, red,
- * black, as a wavefront of four stages walking the planes upward: at step t
- * stage m relaxes its colour in plane t - m from the values of stage m - 1
- * in planes t - m - 1 to t - m + 1, kept in shared memory (a ring of three
- * planes a stage; stage 0 reads phi).  Each stage needs its predecessor one
- * pair and one row further out, so a block's threads cover its tile of PX
- * pairs by PY rows with TWO_H = 3 more on every side, and stage m runs on
- * the threads at least m from the edge (the last on the tile); the planes
- * below and above a chunk likewise.  On a periodic x or y face a thread
- * outside holds the pair it wraps to and computes it as its owner does;
- * across a Neumann face a cell reads itself, as the ghost a fill would copy
- * there (stage 0 reads the ghosts of phi, filled before).  The second
- * sweep's red cells so see what the fill between two sweeps gives them, and
- * every value is bsq_relax's from the same neighbours as in two sweeps of
- * k_gs_sweep: the same bits, with phi and the right-hand side read once
- * and phi written once for two sweeps.  Only where every face is Neumann
- * or, in x and y, periodic (two_rows). */
-#define TWO_H 3
-#define TWO_TX (PX + 2 * TWO_H)
-
-template <int PY>
-__global__ static void __launch_bounds__(32 * ((TWO_TX * (PY + 2 * TWO_H) + 31) / 32), 2)
-	k_gs_two(struct gs_args x)
-{
-	pdl_start();
-	extern __shared__ unsigned char two_mem[];
-	bsq_real *S = (bsq_real *)two_mem;
-	const int NS = TWO_TX * (PY + 2 * TWO_H);
-	const struct bsq_grid &g = x.g;
-	const int tx = (int)threadIdx.x % TWO_TX, ty = (int)threadIdx.x / TWO_TX;
-	const int half = g.nx / 2, o = (int)threadIdx.x;
-	const int a0 = (int)blockIdx.x * PX + tx - (TWO_H - 1);
-	const int j0 = (int)blockIdx.y * PY + ty - (TWO_H - 1);
-	const int d = min(min(tx, TWO_TX - 1 - tx), min(ty, PY + 2 * TWO_H - 1 - ty));
-	const int kb = (int)blockIdx.z * x.nzc + 1, ke = min(g.nz, kb + x.nzc - 1);
-	const int sy = g.nx + 2, sz = sy * (g.ny + 2);
-	/* the pair this thread holds (wrapped on a periodic face), whether it
-	 * is one of the grid, whether it is one of this tile's */
-	const int a = x.px ? (((a0 - 1) % half) + half) % half + 1 : a0;
-	const int j = x.py ? (((j0 - 1) % g.ny) + g.ny) % g.ny + 1 : j0;
-	const bool live = o < NS && a >= 1 && a <= half && j >= 1 && j <= g.ny;
-	const bool mine = live && d >= TWO_H && a0 <= half && j0 <= g.ny;
-	/* faces a cell of this pair reads itself across */
-	const bool xlo = !x.px && a == 1, xhi = !x.px && a == half;
-	const bool ylo = !x.py && j == 1, yhi = !x.py && j == g.ny;
-	int t, m;
-	for (t = kb - TWO_H; t <= ke + TWO_H; t++) {
-#pragma unroll
-		for (m = 0; m <= TWO_H; m++) {
-			const int p = t - m;
-			if (live && d >= m && p >= max(1, kb - TWO_H + m) && p <= min(g.nz, ke + TWO_H - m) &&
-				(m < TWO_H || mine)) {
-				/* red is the second cell of the pair where j + k0 + p is even */
-				const bool right = (((j + x.k0 + p) & 1) == 0) == ((m & 1) == 0);
-				const int c = p * sz + j * sy + 2 * a - (right ? 0 : 1);
-				bsq_real v;
-				if (m == 0) {
-					v = bsq_relax_at(x.in, x.rhs, (size_t)c, (size_t)sy, (size_t)sz, &x.h);
-				} else {
-					const bsq_real *P = S + (m - 1) * 3 * NS;
-					const bsq_real self =
-						m == 1 ? x.in[c] : S[((m - 2) * 3 + (p + 3) % 3) * NS + o];
-					const int s0 = (p + 3) % 3 * NS, sm = (p + 2) % 3 * NS, sp = (p + 4) % 3 * NS;
-					struct bsq_st7 q;
-					q.c = self;
-					q.xm = right ? P[s0 + o] : xlo ? self : P[s0 + o - 1];
-					q.xp = !right ? P[s0 + o] : xhi ? self : P[s0 + o + 1];
-					q.ym = ylo ? self : P[s0 + o - TWO_TX];
-					q.yp = yhi ? self : P[s0 + o + TWO_TX];
-					q.zm = p == 1 ? self : P[sm + o];
-					q.zp = p == g.nz ? self : P[sp + o];
-					v = bsq_relax(&q, x.rhs[c], &x.h);
-				}
-				if (m < TWO_H) {
-					S[(m * 3 + (p + 3) % 3) * NS + o] = v;
-				} else {
-					x.out[c] = v;
-					x.out[right ? c - 1 : c + 1] = S[((m - 1) * 3 + (p + 3) % 3) * NS + o];
-				}
-			}
-			if (m < TWO_H)
-				__syncthreads();
-		}
-	}
-}
-
 /* Whether the one-pass sweeps run (0: the two launches a sweep,
  * SPATE_BSQ_GS=colours, for comparison). */
 static int gs_fused(void)
@@ -371,65 +279,6 @@ static int gs_fused(void)
 	return fused;
 }
 
-/* The device's multiprocessors (132 where it cannot be asked), once. */
-static int sm_count(void)
-{
-	static int sms = 0;
-	if (sms == 0) {
-		int dev = 0;
-		if (cudaGetDevice(&dev) != cudaSuccess ||
-			cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-			sms < 1)
-			sms = 132, (void)cudaGetLastError();
-	}
-	return sms;
-}
-
-/* Blocks of kernel k (threads, dynamic shared bytes) the device holds at
- * once. */
-static long slots_of(const void *k, int threads, size_t bytes)
-{
-	int n = 0;
-	if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k, threads, bytes) != cudaSuccess ||
-		n < 1)
-		n = 1, (void)cudaGetLastError();
-	return (long)n * sm_count();
-}
-
-/* Planes a chunk (bsq_wave_planes, src/bsq_waves.h).  Chunks of at most
- * 16 planes had made four waves of blocks at 256^3, the last a tenth full.
- * The rule tries up to nz chunk sizes, two divisions each (about 1 us at
- * 512 planes on the build machine, a good part of a launch's host time),
- * and every sweep of a level asks the same: each thread keeps the picks of
- * the last WAVE_MEMO questions.  SPATE_BSQ_GS_PLANES=n:
- * n planes (least at the least), for tests and comparisons; read at every
- * call. */
-#define WAVE_MEMO 16
-
-static int wave_planes(int nz, long tiles, long slots, int h, int least, int most)
-{
-	struct pick {
-		int nz, h, least, most, n;
-		long tiles, slots;
-	};
-	static thread_local struct pick memo[WAVE_MEMO];
-	static thread_local unsigned next;
-	const char *e = getenv("SPATE_BSQ_GS_PLANES");
-	unsigned i;
-	if (e && atoi(e) > 0)
-		return atoi(e) < least ? least : atoi(e);
-	for (i = 0; i < WAVE_MEMO && i < next; i++) {
-		const struct pick &m = memo[i];
-		if (m.nz == nz && m.tiles == tiles && m.slots == slots && m.h == h &&
-			m.least == least && m.most == most)
-			return m.n;
-	}
-	struct pick &m = memo[next++ % WAVE_MEMO];
-	m.nz = nz, m.tiles = tiles, m.slots = slots, m.h = h, m.least = least, m.most = most;
-	m.n = bsq_wave_planes(nz, tiles, slots, h, least, most);
-	return m.n;
-}
-
 /* Whether one launch can do a sweep of level l (the file's comment). */
 static bool fused_ok(const struct bsq_level *l)
 {
@@ -438,69 +287,6 @@ static bool fused_ok(const struct bsq_level *l)
 		l->g.nz >= 1 && bsq_count(&l->g) < (size_t)INT_MAX &&
 		k[BSQ_ZM] != BSQ_GHOST_PERIODIC && k[BSQ_ZM] != BSQ_GHOST_HALO &&
 		k[BSQ_ZP] != BSQ_GHOST_PERIODIC && k[BSQ_ZP] != BSQ_GHOST_HALO;
-}
-
-/* Levels of at least TWO_LEAST cells take k_gs_two (0: none).  Its walk of
- * a chunk is three barriers a plane: on smaller levels two launches of
- * k_gs_sweep are faster (at 64^3, 15 us against 2 x 5).  In single
- * precision the sweep is bound by the instructions it issues, and the
- * tile's halo of three is more of them.  One H200, V(2,2) ms against
- * k_gs_sweep only: tiles of 16 rows on levels from 2^21 cells, fp64 256^3
- * 1.04-1.05 against 1.20, 512^3 6.38-6.39 against 6.96-7.00; from 2^24
- * cells, fp32 256^3 0.78-0.80 against 0.84, 512^3 4.58-4.73 against
- * 4.48-4.63; tiles of 8 rows on every level, fp64 256^3 1.20 either way,
- * 512^3 7.81 against 6.96. */
-#ifndef BSQ_GS_TWO_LEAST
-#ifdef BSQ_SINGLE
-#define BSQ_GS_TWO_LEAST 0
-#else
-#define BSQ_GS_TWO_LEAST (1L << 21)
-#endif
-#endif
-
-/* The rows of a k_gs_two tile for two sweeps of level l, 0 where the level
- * does not take it (its comment): those of k_gs_sweep (fused_ok: no halo,
- * z not periodic) where no face is a wall's (Dirichlet), of at least
- * SPATE_BSQ_GS_TWO cells (default BSQ_GS_TWO_LEAST; 0: none).  16 rows
- * (SPATE_BSQ_GS_TWO_ROWS=8: 8).  Read at every call: a test runs both
- * kernels in one process. */
-static int two_rows(const struct bsq_level *l)
-{
-	const char *e = getenv("SPATE_BSQ_GS_TWO"), *r = getenv("SPATE_BSQ_GS_TWO_ROWS");
-	long least = e && *e ? atol(e) : BSQ_GS_TWO_LEAST;
-	int f;
-	if (least <= 0 || bsq_count(&l->g) < (size_t)least || !fused_ok(l))
-		return 0;
-	for (f = 0; f < BSQ_NFACE; f++)
-		if (l->ghost[f] == BSQ_GHOST_DIRICHLET)
-			return 0;
-	return r && atoi(r) == 8 ? 8 : 16;
-}
-
-/* Two sweeps of level l by k_gs_two, PY rows a tile, in chunks of 4 to 64
- * planes (the wavefront recomputes 3 each side; one H200, V(2,2) fp64
- * 512^3: one chunk of 512 planes, 256 blocks in one wave, 6.46-6.47 ms,
- * against 6.39-6.40 in chunks of 64, 8 waves). */
-template <int PY>
-static void smooth_two(struct bsq_level *l, int phi, struct gs_args &x)
-{
-	static long slots = 0;
-	const int threads = 32 * ((TWO_TX * (PY + 2 * TWO_H) + 31) / 32);
-	const size_t bytes = (size_t)9 * TWO_TX * (PY + 2 * TWO_H) * sizeof(bsq_real);
-	dim3 grid((unsigned)((l->g.nx / 2 + PX - 1) / PX), (unsigned)((l->g.ny + PY - 1) / PY), 1);
-	bsq_real *y = l->v[BSQ_TMP];
-	if (slots == 0) {
-		cudaFuncSetAttribute(k_gs_two<PY>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-		slots = slots_of((const void *)k_gs_two<PY>, threads, bytes);
-	}
-	x.nzc = wave_planes(l->g.nz, (long)grid.x * grid.y, slots, TWO_H, 4, 64);
-	grid.z = (unsigned)((l->g.nz + x.nzc - 1) / x.nzc);
-	bsq_cuda_ghosts(l, phi);
-	x.in = l->v[phi];
-	x.out = y;
-	bsq_launch(k_gs_two<PY>, grid, threads, bytes, bsq_cuda_now, x);
-	l->v[BSQ_TMP] = l->v[phi];
-	l->v[phi] = y;
 }
 
 /* One sweep of level l by k_gs_sweep, PY rows a tile, in chunks of at
@@ -512,8 +298,8 @@ static void smooth_one(struct bsq_level *l, int phi, struct gs_args &x)
 	dim3 grid((unsigned)((l->g.nx / 2 + PX - 1) / PX), (unsigned)((l->g.ny + PY - 1) / PY), 1);
 	bsq_real *y = l->v[BSQ_TMP];
 	if (slots == 0)
-		slots = slots_of((const void *)k_gs_sweep<PY, DIRECT, PRE>, GS_THREADS(PY), 0);
-	x.nzc = wave_planes(l->g.nz, (long)grid.x * grid.y, slots, 1, 2, INT_MAX);
+		slots = bsq_cuda_slots((const void *)k_gs_sweep<PY, DIRECT, PRE>, GS_THREADS(PY), 0);
+	x.nzc = bsq_cuda_wave_planes(l->g.nz, (long)grid.x * grid.y, slots, 1, 2, INT_MAX);
 	grid.z = (unsigned)((l->g.nz + x.nzc - 1) / x.nzc);
 	if (!DIRECT)
 		bsq_cuda_ghosts(l, phi);
@@ -573,12 +359,12 @@ static int gs_pre(const struct bsq_level *l, bool direct)
 
 extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweeps)
 {
-	const int rows = sweep_rows(), rows2 = two_rows(l);
+	const int rows = sweep_rows();
 	const bool direct = bsq_cuda_direct(l);
 	const int pre = gs_pre(l, direct);
 	const struct wrap2 w = bsq_cuda_wrap(l);
 	struct gs_args x;
-	int s, red;
+	int s, red, rows2;
 	if (!fused_ok(l) || phi == BSQ_TMP || rhs == BSQ_TMP) {
 		for (s = 0; s < sweeps; s++)
 			for (red = 0; red < 2; red++)
@@ -595,12 +381,8 @@ extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweep
 	x.wx = w.wx;
 	x.wy = w.wy;
 	x.rhs = l->v[rhs];
-	for (; sweeps >= 2 && rows2 > 0; sweeps -= 2) {
-		if (rows2 == 16)
-			smooth_two<16>(l, phi, x);
-		else
-			smooth_two<8>(l, phi, x);
-	}
+	for (rows2 = bsq_cuda_two_rows(l); sweeps >= 2 && rows2 > 0; sweeps -= 2)
+		bsq_cuda_smooth_two(l, phi, x, rows2);
 	for (s = 0; s < sweeps; s++) {
 		if (rows == 16)
 			smooth_rows<16>(l, phi, x, direct, pre);

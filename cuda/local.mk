@@ -13,7 +13,7 @@ CUDA_SRCS = cuda/cuda_check.cu cuda/swe_cuda.cu cuda/swe_cuda_guard.cu cuda/swe_
 	cuda/swe_cuda_sub_src.cu cuda/swe_cuda_sub_guard.cu $(BSQ_CUDA_SRCS)
 # The Boussinesq module's backend (bsq_cuda.h).
 BSQ_CUDA_SRCS = cuda/bsq_cuda.cu cuda/bsq_cuda_kern.cu cuda/bsq_cuda_mg.cu cuda/bsq_cuda_gs.cu \
-	cuda/bsq_cuda_tail.cu
+	cuda/bsq_cuda_gs_two.cu cuda/bsq_cuda_walk.cu cuda/bsq_cuda_tail.cu
 CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/hostdevice.h \
 	$(top_srcdir)/src/spate.h \
@@ -40,6 +40,7 @@ CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/cuda_check.h \
 	$(top_srcdir)/src/cuda_pdl.h \
 	$(top_srcdir)/src/bsq_cuda_launch.h \
+	$(top_srcdir)/src/bsq_cuda_gs.h \
 	$(top_srcdir)/src/bsq_transfer.h \
 	$(top_srcdir)/src/bsq_waves.h \
 	$(top_srcdir)/src/bsq_slab.h \

@@ -65,6 +65,13 @@ extern cudaStream_t bsq_cuda_now;
 bool bsq_cuda_pdl(void);
 void bsq_cuda_pdl_off(void);
 
+/* ---- the walks of the sweeps (bsq_cuda_walk.cu): blocks of kernel k
+ * (threads, dynamic shared bytes) the device holds at once; planes a
+ * chunk of a level of nz planes (bsq_wave_planes of bsq_waves.h,
+ * remembered; SPATE_BSQ_GS_PLANES=n: n). */
+long bsq_cuda_slots(const void *k, int threads, size_t bytes);
+int bsq_cuda_wave_planes(int nz, long tiles, long slots, int h, int least, int most);
+
 /* ---- reads across faces at their sources: a kernel of a level whose
  * every face is Neumann or, in x and y, periodic can read the value a fill
  * would copy to a ghost at the cell it copies it from (fill_ghost): the

@@ -1,6 +1,6 @@
 /* bsq_waves.h: the planes a block of the GPU's Gauss-Seidel sweeps walks
- * (cuda/bsq_cuda_gs.cu), host arithmetic only, here so that the CPU's tests
- * check it (t_bsq_kern). */
+ * (cuda/bsq_cuda_walk.cu), host arithmetic only, here so that the CPU's
+ * tests check it (t_bsq_kern). */
 #ifndef SPATE_BSQ_WAVES_H
 #define SPATE_BSQ_WAVES_H
 
