@@ -131,46 +131,147 @@ __device__ static __forceinline__ bsq_real red_at(const struct gs_args &x, int i
  * the black pass runs on PY warps, every lane busy. */
 #define GS_THREADS(py) (32 * ((py) + 3))
 
-/* The inputs of a fast pair's red cell at index cr of plane t (par: the
- * parity of its plane, as in k_gs_sweep): its six neighbours (q.c is not
- * read) and its right-hand side b. */
-template <bool DIRECT>
-__device__ static __forceinline__ void red_inputs(const struct gs_args &x, int cr, int par, int t,
-	bool first, bool last, int oym, int oyp, int sz, struct bsq_st7 &q, bsq_real &b)
+/* A thread's part of a k_gs_sweep walk: what it does (fixed) and where it
+ * is (cr, par, and PRE's inputs of the next red cell). */
+struct gs_walk {
+	int tx, ty;   /* its place in the ring R */
+	int a, j;     /* its pair and row */
+	int kb, ke;   /* the chunk's planes */
+	int sy, sz;
+	bool live;    /* a pair of the grid (halo pairs 0 and nx/2 + 1 hold one cell each) */
+	bool inner;   /* a pair of the tile, both cells inside */
+	bool fast;    /* both cells of the pair inside the grid */
+	/* a direct sweep's fast pairs: whether the red cell's x neighbours can
+	 * be across a face (first: pair 1 when the red cell is cell 1, par 1;
+	 * last: pair nx / 2 when it is cell nx, par 0), the offsets of those
+	 * neighbours then (tiles of 16 rows: oxm1, oxp0; with 8 rows the
+	 * kernel has no registers for them), and of its y neighbours */
+	bool first, last;
+	int oxm1, oxp0, oym, oyp;
+	/* par: the parity of j + k0 + t, the red cell of plane t 2a - par at
+	 * cr, and the black cell of plane t - 1 below it, at cr - sz (the red
+	 * cell's gather reads it: phi there is not loaded again) */
+	int cr, par;
+	struct bsq_st7 qn; /* PRE: the next red cell's inputs */
+	bsq_real bn;
+};
+
+/* The inputs of a fast pair's red cell at index cr (the parity of its plane
+ * par), plane t: its six neighbours (q.c is not read) and its right-hand
+ * side b.  EDGE: t may be the first or last plane, whose neighbour across
+ * the face a direct sweep reads at the cell itself; otherwise it is not. */
+template <int PY, bool DIRECT, bool EDGE>
+__device__ static __forceinline__ void red_inputs(const struct gs_args &x, const struct gs_walk &w,
+	int cr, int par, int t, struct bsq_st7 &q, bsq_real &b)
 {
+	const bool ofs = PY == 16;
 	if (!DIRECT) {
-		q = bsq_gather7i(x.in, cr, x.g.nx + 2, sz);
+		q = bsq_gather7i(x.in, cr, w.sy, w.sz);
 	} else {
 		q.c = 0;
-		q.xm = x.in[first && par ? cr + x.wx : cr - 1];
-		q.xp = x.in[last && !par ? cr - x.wx : cr + 1];
-		q.ym = x.in[cr + oym];
-		q.yp = x.in[cr + oyp];
-		q.zm = x.in[t > 1 ? cr - sz : cr];
-		q.zp = x.in[t < x.g.nz ? cr + sz : cr];
+		q.xm = x.in[ofs ? cr + (par ? w.oxm1 : -1) : w.first && par ? cr + x.wx : cr - 1];
+		q.xp = x.in[ofs ? cr + (par ? 1 : w.oxp0) : w.last && !par ? cr - x.wx : cr + 1];
+		q.ym = x.in[cr + w.oym];
+		q.yp = x.in[cr + w.oyp];
+		q.zm = x.in[!EDGE || t > 1 ? cr - w.sz : cr];
+		q.zp = x.in[!EDGE || t < x.g.nz ? cr + w.sz : cr];
 	}
 	b = x.rhs[cr];
 }
 
-/* What k_gs_sweep's PRE loads ahead for the red cell at cr of plane t:
- * 1 all of red_inputs, 2 its neighbour above and its right-hand side. */
-template <bool DIRECT, int PRE>
-__device__ static __forceinline__ void red_ahead(const struct gs_args &x, int cr, int par, int t,
-	bool first, bool last, int oym, int oyp, int sz, struct bsq_st7 &q, bsq_real &b)
+/* What k_gs_sweep's PRE loads ahead for the red cell at cr of plane t
+ * (parity par): 1 all of red_inputs, 2 its neighbour above and its
+ * right-hand side. */
+template <int PY, bool DIRECT, int PRE, bool EDGE>
+__device__ static __forceinline__ void red_ahead(const struct gs_args &x, struct gs_walk &w,
+	int cr, int par, int t)
 {
 	if (PRE == 1) {
-		red_inputs<DIRECT>(x, cr, par, t, first, last, oym, oyp, sz, q, b);
+		red_inputs<PY, DIRECT, EDGE>(x, w, cr, par, t, w.qn, w.bn);
 	} else if (PRE == 2) {
-		q.zp = x.in[!DIRECT || t < x.g.nz ? cr + sz : cr];
-		b = x.rhs[cr];
+		w.qn.zp = x.in[!DIRECT || !EDGE || t < x.g.nz ? cr + w.sz : cr];
+		w.bn = x.rhs[cr];
 	}
 }
 
-/* Blocks a multiprocessor holds: PRE keeps the next red cell's seven
- * inputs in registers, so fewer blocks. */
-#define GS_MIN_BLOCKS(py, pre) \
-	((pre) == 1 ? ((py) == 8 ? 4 : 2) : ((py) == 8 ? BSQ_GS_MIN_BLOCKS : 3))
+/* One plane of a walk: the red cells of plane t, a barrier, the black
+ * cells of plane t - 1 (file's comment).  EDGE false: plane t lies where no
+ * test of the chunk's or the grid's ends is needed (3 <= t <= nz - 2, kb +
+ * 1 <= t <= ke: both colours, the planes around inside, PRE's next plane
+ * inside). */
+template <int PY, bool DIRECT, int PRE, bool EDGE>
+__device__ static __forceinline__ void gs_plane(const struct gs_args &x, bsq_real (*R)[PY + 2][PX + 2],
+	struct gs_walk &w, int t)
+{
+	const struct bsq_grid &g = x.g;
+	const int par = w.par, sz = w.sz, k = t - 1, c = w.cr - sz;
+	const int next = w.cr + sz + 2 * par - 1;
+	/* the black cell of plane k and its right-hand side, loaded before
+	 * the barrier: after it the black cell waits on shared memory only */
+	const bool black = w.inner && (!EDGE || (k >= w.kb && k <= w.ke));
+	const bsq_real b = black ? x.rhs[c] : (bsq_real)0;
+	bsq_real below = 0; /* phi at c, from the red cell's gather */
+	if ((!EDGE || (t >= 1 && t <= g.nz)) && w.live) {
+		/* the red cell of this pair in plane t */
+		bsq_real v;
+		if (w.fast) {
+			struct bsq_st7 q;
+			bsq_real rb;
+			if (PRE == 1) {
+				q = w.qn;
+				rb = w.bn;
+			} else {
+				red_inputs<PY, DIRECT, EDGE>(x, w, w.cr, par, t, q, rb);
+				if (PRE == 2) {
+					q.zp = w.qn.zp;
+					rb = w.bn;
+				}
+			}
+			below = q.zm;
+			v = bsq_relax(&q, rb, &x.h);
+		} else {
+			/* (cells -1 and nx + 2 of the halo pairs: never read) */
+			const int ir = 2 * w.a - par;
+			v = ir >= 0 && ir <= g.nx + 1 ? red_at<DIRECT>(x, ir, w.j, t, w.cr, w.sy, sz) : 0;
+		}
+		R[t & 3][w.ty][w.tx] = v;
+	}
+	if (PRE && w.fast && (!EDGE || (t + 1 <= g.nz && t + 1 <= w.ke + 1)))
+		red_ahead<PY, DIRECT, PRE, EDGE>(x, w, next, par ^ 1, t + 1);
+	__syncthreads();
+	if (black) {
+		/* par = 1: the black cell is 2a - 1, its red pair-mate 2a */
+		const int s = k & 3, tx = w.tx, ty = w.ty;
+		const bsq_real self = R[s][ty][tx], other = R[s][ty][tx + (par ? -1 : 1)];
+		struct bsq_st7 q;
+		q.c = !EDGE || k < g.nz ? below : x.in[c];
+		q.xm = par ? other : self;
+		q.xp = par ? self : other;
+		q.ym = R[s][ty - 1][tx];
+		q.yp = R[s][ty + 1][tx];
+		q.zm = !EDGE || k > 1 ? R[(k - 1) & 3][ty][tx] : DIRECT ? q.c : x.in[c - sz];
+		q.zp = !EDGE || k < g.nz ? R[(k + 1) & 3][ty][tx] : DIRECT ? q.c : x.in[c + sz];
+		x.out[c] = bsq_relax(&q, b, &x.h);
+		x.out[c + (par ? 1 : -1)] = self;
+	}
+	w.cr = next;
+	w.par = par ^ 1;
+}
 
+/* Blocks a multiprocessor holds: PRE keeps the next red cell's seven
+ * inputs in registers, so fewer blocks.  Tiles of 16 rows: 2 (the walk
+ * with its planes inside apart takes 42-48 registers; capped at 32 for
+ * three blocks it spilled 68-80 bytes); BSQ_GS_MIN_BLOCKS16=N in NVCCFLAGS
+ * at configure time sets it for PRE 0 and 2. */
+#ifndef BSQ_GS_MIN_BLOCKS16
+#define BSQ_GS_MIN_BLOCKS16 2
+#endif
+#define GS_MIN_BLOCKS(py, pre) \
+	((pre) == 1 ? ((py) == 8 ? 4 : 2) : ((py) == 8 ? BSQ_GS_MIN_BLOCKS : BSQ_GS_MIN_BLOCKS16))
+
+/* The walk of a block (GS_THREADS); on tiles of 16 rows the planes inside
+ * the chunk and the grid without gs_plane's tests (EDGE false): the same
+ * loads and the same arithmetic in fewer instructions. */
 template <int PY, bool DIRECT, int PRE>
 __global__ static void __launch_bounds__(GS_THREADS(PY), GS_MIN_BLOCKS(PY, PRE))
 	k_gs_sweep(struct gs_args x)
@@ -179,92 +280,52 @@ __global__ static void __launch_bounds__(GS_THREADS(PY), GS_MIN_BLOCKS(PY, PRE))
 	static_assert(PX == 32 && PY <= 16, "a warp is a row of the tile");
 	__shared__ bsq_real R[4][PY + 2][PX + 2];
 	const struct bsq_grid &g = x.g;
-	const int w = (int)threadIdx.x / 32, l = (int)threadIdx.x % 32;
-	const bool side = w == PY + 2;
-	const int tx = side ? (l < 16 ? 0 : PX + 1) : l + 1;
-	const int ty = side ? l % 16 + 1 : w < PY ? w + 1 : w == PY ? 0 : PY + 1;
-	const int a = (int)blockIdx.x * PX + tx, j = (int)blockIdx.y * PY + ty;
-	const int kb = (int)blockIdx.z * x.nzc + 1;
-	const int ke = min(g.nz, kb + x.nzc - 1);
+	const int wp = (int)threadIdx.x / 32, l = (int)threadIdx.x % 32;
+	const bool side = wp == PY + 2;
 	const int half = g.nx / 2;
-	/* a pair of the grid (halo pairs 0 and nx/2 + 1 hold one cell each) */
-	const bool live = (!side || ty <= PY) && a <= half + 1 && j <= g.ny + 1 &&
-		!((a < 1 || a > half) && (j < 1 || j > g.ny));
-	const bool inner = w < PY && a <= half && j <= g.ny;
-	/* both cells of a fast pair are inside the grid */
-	const bool fast = live && a >= 1 && a <= half && j >= 1 && j <= g.ny;
-	/* indices in 32 bits (fused_ok: fewer than 2^31 values); par: the
-	 * parity of j + k0 + t, the red cell of plane t 2a - par at cr, and
-	 * the black cell of plane t - 1 below it, at cr - sz (the red cell's
-	 * gather reads it: phi there is not loaded again) */
-	const int sy = g.nx + 2, sz = sy * (g.ny + 2);
-	/* a direct sweep's fast pairs: the offsets of the red cell's y
-	 * neighbours, and whether its x neighbours can be across a face (pair
-	 * 1 when the red cell is cell 1, pair nx / 2 when it is cell nx) */
-	const int oym = !DIRECT || j > 1 ? -sy : x.wy, oyp = !DIRECT || j < g.ny ? sy : -x.wy;
-	const bool first = DIRECT && a == 1, last = DIRECT && a == half;
-	int t, par = (j + x.k0 + kb - 1) & 1, cr = (kb - 1) * sz + j * sy + 2 * a - par;
+	struct gs_walk w;
+	int t;
+	w.tx = side ? (l < 16 ? 0 : PX + 1) : l + 1;
+	w.ty = side ? l % 16 + 1 : wp < PY ? wp + 1 : wp == PY ? 0 : PY + 1;
+	w.a = (int)blockIdx.x * PX + w.tx;
+	w.j = (int)blockIdx.y * PY + w.ty;
+	w.kb = (int)blockIdx.z * x.nzc + 1;
+	w.ke = min(g.nz, w.kb + x.nzc - 1);
+	/* indices in 32 bits (fused_ok: fewer than 2^31 values) */
+	w.sy = g.nx + 2;
+	w.sz = w.sy * (g.ny + 2);
+	w.live = (!side || w.ty <= PY) && w.a <= half + 1 && w.j <= g.ny + 1 &&
+		!((w.a < 1 || w.a > half) && (w.j < 1 || w.j > g.ny));
+	w.inner = wp < PY && w.a <= half && w.j <= g.ny;
+	w.fast = w.live && w.a >= 1 && w.a <= half && w.j >= 1 && w.j <= g.ny;
+	w.first = DIRECT && w.a == 1;
+	w.last = DIRECT && w.a == half;
+	w.oxm1 = w.first ? x.wx : -1;
+	w.oxp0 = w.last ? -x.wx : 1;
+	w.oym = !DIRECT || w.j > 1 ? -w.sy : x.wy;
+	w.oyp = !DIRECT || w.j < g.ny ? w.sy : -x.wy;
+	w.par = (w.j + x.k0 + w.kb - 1) & 1;
+	w.cr = (w.kb - 1) * w.sz + w.j * w.sy + 2 * w.a - w.par;
+	w.bn = 0;
 	/* PRE: the red cell's inputs of the next plane, loaded before the
 	 * barrier (Nsight Compute: the sweep waited on these loads in 41% of
 	 * its samples, on the barrier in 27%) */
-	struct bsq_st7 qn;
-	bsq_real bn = 0;
-	if (PRE && fast && kb - 1 >= 1)
-		red_ahead<DIRECT, PRE>(x, cr, par, kb - 1, first, last, oym, oyp, sz, qn, bn);
-	for (t = kb - 1; t <= ke + 1; t++, cr += sz + 2 * par - 1, par ^= 1) {
-		/* the black cell of plane k and its right-hand side, loaded before
-		 * the barrier: after it the black cell waits on shared memory only */
-		const int k = t - 1, c = cr - sz;
-		const bool black = inner && k >= kb && k <= ke;
-		const bsq_real b = black ? x.rhs[c] : (bsq_real)0;
-		bsq_real below = 0; /* phi at c, from the red cell's gather */
-		if (t >= 1 && t <= g.nz && live) {
-			/* the red cell of this pair in plane t */
-			bsq_real v;
-			if (fast) {
-				struct bsq_st7 q;
-				bsq_real rb;
-				if (PRE == 1) {
-					q = qn;
-					rb = bn;
-				} else {
-					red_inputs<DIRECT>(x, cr, par, t, first, last, oym, oyp, sz,
-						q, rb);
-					if (PRE == 2) {
-						q.zp = qn.zp;
-						rb = bn;
-					}
-				}
-				below = q.zm;
-				v = bsq_relax(&q, rb, &x.h);
-			} else {
-				/* (cells -1 and nx + 2 of the halo pairs: never read) */
-				const int ir = 2 * a - par;
-				v = ir >= 0 && ir <= g.nx + 1 ?
-					red_at<DIRECT>(x, ir, j, t, cr, sy, sz) : 0;
-			}
-			R[t & 3][ty][tx] = v;
-		}
-		if (PRE && fast && t + 1 <= g.nz && t + 1 <= ke + 1)
-			red_ahead<DIRECT, PRE>(x, cr + sz + 2 * par - 1, par ^ 1, t + 1, first, last,
-				oym, oyp, sz, qn, bn);
-		__syncthreads();
-		if (black) {
-			/* par = 1: the black cell is 2a - 1, its red pair-mate 2a */
-			const int s = k & 3;
-			const bsq_real self = R[s][ty][tx], other = R[s][ty][tx + (par ? -1 : 1)];
-			struct bsq_st7 q;
-			q.c = k < g.nz ? below : x.in[c];
-			q.xm = par ? other : self;
-			q.xp = par ? self : other;
-			q.ym = R[s][ty - 1][tx];
-			q.yp = R[s][ty + 1][tx];
-			q.zm = k > 1 ? R[(k - 1) & 3][ty][tx] : DIRECT ? q.c : x.in[c - sz];
-			q.zp = k < g.nz ? R[(k + 1) & 3][ty][tx] : DIRECT ? q.c : x.in[c + sz];
-			x.out[c] = bsq_relax(&q, b, &x.h);
-			x.out[c + (par ? 1 : -1)] = self;
-		}
+	if (PRE && w.fast && w.kb - 1 >= 1)
+		red_ahead<PY, DIRECT, PRE, true>(x, w, w.cr, w.par, w.kb - 1);
+	if (PY != 16) {
+		/* tiles of 8 rows (capped at 32 registers): one copy of the
+		 * plane (two spilled there) */
+		for (t = w.kb - 1; t <= w.ke + 1; t++)
+			gs_plane<PY, DIRECT, PRE, true>(x, R, w, t);
+		return;
 	}
+	const int lo = max(3, w.kb + 1), hi = min(g.nz - 2, w.ke);
+	for (t = w.kb - 1; t <= w.ke + 1 && t < lo; t++)
+		gs_plane<PY, DIRECT, PRE, true>(x, R, w, t);
+	for (; t <= hi; t++)
+		gs_plane<PY, DIRECT, PRE, false>(x, R, w, t);
+	for (; t <= w.ke + 1; t++)
+		gs_plane<PY, DIRECT, PRE, true>(x, R, w, t);
 }
 
 /* Whether the one-pass sweeps run (0: the two launches a sweep,
@@ -338,15 +399,16 @@ static int sweep_rows(void)
 
 /* What k_gs_sweep loads for the next plane's red cell before the barrier
  * (SPATE_BSQ_GS_PRE=0, 1 or 2, read at every call: a test runs all three):
- * 0 nothing; 1 its seven inputs (two blocks of 16 rows a multiprocessor
- * instead of three); 2 the two that come from memory, the neighbour above
- * and the right-hand side (32 registers; direct levels only, others take 0:
- * with the filled ghosts' reads it spilled).  Default: in
- * single precision 1 on levels of at most 2^24 cells, 2 on larger direct
- * ones; 0 in double precision.  One H200, V(2,2) ms with 0, 1, 2: fp32
- * 256^3 0.596-0.597, 0.580-0.581, 0.592-0.595; 512^3 3.937-3.939,
- * 3.951-3.952, 3.874-3.880; fp64 256^3 0.927, 0.934, 0.938; 512^3 6.254,
- * 6.262, 6.268. */
+ * 0 nothing; 1 its seven inputs; 2 the two that come from memory, the
+ * neighbour above and the right-hand side (direct levels only, others take
+ * 0: with the filled ghosts' reads it spilled).  Default: in single
+ * precision 1 on levels of at most 2^24 interior cells, 2 on larger direct
+ * ones; 0 in double precision.  One H200, V(2,2) ms, tiles of 16 rows with
+ * the planes inside apart (twenty-eighth session): fp32 256^3 0.581 with 2
+ * on the finest level, 0.572-0.573 with 1; 512^3 3.779-3.783 with 2,
+ * 3.905-3.916 with 1.  Before it (tiles of 16 rows, 0, 1, 2): fp32 256^3
+ * 0.596-0.597, 0.580-0.581, 0.592-0.595; 512^3 3.937-3.939, 3.951-3.952,
+ * 3.874-3.880; fp64 256^3 0.927, 0.934, 0.938; 512^3 6.254, 6.262, 6.268. */
 static int gs_pre(const struct bsq_level *l, bool direct)
 {
 	const char *e = getenv("SPATE_BSQ_GS_PRE");
@@ -354,7 +416,8 @@ static int gs_pre(const struct bsq_level *l, bool direct)
 		return atoi(e) == 1 || atoi(e) == 2 ? atoi(e) : 0;
 	if (sizeof(bsq_real) > 4)
 		return 0;
-	return bsq_count(&l->g) <= ((size_t)1 << 24) ? 1 : direct ? 2 : 0;
+	return (size_t)l->g.nx * (size_t)l->g.ny * (size_t)l->g.nz <= ((size_t)1 << 24) ? 1 :
+		direct ? 2 : 0;
 }
 
 extern "C" void bsq_cuda_smooth(struct bsq_level *l, int phi, int rhs, int sweeps)

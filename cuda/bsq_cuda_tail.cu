@@ -274,7 +274,8 @@ __device__ static void prolong(bsq_real *s, const struct tail_lev &F, const stru
 	__syncthreads();
 }
 
-__global__ static void __launch_bounds__(TAIL_THREADS, 1) k_tail(const struct tail_args a)
+template <int NT>
+__global__ static void __launch_bounds__(NT, 1) k_tail(const struct tail_args a)
 {
 	pdl_start();
 	extern __shared__ double shm[];
@@ -353,14 +354,29 @@ extern "C" int bsq_cuda_tail_from(const struct bsq_level *lev, int nlev,
 	return from;
 }
 
+/* k_tail with NT threads (SPATE_BSQ_TAIL_THREADS=256 or 512: fewer, for
+ * comparison), bytes of shared memory. */
+template <int NT>
+static void tail_launch(const struct tail_args &a, size_t bytes)
+{
+	static size_t allowed;
+	if (bytes > allowed) {
+		bsq_cuda_note(cudaFuncSetAttribute(k_tail<NT>,
+			cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes), "cudaFuncSetAttribute");
+		allowed = bytes;
+	}
+	bsq_launch(k_tail<NT>, dim3(1), dim3(NT), bytes, bsq_cuda_now, a);
+}
+
 extern "C" void bsq_cuda_tail_cycle(struct bsq_level *lev, int from, int nlev,
 	const struct bsq_params *p)
 {
-	static size_t allowed;
 	struct tail_args a;
 	size_t bytes = tail_values(lev, from, nlev) * sizeof(bsq_real);
 	unsigned off = 0;
 	const bool fills = env_is("SPATE_BSQ_TAIL_FILL", "1");
+	const char *e = getenv("SPATE_BSQ_TAIL_THREADS");
+	const int nt = e ? atoi(e) : TAIL_THREADS;
 	int l, f, d;
 	memset(&a, 0, sizeof a);
 	for (l = from; l < nlev; l++) {
@@ -399,10 +415,10 @@ extern "C" void bsq_cuda_tail_cycle(struct bsq_level *lev, int from, int nlev,
 	a.pre = p->pre;
 	a.post = p->post;
 	a.pl = p->interp != BSQ_INTERP_PC;
-	if (bytes > allowed) {
-		bsq_cuda_note(cudaFuncSetAttribute(k_tail, cudaFuncAttributeMaxDynamicSharedMemorySize,
-			(int)bytes), "cudaFuncSetAttribute");
-		allowed = bytes;
-	}
-	bsq_launch(k_tail, dim3(1), dim3(TAIL_THREADS), bytes, bsq_cuda_now, a);
+	if (nt == 256)
+		tail_launch<256>(a, bytes);
+	else if (nt == 512)
+		tail_launch<512>(a, bytes);
+	else
+		tail_launch<TAIL_THREADS>(a, bytes);
 }
