@@ -350,8 +350,16 @@ static bool fused_ok(const struct bsq_level *l)
 		k[BSQ_ZP] != BSQ_GHOST_PERIODIC && k[BSQ_ZP] != BSQ_GHOST_HALO;
 }
 
+/* The fewest planes a chunk of k_gs_sweep's walk takes
+ * (SPATE_BSQ_GS_LEAST=1 or 2, read at every call; default 2). */
+static int gs_least(void)
+{
+	const char *e = getenv("SPATE_BSQ_GS_LEAST");
+	return e && atoi(e) == 1 ? 1 : 2;
+}
+
 /* One sweep of level l by k_gs_sweep, PY rows a tile, in chunks of at
- * least 2 planes; direct (bsq_cuda_direct) or after a fill. */
+ * least gs_least() planes; direct (bsq_cuda_direct) or after a fill. */
 template <int PY, bool DIRECT, int PRE>
 static void smooth_one(struct bsq_level *l, int phi, struct gs_args &x)
 {
@@ -360,7 +368,7 @@ static void smooth_one(struct bsq_level *l, int phi, struct gs_args &x)
 	bsq_real *y = l->v[BSQ_TMP];
 	if (slots == 0)
 		slots = bsq_cuda_slots((const void *)k_gs_sweep<PY, DIRECT, PRE>, GS_THREADS(PY), 0);
-	x.nzc = bsq_cuda_wave_planes(l->g.nz, (long)grid.x * grid.y, slots, 1, 2, INT_MAX);
+	x.nzc = bsq_cuda_wave_planes(l->g.nz, (long)grid.x * grid.y, slots, 1, gs_least(), INT_MAX);
 	grid.z = (unsigned)((l->g.nz + x.nzc - 1) / x.nzc);
 	if (!DIRECT)
 		bsq_cuda_ghosts(l, phi);
