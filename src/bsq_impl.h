@@ -24,6 +24,15 @@
 #define BSQ_COARSE_SWEEPS 4
 #define BSQ_COARSE_SWEEPS_MAX 2000
 
+/* A multigrid solve whose residual has fallen by less than BSQ_STALL_FALL
+ * in each of BSQ_STALL_CYCLES V-cycles in a row has met the round-off of its
+ * precision (a working V-cycle divides it by 4.5 or more: t_bsq_mg): it
+ * stops there and says so, instead of running to max_cycles.  In single
+ * precision a heated cavity at Ra 1e5 stops so at its first step
+ * (tests/bsq_gpu_valid.sh). */
+#define BSQ_STALL_FALL 1.25
+#define BSQ_STALL_CYCLES 4
+
 /* Ghost kinds of a centred field per face (bsq_bc.c). */
 enum { BSQ_GHOST_NEUMANN = 0, BSQ_GHOST_DIRICHLET, BSQ_GHOST_PERIODIC };
 /* Velocity only: the normal component on the wall face itself is 0. */

@@ -183,7 +183,8 @@ int bsq_poisson_on(const struct bsq_ops *o, struct bsq_state *s, const struct bs
 {
 	struct bsq_level *L = &s->lev[0];
 	struct mg m;
-	int err = 0;
+	double last = 0;
+	int err = 0, flat = 0;
 	m.o = o;
 	m.lev = s->lev;
 	m.nlev = s->nlev;
@@ -200,6 +201,11 @@ int bsq_poisson_on(const struct bsq_ops *o, struct bsq_state *s, const struct bs
 		}
 		while ((st->residual = o->residual(L, BSQ_RES, BSQ_PHI, BSQ_RHS)) > rtol &&
 			st->cycles < p->max_cycles) {
+			/* BSQ_STALL_FALL: a residual that no longer falls */
+			flat = st->cycles > 0 && st->residual * BSQ_STALL_FALL > last ? flat + 1 : 0;
+			if (flat >= BSQ_STALL_CYCLES)
+				break;
+			last = st->residual;
 			vcycle(&m, 0);
 			st->cycles++;
 		}
@@ -210,7 +216,13 @@ int bsq_poisson_on(const struct bsq_ops *o, struct bsq_state *s, const struct bs
 	s->p = L->v[BSQ_PHI];
 	o->shift(L, BSQ_PHI, o->mean(L, BSQ_PHI));
 	host_levels_free(&m);
-	if (err)
+	if (err && flat >= BSQ_STALL_CYCLES)
+		spate_log_error("bsq", "pressure solve (%s): residual %g after %d V-cycles, above %g, "
+			"and no longer falling (less than %gx a cycle for %d cycles): the round-off of "
+			"%s precision for this pressure; raise tol%s", o->name, st->residual,
+			st->cycles, rtol, BSQ_STALL_FALL, BSQ_STALL_CYCLES, BSQ_PRECISION,
+			sizeof(bsq_real) < 8 ? ", or build without --enable-bsq-single" : "");
+	else if (err)
 		spate_log_error("bsq", "pressure solve (%s): residual %g after %d %s, above %g "
 			"(raise max_cycles or max_sweeps, or tol)", o->name, st->residual, st->cycles,
 			p->solver == BSQ_SOLVER_JACOBI ? "sweeps" : "V-cycles", rtol);

@@ -10,6 +10,8 @@
  *   constant >= MIN_PC;
  * - full multigrid then V-cycles reach a residual of 1e-9 (the right-hand
  *   side is up to 3 pi^2) in at most 15 cycles (measured: 14);
+ * - asked for a residual below round-off, the solve stops with an error
+ *   once the residual no longer falls, in fewer than 60 of its 500 cycles;
  * - Jacobi and multigrid solutions of the same problem agree to 1e-8 when
  *   both stop at residual 1e-10;
  * - a backend whose small levels are solved on host copies (as the GPU's)
@@ -178,6 +180,26 @@ static void test_fmg_reaches_tol(void **unused)
 	bsq_free(&s);
 }
 
+/* A tolerance below the round-off of the precision: the solve stops once
+ * its residual no longer falls (BSQ_STALL_CYCLES cycles of less than
+ * BSQ_STALL_FALL each), with an error, long before max_cycles. */
+static void test_stall_stops(void **unused)
+{
+	struct bsq_params p;
+	struct bsq_state s;
+	struct bsq_stats st;
+	(void)unused;
+	make(&s, &p, 32, 0, BSQ_SOLVER_MG, BSQ_INTERP_PL);
+	set_rhs(&s, rhs_exact);
+	p.max_cycles = 500;
+	assert_int_equal(bsq_poisson(&s, &p, 1e-300, 1, &st), -SPATE_ENUMERIC);
+	printf("# tolerance 1e-300: stopped after %d V-cycles at residual %.3e\n", st.cycles,
+		st.residual);
+	assert_true(st.cycles >= BSQ_STALL_CYCLES && st.cycles < 60);
+	assert_true(st.residual > 0 && st.residual < 1e-3);
+	bsq_free(&s);
+}
+
 /* A backend that keeps its levels "elsewhere": the CPU's verbs, plus the
  * optional moves of bsq_ops, so that the solve runs its small levels on
  * host copies (bsq_mg.c, as on a GPU).  The moves are counted. */
@@ -305,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_manufactured_order),
 		cmocka_unit_test(test_vcycle_reduction),
 		cmocka_unit_test(test_fmg_reaches_tol),
+		cmocka_unit_test(test_stall_stops),
 		cmocka_unit_test(test_jacobi_agrees),
 		cmocka_unit_test(test_host_levels),
 		cmocka_unit_test(test_tail),
