@@ -196,6 +196,20 @@ static int case_option(const char *a, struct bench_opts *o)
 	return -1;
 }
 
+/* A --sizes token, N or NXxNY, whole (nothing after it): 0, or -1. */
+static int size_of(const char *tok, int *nx, int *ny)
+{
+	int end = 0;
+	if (sscanf(tok, "%dx%d%n", nx, ny, &end) == 2 && tok[end] == '\0')
+		return 0;
+	end = 0;
+	if (sscanf(tok, "%d%n", nx, &end) == 1 && tok[end] == '\0') {
+		*ny = *nx;
+		return 0;
+	}
+	return -1;
+}
+
 int spate_bench(int argc, char **argv)
 {
 	const char *sizes = "1024,2048,4096,8192", *overlaps = "streams";
@@ -262,6 +276,24 @@ int spate_bench(int argc, char **argv)
 		spate_log_error("bench", "%s: only --case=malpasset and rain take it", o.dem_opt);
 		return -SPATE_EINVAL;
 	}
+	list = strdup(sizes);
+	if (!list)
+		return -SPATE_ENOMEM;
+	for (tok = strtok_r(list, ",", &save), rc = -1; tok; tok = strtok_r(NULL, ",", &save)) {
+		int nx = 0, ny = 0;
+		if (size_of(tok, &nx, &ny) || nx < 8 || nx > 65536 || ny < 8 || ny > 1 << 20) {
+			spate_log_error("bench", "--sizes: %s: N or NXxNY, N between 8 and 65536",
+				tok);
+			free(list);
+			return -SPATE_EINVAL;
+		}
+		rc = 0;
+	}
+	free(list);
+	if (rc) {
+		spate_log_error("bench", "--sizes: no size (N or NXxNY, ...)");
+		return -SPATE_EINVAL;
+	}
 	be = spate_backend_select(o.device);
 	if (!be)
 		return -SPATE_ENODEV;
@@ -277,13 +309,10 @@ int spate_bench(int argc, char **argv)
 	list = strdup(sizes);
 	if (!list)
 		return -SPATE_ENOMEM;
+	save = NULL;
 	for (tok = strtok_r(list, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
-		int nx = atoi(tok), ny = strchr(tok, 'x') ? atoi(strchr(tok, 'x') + 1) : nx;
-		if (nx < 8 || nx > 65536 || ny < 8 || ny > 1 << 20) {
-			spate_log_error("bench", "--sizes: %s: N or NXxNY, N between 8 and 65536", tok);
-			rc = -SPATE_EINVAL;
-			break;
-		}
+		int nx = 0, ny = 0;
+		(void)size_of(tok, &nx, &ny); /* checked above */
 		rc = bench_size(nx, ny, overlaps, &o);
 	}
 	free(list);

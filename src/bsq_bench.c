@@ -149,8 +149,10 @@ out:
 /* NXxNYxNZ into the case. */
 static int size_of(const char *tok, struct bench_case *c)
 {
-	return sscanf(tok, "%dx%dx%d", &c->nx, &c->ny, &c->nz) == 3 && c->nx >= 4 && c->ny >= 1 &&
-		c->nz >= 4 && c->nx <= 4096 && c->ny <= 4096 && c->nz <= 4096 ? 0 : -SPATE_EINVAL;
+	int end = 0;
+	return sscanf(tok, "%dx%dx%d%n", &c->nx, &c->ny, &c->nz, &end) == 3 && tok[end] == '\0' &&
+		c->nx >= 4 && c->ny >= 1 && c->nz >= 4 && c->nx <= 4096 && c->ny <= 4096 &&
+		c->nz <= 4096 ? 0 : -SPATE_EINVAL;
 }
 
 int bsq_bench(int argc, char **argv)
@@ -200,6 +202,22 @@ int bsq_bench(int argc, char **argv)
 		spate_log_error("bench", "--steps must be >= 1 and --tol > 0");
 		return -SPATE_EINVAL;
 	}
+	{ /* every size, before the header */
+		char chk[sizeof sizes], *s = NULL;
+		struct bench_case d = c;
+		int n = 0;
+		snprintf(chk, sizeof chk, "%s", sizes);
+		for (char *t = strtok_r(chk, ",", &s); t; t = strtok_r(NULL, ",", &s), n++)
+			if (size_of(t, &d)) {
+				spate_log_error("bench", "--sizes: %s: NXxNYxNZ, each 4..4096 "
+					"(ny >= 1)", t);
+				return -SPATE_EINVAL;
+			}
+		if (n == 0) {
+			spate_log_error("bench", "--sizes: no size (NXxNYxNZ,...)");
+			return -SPATE_EINVAL;
+		}
+	}
 	printf("# boussinesq bench, %s, %s precision, tol %g, warm start %s; bytes per cell "
 		"counted: %d values a step + %d a V(2,2) cycle or %d a sweep, %zu bytes a value\n",
 		c.cuda ? "CUDA" : "CPU", sizeof(bsq_real) == 8 ? "double" : "single", c.tol,
@@ -209,10 +227,7 @@ int bsq_bench(int argc, char **argv)
 		"   work/step       max|div|   GB/s\n");
 	for (char *s = strtok_r(sizes, ",", &save); s && !rc; s = strtok_r(NULL, ",", &save)) {
 		char list[64], *save2 = NULL;
-		if ((rc = size_of(s, &c))) {
-			spate_log_error("bench", "--sizes: %s: NXxNYxNZ, each 4..4096 (ny >= 1)", s);
-			break;
-		}
+		(void)size_of(s, &c); /* checked above */
 		snprintf(list, sizeof list, "%s", solvers);
 		for (char *v = strtok_r(list, ",", &save2); v && !rc; v = strtok_r(NULL, ",", &save2)) {
 			if (strcmp(v, "multigrid") && strcmp(v, "jacobi")) {

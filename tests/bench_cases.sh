@@ -6,7 +6,8 @@
 #      steps: exit 0, one data line with 3 steps and positive speeds; the
 #      Boussinesq bench keeps its own --case= (cavity);
 #   2. bad options (an unknown case, --early-exit=maybe, --rain=-1, a
-#      Malpasset option for the dam break) and the
+#      Malpasset option for the dam break, sizes that are not N or NXxNY
+#      or, for the Boussinesq bench, NXxNYxNZ, or no size) and the
 #      Malpasset cases without their data: exit non-zero with a message
 #      naming the option, or tools/get-malpasset;
 #   3. with the Malpasset data ($SPATE_DATA, else ../shared/data; else the
@@ -45,11 +46,20 @@ rc=$?
 check "bench --physics=boussinesq --case=cavity: a cavity line" $? "(exit $rc)"
 
 # 2. bad options, missing data
-for bad in --case=nope --early-exit=maybe --rain=-1 --rain-centre=x --cellsize=40; do
+for bad in --case=nope --early-exit=maybe --rain=-1 --rain-centre=x --cellsize=40 \
+	--sizes=64abc --sizes=64x64x3 --sizes=64x --sizes= --sizes=,; do
 	"$SPATE" bench --device=cpu --sizes=64 --steps=1 "$bad" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	[ $rc -ne 0 ] && grep -q -- "${bad%%=*}" "$tmp/err"
+	[ $rc -ne 0 ] && grep -q -- "${bad%%=*}" "$tmp/err" && ! grep -q "^cpu " "$tmp/out"
 	check "bench $bad: refused, naming it" $? "(exit $rc: $(head -c 300 "$tmp/err"))"
+done
+for bad in --sizes=8x8x8x8 --sizes=8x8 --sizes=3x1x8 --sizes=8x1x8,abc --sizes=; do
+	"$SPATE" bench --physics=boussinesq --case=cavity --sizes=8x1x8 --steps=1 \
+		--pressure=jacobi --tol=1e-3 "$bad" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -ne 0 ] && grep -q -- "--sizes" "$tmp/err" && ! grep -q "^cavity " "$tmp/out"
+	check "bench --physics=boussinesq $bad: refused, naming it" $? \
+		"(exit $rc: $(head -c 300 "$tmp/err"))"
 done
 for c in malpasset rain; do
 	"$SPATE" bench --device=cpu --case=$c --steps=1 --data-dir="$tmp/none" \
