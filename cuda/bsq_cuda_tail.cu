@@ -274,8 +274,7 @@ __device__ static void prolong(bsq_real *s, const struct tail_lev &F, const stru
 	__syncthreads();
 }
 
-template <int NT>
-__global__ static void __launch_bounds__(NT, 1) k_tail(const struct tail_args a)
+__global__ static void __launch_bounds__(TAIL_THREADS, 1) k_tail(const struct tail_args a)
 {
 	pdl_start();
 	extern __shared__ double shm[];
@@ -342,11 +341,10 @@ extern "C" int bsq_cuda_tail_from(const struct bsq_level *lev, int nlev,
 	for (l = 1; l < nlev; l++) {
 		if (lev[l].slabs || lev[l].k0 != 0)
 			return nlev;
-		for (f = 0; f < BSQ_NFACE; f++) {
-			const int k = lev[l].ghost[f];
-			if (k != lev[1].ghost[f] || (k != BSQ_GHOST_NEUMANN && k != BSQ_GHOST_PERIODIC))
+		for (f = 0; f < BSQ_NFACE; f++)
+			if (lev[l].ghost[f] != lev[1].ghost[f] ||
+				(lev[l].ghost[f] != BSQ_GHOST_NEUMANN && lev[l].ghost[f] != BSQ_GHOST_PERIODIC))
 				return nlev;
-		}
 	}
 	for (from = nlev; from > 1 &&
 		tail_values(lev, from - 1, nlev) * sizeof(bsq_real) <= (size_t)room &&
@@ -355,31 +353,14 @@ extern "C" int bsq_cuda_tail_from(const struct bsq_level *lev, int nlev,
 	return from;
 }
 
-/* k_tail with NT threads (SPATE_BSQ_TAIL_THREADS=256 or 512: fewer, for
- * comparison; one H200, V(2,2) 256^3 fp32 0.594 ms on 256, 0.581 on 512,
- * 0.580 on 1024), bytes of shared memory. */
-template <int NT>
-static void tail_launch(const struct tail_args &a, size_t bytes)
-{
-	static size_t allowed;
-	if (bytes > allowed) {
-		const cudaFuncAttribute shm = cudaFuncAttributeMaxDynamicSharedMemorySize;
-		bsq_cuda_note(cudaFuncSetAttribute(k_tail<NT>, shm, (int)bytes),
-			"cudaFuncSetAttribute");
-		allowed = bytes;
-	}
-	bsq_launch(k_tail<NT>, dim3(1), dim3(NT), bytes, bsq_cuda_now, a);
-}
-
 extern "C" void bsq_cuda_tail_cycle(struct bsq_level *lev, int from, int nlev,
 	const struct bsq_params *p)
 {
+	static size_t allowed;
 	struct tail_args a;
 	size_t bytes = tail_values(lev, from, nlev) * sizeof(bsq_real);
 	unsigned off = 0;
 	const bool fills = env_is("SPATE_BSQ_TAIL_FILL", "1");
-	const char *e = getenv("SPATE_BSQ_TAIL_THREADS");
-	const int nt = e ? atoi(e) : TAIL_THREADS;
 	int l, f, d;
 	memset(&a, 0, sizeof a);
 	for (l = from; l < nlev; l++) {
@@ -418,10 +399,10 @@ extern "C" void bsq_cuda_tail_cycle(struct bsq_level *lev, int from, int nlev,
 	a.pre = p->pre;
 	a.post = p->post;
 	a.pl = p->interp != BSQ_INTERP_PC;
-	if (nt == 256)
-		tail_launch<256>(a, bytes);
-	else if (nt == 512)
-		tail_launch<512>(a, bytes);
-	else
-		tail_launch<TAIL_THREADS>(a, bytes);
+	if (bytes > allowed) {
+		bsq_cuda_note(cudaFuncSetAttribute(k_tail, cudaFuncAttributeMaxDynamicSharedMemorySize,
+			(int)bytes), "cudaFuncSetAttribute");
+		allowed = bytes;
+	}
+	bsq_launch(k_tail, dim3(1), dim3(TAIL_THREADS), bytes, bsq_cuda_now, a);
 }

@@ -196,6 +196,9 @@ static int case_option(const char *a, struct bench_opts *o)
 	return -1;
 }
 
+/* The most sizes of one --sizes list. */
+#define BENCH_SIZES 64
+
 /* A --sizes token, N or NXxNY, whole (nothing after it): 0, or -1. */
 static int size_of(const char *tok, int *nx, int *ny)
 {
@@ -216,7 +219,7 @@ int spate_bench(int argc, char **argv)
 	const struct spate_backend *be;
 	struct bench_opts o;
 	char desc[512], *list, *tok, *save = NULL;
-	int rc = 0;
+	int rc = 0, dims[BENCH_SIZES][2], n = 0, i;
 
 	memset(&o, 0, sizeof o);
 	o.device = "auto";
@@ -279,18 +282,17 @@ int spate_bench(int argc, char **argv)
 	list = strdup(sizes);
 	if (!list)
 		return -SPATE_ENOMEM;
-	for (tok = strtok_r(list, ",", &save), rc = -1; tok; tok = strtok_r(NULL, ",", &save)) {
-		int nx = 0, ny = 0;
-		if (size_of(tok, &nx, &ny) || nx < 8 || nx > 65536 || ny < 8 || ny > 1 << 20) {
-			spate_log_error("bench", "--sizes: %s: N or NXxNY, N between 8 and 65536",
-				tok);
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++) {
+		if (n == BENCH_SIZES || size_of(tok, &dims[n][0], &dims[n][1]) || dims[n][0] < 8 ||
+			dims[n][0] > 65536 || dims[n][1] < 8 || dims[n][1] > 1 << 20) {
+			spate_log_error("bench", "--sizes: %s: N or NXxNY, N between 8 and 65536, "
+				"at most %d sizes", tok, BENCH_SIZES);
 			free(list);
 			return -SPATE_EINVAL;
 		}
-		rc = 0;
 	}
 	free(list);
-	if (rc) {
+	if (n == 0) {
 		spate_log_error("bench", "--sizes: no size (N or NXxNY, ...)");
 		return -SPATE_EINVAL;
 	}
@@ -306,15 +308,7 @@ int spate_bench(int argc, char **argv)
 		"cells/s cells/s/GPU     GB/s\n", o.early ? "on" : "off", be->name, desc,
 		BENCH_VALUES_PER_CELL,
 		BENCH_VALUES_PER_CELL * sizeof(real));
-	list = strdup(sizes);
-	if (!list)
-		return -SPATE_ENOMEM;
-	save = NULL;
-	for (tok = strtok_r(list, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
-		int nx = 0, ny = 0;
-		(void)size_of(tok, &nx, &ny); /* checked above */
-		rc = bench_size(nx, ny, overlaps, &o);
-	}
-	free(list);
+	for (i = 0; i < n && !rc; i++)
+		rc = bench_size(dims[i][0], dims[i][1], overlaps, &o);
 	return rc;
 }

@@ -146,20 +146,29 @@ out:
 	return rc;
 }
 
-/* NXxNYxNZ into the case. */
-static int size_of(const char *tok, struct bench_case *c)
+/* The most sizes of one --sizes list. */
+#define BSQ_BENCH_SIZES 64
+
+/* A size of --sizes. */
+struct bench_dims {
+	int nx, ny, nz;
+};
+
+/* NXxNYxNZ, whole (nothing after it), into d. */
+static int size_of(const char *tok, struct bench_dims *d)
 {
 	int end = 0;
-	return sscanf(tok, "%dx%dx%d%n", &c->nx, &c->ny, &c->nz, &end) == 3 && tok[end] == '\0' &&
-		c->nx >= 4 && c->ny >= 1 && c->nz >= 4 && c->nx <= 4096 && c->ny <= 4096 &&
-		c->nz <= 4096 ? 0 : -SPATE_EINVAL;
+	return sscanf(tok, "%dx%dx%d%n", &d->nx, &d->ny, &d->nz, &end) == 3 && tok[end] == '\0' &&
+		d->nx >= 4 && d->ny >= 1 && d->nz >= 4 && d->nx <= 4096 && d->ny <= 4096 &&
+		d->nz <= 4096 ? 0 : -SPATE_EINVAL;
 }
 
 int bsq_bench(int argc, char **argv)
 {
 	char sizes[256] = "64x8x64", solvers[64] = "multigrid,jacobi", *save = NULL;
 	struct bench_case c = { 0, 0, 0, 0, BSQ_SOLVER_MG, 0, 10, 1e-8, BSQ_WARM_LINEAR };
-	int rc = 0;
+	struct bench_dims dims[BSQ_BENCH_SIZES];
+	int rc = 0, n = 0;
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--physics=boussinesq") || !strcmp(argv[i], "--device=cpu"))
 			continue;
@@ -202,21 +211,17 @@ int bsq_bench(int argc, char **argv)
 		spate_log_error("bench", "--steps must be >= 1 and --tol > 0");
 		return -SPATE_EINVAL;
 	}
-	{ /* every size, before the header */
-		char chk[sizeof sizes], *s = NULL;
-		struct bench_case d = c;
-		int n = 0;
-		snprintf(chk, sizeof chk, "%s", sizes);
-		for (char *t = strtok_r(chk, ",", &s); t; t = strtok_r(NULL, ",", &s), n++)
-			if (size_of(t, &d)) {
-				spate_log_error("bench", "--sizes: %s: NXxNYxNZ, each 4..4096 "
-					"(ny >= 1)", t);
-				return -SPATE_EINVAL;
-			}
-		if (n == 0) {
-			spate_log_error("bench", "--sizes: no size (NXxNYxNZ,...)");
+	/* every size, before the header */
+	for (char *t = strtok_r(sizes, ",", &save); t; t = strtok_r(NULL, ",", &save), n++) {
+		if (n == BSQ_BENCH_SIZES || size_of(t, &dims[n])) {
+			spate_log_error("bench", "--sizes: %s: NXxNYxNZ, each 4..4096 (ny >= 1), "
+				"at most %d sizes", t, BSQ_BENCH_SIZES);
 			return -SPATE_EINVAL;
 		}
+	}
+	if (n == 0) {
+		spate_log_error("bench", "--sizes: no size (NXxNYxNZ,...)");
+		return -SPATE_EINVAL;
 	}
 	printf("# boussinesq bench, %s, %s precision, tol %g, warm start %s; bytes per cell "
 		"counted: %d values a step + %d a V(2,2) cycle or %d a sweep, %zu bytes a value\n",
@@ -225,9 +230,11 @@ int bsq_bench(int argc, char **argv)
 		VALUES_SWEEP, sizeof(bsq_real));
 	printf("# case              nx x   ny x   nz  pressure   steps  ms/step  cell-steps/s"
 		"   work/step       max|div|   GB/s\n");
-	for (char *s = strtok_r(sizes, ",", &save); s && !rc; s = strtok_r(NULL, ",", &save)) {
+	for (int i = 0; i < n && !rc; i++) {
 		char list[64], *save2 = NULL;
-		(void)size_of(s, &c); /* checked above */
+		c.nx = dims[i].nx;
+		c.ny = dims[i].ny;
+		c.nz = dims[i].nz;
 		snprintf(list, sizeof list, "%s", solvers);
 		for (char *v = strtok_r(list, ",", &save2); v && !rc; v = strtok_r(NULL, ",", &save2)) {
 			if (strcmp(v, "multigrid") && strcmp(v, "jacobi")) {

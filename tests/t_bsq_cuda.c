@@ -213,12 +213,9 @@ static void test_sweeps(void **unused)
 			compare_with("SPATE_BSQ_GS_PLANES", planes[c], name, &p, 10);
 		}
 		/* chunks of one plane where the walks' rule picks them (the
-		 * finest level's here), and the coarse levels' launch on 256
-		 * threads */
+		 * finest level's here) */
 		compare_with("SPATE_BSQ_GS_LEAST", "1", "rayleigh-benard, chunks from 1 plane", &p,
 			10);
-		compare_with("SPATE_BSQ_TAIL_THREADS", "256", "rayleigh-benard, tail on 256 threads",
-			&p, 10);
 		assert_int_equal(bsq_setup_rb(&p, 24, 24, 12, sizeof(bsq_real) < 8 ? 1e3 : 1e5, 0.71,
 			0, 3.117, 1e-2), 0);
 		compare("rayleigh-benard 24^2x12", &p, 10);
