@@ -188,7 +188,13 @@ static bool coarsened_all(const struct bsq_level *fine)
  * A gather per child (bsq_restrict_from, gather_src) loaded 56 values, whose
  * repeats the compiler could not merge, and selected an address per face:
  * 405 warp instructions a coarse cell, 59 us for the finest level of a 256^3
- * fp32 cycle (one H200). */
+ * fp32 cycle (one H200).  All 40 values (8 children, 24 around them, 8
+ * right-hand sides) are loaded before the first sum: the compiler had
+ * interleaved loads and sums in 32 registers; with 40, Nsight Compute on one
+ * H200, fp32: the finest restriction at 256^3 42 us instead of 49 (3.6 TB/s),
+ * the 64^3 and 32^3 ones 4.3 and 3.9 us instead of 6.5-6.9 and 5.8-6.1; V(2,2)
+ * 256^3 0.544-0.545 ms against 0.551-0.556, 512^3 3.580-3.585 against
+ * 3.640-3.643 (one call). */
 /* The 2 x 2 x 2 cells of p from index c0 (strides fy, fz) into B[z][y][x]. */
 __device__ static inline void load_block(const bsq_real *p, int c0, int fy, int fz,
 	bsq_real B[2][2][2])
@@ -211,9 +217,10 @@ __device__ static inline bsq_real restrict_block(const bsq_real *__restrict__ in
 	const bsq_real *__restrict__ rhs, const struct bsq_h &h, int c0, int fy, int fz,
 	const struct off6 &o)
 {
-	bsq_real P[2][2][2], sum = 0;
+	bsq_real P[2][2][2], X[2][2][2], Y[2][2][2], Z[2][2][2], B[2][2][2], sum = 0;
 	int d, b, a;
 	load_block(in, c0, fy, fz, P);
+	load_block(rhs, c0, fy, fz, B);
 #pragma unroll
 	for (d = 0; d < 2; d++)
 #pragma unroll
@@ -221,15 +228,25 @@ __device__ static inline bsq_real restrict_block(const bsq_real *__restrict__ in
 #pragma unroll
 			for (a = 0; a < 2; a++) {
 				const int c = c0 + d * fz + b * fy + a;
+				X[d][b][a] = in[c + (a ? o.xp : o.xm)];
+				Y[d][b][a] = in[c + (b ? o.yp : o.ym)];
+				Z[d][b][a] = in[c + (d ? o.zp : o.zm)];
+			}
+#pragma unroll
+	for (d = 0; d < 2; d++)
+#pragma unroll
+		for (b = 0; b < 2; b++)
+#pragma unroll
+			for (a = 0; a < 2; a++) {
 				struct bsq_st7 q;
 				q.c = P[d][b][a];
-				q.xm = a ? P[d][b][0] : in[c + o.xm];
-				q.xp = a ? in[c + o.xp] : P[d][b][1];
-				q.ym = b ? P[d][0][a] : in[c + o.ym];
-				q.yp = b ? in[c + o.yp] : P[d][1][a];
-				q.zm = d ? P[0][b][a] : in[c + o.zm];
-				q.zp = d ? in[c + o.zp] : P[1][b][a];
-				sum += bsq_residual(&q, rhs[c], &h);
+				q.xm = a ? P[d][b][0] : X[d][b][a];
+				q.xp = a ? X[d][b][a] : P[d][b][1];
+				q.ym = b ? P[d][0][a] : Y[d][b][a];
+				q.yp = b ? Y[d][b][a] : P[d][1][a];
+				q.zm = d ? P[0][b][a] : Z[d][b][a];
+				q.zp = d ? Z[d][b][a] : P[1][b][a];
+				sum += bsq_residual(&q, B[d][b][a], &h);
 			}
 	return bsq_restrict(sum, 8);
 }
@@ -361,7 +378,10 @@ __global__ static void k_interp_pl2(bsq_real *out, const bsq_real *in, bsq_real 
  * 3.874-3.880, 256^3 0.593-0.594 against 0.592-0.595.  The eight children
  * are loaded before any store (the compiler cannot move a load of the
  * output across a store to it: loaded first, the finest prolongation at
- * 512^3 fp32 went from 523 to 464 us). */
+ * 512^3 fp32 went from 523 to 464 us), and before the block stages the
+ * coarse cells, so that their loads are in flight meanwhile (one H200, one
+ * call, fp32 V(2,2): 256^3 0.553-0.554 ms against 0.565-0.568, 512^3
+ * 3.634-3.637 against 3.733-3.743). */
 template <bool DIRECT>
 __global__ static void __launch_bounds__(TX * TY * TZ)
 	k_interp_pl8(bsq_real *__restrict__ out, const bsq_real *__restrict__ in, bsq_real a,
@@ -374,7 +394,13 @@ __global__ static void __launch_bounds__(TX * TY * TZ)
 	const int I0 = b.i0 + (int)(blockIdx.x * TX) - 1, J0 = b.j0 + (int)(blockIdx.y * TY) - 1;
 	const int K0 = b.k0 + (int)(blockIdx.z * TZ) - 1;
 	const int tx = (int)threadIdx.x, ty = (int)threadIdx.y, tz = (int)threadIdx.z;
-	int n, I, J, K, s, t, d, e;
+	int n, I, J, K, s, t, d, e, Ic, Jc, Kc;
+	/* the children first: their loads in flight while the block stages */
+	const bool mine = cell_of(b, &Ic, &Jc, &Kc);
+	bsq_real *o = out + ((2 * Kc - 1) * fz + (2 * Jc - 1) * fy + 2 * Ic - 1);
+	bsq_real F[2][2][2];
+	if (mine)
+		load_block(o, 0, fy, fz, F);
 	for (n = tx + TX * (ty + TY * tz); n < SX * SY * SZ; n += TX * TY * TZ) {
 		const int sx = n % SX, sy = n / SX % SY, sz = n / (SX * SY);
 		I = min(I0 + sx, gc.nx + 1);
@@ -388,11 +414,8 @@ __global__ static void __launch_bounds__(TX * TY * TZ)
 		S[sz][sy][sx] = in[K * cz + J * cy + I];
 	}
 	__syncthreads();
-	if (!cell_of(b, &I, &J, &K))
+	if (!mine)
 		return;
-	bsq_real *o = out + ((2 * K - 1) * fz + (2 * J - 1) * fy + 2 * I - 1);
-	bsq_real F[2][2][2];
-	load_block(o, 0, fy, fz, F);
 #pragma unroll
 	for (s = 0; s < 2; s++) {
 		const int zf = 1 + tz + (s ? 1 : -1);
