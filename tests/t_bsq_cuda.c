@@ -155,6 +155,9 @@ static void test_rayleigh_benard(void **unused)
 	 * the host): the same bits all three ways. */
 	compare_with("SPATE_BSQ_TAIL_FILL", "1", "rayleigh-benard, tail filling", &p, 10);
 	compare_with("SPATE_BSQ_TAIL", "host", "rayleigh-benard, host levels", &p, 10);
+	/* the tail's cells found by divisions instead of shifts (levels of 2^n
+	 * cells across; the 24 x 24 x 12 case below has none) */
+	compare_with("SPATE_BSQ_TAIL_P2", "0", "rayleigh-benard, tail dividing", &p, 10);
 	/* the prolongation by fine cell and by coarse cell (k_interp_pl2 and
 	 * k_interp_pl8; the default is one of them by precision) */
 	compare_with("SPATE_BSQ_PL8", "1", "rayleigh-benard, pl by coarse", &p, 10);
