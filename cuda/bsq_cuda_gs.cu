@@ -352,15 +352,16 @@ static bool fused_ok(const struct bsq_level *l)
 }
 
 /* The fewest planes a chunk of k_gs_sweep's walk takes
- * (SPATE_BSQ_GS_LEAST=1 or 2, read at every call; default 2).  One H200,
+ * (SPATE_BSQ_GS_LEAST=1 or 2, read at every call; default 1).  One H200,
  * V(2,2) ms with 2 and with 1 (the 64^3 and 32^3 levels then walk three
  * planes instead of four): fp32 256^3 0.567, 0.567 against 0.565, 0.566;
  * 512^3 3.732-3.734 against 3.728-3.732; fp64 256^3 0.926-0.927 against
- * 0.925-0.926. */
+ * 0.925-0.926; later (twenty-ninth session, one call) fp32 256^3
+ * 0.546-0.548 against 0.543-0.545, fp64 0.923 against 0.922. */
 static int gs_least(void)
 {
 	const char *e = getenv("SPATE_BSQ_GS_LEAST");
-	return e && atoi(e) == 1 ? 1 : 2;
+	return e && atoi(e) == 2 ? 2 : 1;
 }
 
 /* One sweep of level l by k_gs_sweep, PY rows a tile, in chunks of at
