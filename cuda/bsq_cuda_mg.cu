@@ -195,18 +195,19 @@ static bool coarsened_all(const struct bsq_level *fine)
  * the 64^3 and 32^3 ones 4.3 and 3.9 us instead of 6.5-6.9 and 5.8-6.1; V(2,2)
  * 256^3 0.544-0.545 ms against 0.551-0.556, 512^3 3.580-3.585 against
  * 3.640-3.643 (one call). */
+/* d, b, a over the 2 x 2 x 2 children of a coarse cell (z, y, x), unrolled. */
+#define FOR_CHILD(d, b, a) \
+	_Pragma("unroll") for (d = 0; d < 2; d++) \
+		_Pragma("unroll") for (b = 0; b < 2; b++) \
+			_Pragma("unroll") for (a = 0; a < 2; a++)
+
 /* The 2 x 2 x 2 cells of p from index c0 (strides fy, fz) into B[z][y][x]. */
 __device__ static inline void load_block(const bsq_real *p, int c0, int fy, int fz,
 	bsq_real B[2][2][2])
 {
 	int d, b, a;
-#pragma unroll
-	for (d = 0; d < 2; d++)
-#pragma unroll
-		for (b = 0; b < 2; b++)
-#pragma unroll
-			for (a = 0; a < 2; a++)
-				B[d][b][a] = p[c0 + d * fz + b * fy + a];
+	FOR_CHILD(d, b, a)
+		B[d][b][a] = p[c0 + d * fz + b * fy + a];
 }
 
 struct off6 {
@@ -221,33 +222,23 @@ __device__ static inline bsq_real restrict_block(const bsq_real *__restrict__ in
 	int d, b, a;
 	load_block(in, c0, fy, fz, P);
 	load_block(rhs, c0, fy, fz, B);
-#pragma unroll
-	for (d = 0; d < 2; d++)
-#pragma unroll
-		for (b = 0; b < 2; b++)
-#pragma unroll
-			for (a = 0; a < 2; a++) {
-				const int c = c0 + d * fz + b * fy + a;
-				X[d][b][a] = in[c + (a ? o.xp : o.xm)];
-				Y[d][b][a] = in[c + (b ? o.yp : o.ym)];
-				Z[d][b][a] = in[c + (d ? o.zp : o.zm)];
-			}
-#pragma unroll
-	for (d = 0; d < 2; d++)
-#pragma unroll
-		for (b = 0; b < 2; b++)
-#pragma unroll
-			for (a = 0; a < 2; a++) {
-				struct bsq_st7 q;
-				q.c = P[d][b][a];
-				q.xm = a ? P[d][b][0] : X[d][b][a];
-				q.xp = a ? X[d][b][a] : P[d][b][1];
-				q.ym = b ? P[d][0][a] : Y[d][b][a];
-				q.yp = b ? Y[d][b][a] : P[d][1][a];
-				q.zm = d ? P[0][b][a] : Z[d][b][a];
-				q.zp = d ? Z[d][b][a] : P[1][b][a];
-				sum += bsq_residual(&q, B[d][b][a], &h);
-			}
+	FOR_CHILD(d, b, a) {
+		const int c = c0 + d * fz + b * fy + a;
+		X[d][b][a] = in[c + (a ? o.xp : o.xm)];
+		Y[d][b][a] = in[c + (b ? o.yp : o.ym)];
+		Z[d][b][a] = in[c + (d ? o.zp : o.zm)];
+	}
+	FOR_CHILD(d, b, a) {
+		struct bsq_st7 q;
+		q.c = P[d][b][a];
+		q.xm = a ? P[d][b][0] : X[d][b][a];
+		q.xp = a ? X[d][b][a] : P[d][b][1];
+		q.ym = b ? P[d][0][a] : Y[d][b][a];
+		q.yp = b ? Y[d][b][a] : P[d][1][a];
+		q.zm = d ? P[0][b][a] : Z[d][b][a];
+		q.zp = d ? Z[d][b][a] : P[1][b][a];
+		sum += bsq_residual(&q, B[d][b][a], &h);
+	}
 	return bsq_restrict(sum, 8);
 }
 
