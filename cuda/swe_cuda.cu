@@ -67,6 +67,16 @@ extern "C" {
  * the rows around it, and the shorter walk does not pay for the extra
  * warps. */
 #define PART_ROWS 4
+/* Tiles a walk while every tile is in the list (kparams.stack): at most
+ * STACK_MAX, fewer while the stacks would be fewer than STACK_WAVES times
+ * the walks' resident warps; SPATE_CUDA_STACK=G sets G (1: a tile a
+ * walk).  Thirtieth session, one H200, 8192^2 dam break, all wet, tiles of
+ * 16 rows (the tile map's rule): 1.166e10 cell-steps/s fp32 with a tile a
+ * walk, against 1.239e10 and 1.267e10 with tiles of 32 and 64 rows (which
+ * skip dry ground in coarser pieces); a walk of 16 rows spends 4 rows
+ * on its window before the first update. */
+#define STACK_MAX 4
+#define STACK_WAVES 4
 /* The per-cell stage kernels (swe_cuda_tile.cu) instead of the walks
  * while a step's list holds at most CELLS_WAVES times as many tiles as
  * the walks' resident warps, on tiles of at most CELLS_ROWS rows (the tile
@@ -85,7 +95,7 @@ extern "C" {
 
 
 extern "C" {
-long swe_cuda_tiles_skipped, swe_cuda_tiles_seen;
+long swe_cuda_tiles_skipped, swe_cuda_tiles_seen, swe_cuda_stacked;
 }
 
 
@@ -138,6 +148,19 @@ int swe_cuda_strip_part_rows(void)
 	return env_int("SPATE_CUDA_PART", PART_ROWS, 1, 16);
 }
 
+/* Tiles a walk on a fully wet map (kparams.stack) for `warps` resident
+ * warps of the walks. */
+static int strip_stack(const struct swe_cuda_params *kp, long warps)
+{
+	int g = env_int("SPATE_CUDA_STACK", 0, 1, 1 << 16);
+	if (g > 0)
+		return g;
+	for (g = STACK_MAX; g > 1; g /= 2)
+		if ((long)kp->ntx * ((kp->nty + g - 1) / g) >= STACK_WAVES * warps)
+			break;
+	return g;
+}
+
 static int cuda_count(void)
 {
 	int n = 0;
@@ -164,7 +187,7 @@ static void cuda_fini(struct swe_backend_ctx *x)
 	cudaSetDevice(x->device);
 	if (x->stream)
 		cudaStreamSynchronize(x->stream);
-	for (int p = 0; p < 4; p++)
+	for (int p = 0; p < 6; p++)
 		if (x->have_graph[p])
 			cudaGraphExecDestroy(x->graph[p]);
 	for (int p = 0; p < 2; p++) {
@@ -313,6 +336,7 @@ void swe_cuda_params_fill(struct swe_cuda_params *k, const struct swe_state *g,
 	k->noop_skip = 1; /* a subdomain's: swe_cuda_sub_mem.cu */
 	k->fill = 0;      /* one GPU's: cuda_init */
 	k->tail = 0;
+	k->stack = 1;     /* one GPU's: cuda_init */
 }
 
 
@@ -367,8 +391,10 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	/* one stream: the stage kernels share out their tiles through a work
 	 * queue, in grids of one wave (SPATE_CUDA_QUEUE=0: fixed strides) */
 	if (rc == 0 && env_int("SPATE_CUDA_QUEUE", 1, 0, 1))
-		for (int s = 0; s < 2; s++)
+		for (int s = 0; s < 2; s++) {
 			x->kp.qblocks[s] = swe_cuda_strip_resident_of(&x->kp, device, s);
+			x->kp.sblocks[s] = swe_cuda_strip_resident_of(&x->kp, device, 2 + s);
+		}
 	/* the per-cell kernels' grids; by the list's length only with the
 	 * tile map on tiles of up to CELLS_ROWS rows */
 	if (rc == 0 && x->cells_mode && swe_cuda_tile_ok(&x->kp) &&
@@ -382,6 +408,7 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	x->kp.part_rows = swe_cuda_strip_part_rows();
 	x->kp.fill = env_int("SPATE_CUDA_FILL", 1, 0, 1);
 	x->kp.tail = env_int("SPATE_CUDA_TAIL", 25, 0, 100);
+	x->kp.stack = x->kp.qblocks[0] > 0 && x->kp.tiles ? strip_stack(&x->kp, x->walk_warps) : 1;
 	if (rc == 0 && cudaStreamCreateWithFlags(&x->stream, cudaStreamNonBlocking) != cudaSuccess)
 		rc = -SPATE_EDEVICE;
 	if (rc) {
@@ -406,13 +433,15 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 }
 
 /* Enqueue one step from parity p (state p -> state 1-p), its stages by
- * the walks or by the per-cell kernels (x->cells_now). */
+ * the walks, by the per-cell kernels (x->cells_now) or by the walks of
+ * stacks (x->stack_now). */
 static void enqueue_step(struct swe_backend_ctx *x, int p)
 {
 	struct swe_cuda_step a = swe_cuda_one_arrays(x, p);
 	struct swe_cuda_params k = x->kp;
 	k.cells[0] = x->cells_now ? x->cells[0] : 0;
 	k.cells[1] = x->cells_now ? x->cells[1] : 0;
+	k.stack = x->stack_now && !x->cells_now ? x->kp.stack : 1;
 	swe_cuda_enqueue_step(&k, &a, x->stream);
 	swe_cuda_enqueue_sources(&x->kp, &a, 0, x->kp.ny, x->stream);
 	if (x->prod)
@@ -422,8 +451,8 @@ static void enqueue_step(struct swe_backend_ctx *x, int p)
 	swe_cuda_enqueue_tiles(&x->kp, &a, x->stream);
 }
 
-/* Capture GRAPH_STEPS steps from parity p into x->graph[g] (g = p, or
- * 2 + p with the per-cell kernels); 0 or -SPATE_E*. */
+/* Capture GRAPH_STEPS steps from parity p into x->graph[g] (g = p, 2 + p
+ * with the per-cell kernels, 4 + p with stacks); 0 or -SPATE_E*. */
 static int make_graph(struct swe_backend_ctx *x, int p, int g)
 {
 	cudaGraph_t gr;
@@ -441,7 +470,7 @@ static int make_graph(struct swe_backend_ctx *x, int p, int g)
 static int enqueue_steps(struct swe_backend_ctx *x, long n)
 {
 	for (; n >= GRAPH_STEPS; n -= GRAPH_STEPS) {
-		const int g = (x->cells_now ? 2 : 0) + x->cur;
+		const int g = (x->cells_now ? 2 : x->stack_now ? 4 : 0) + x->cur;
 		if (!x->have_graph[g]) {
 			int rc = make_graph(x, x->cur, g);
 			if (rc)
@@ -506,9 +535,12 @@ static int cuda_advance(struct swe_backend_ctx *x, double t_stop, long max_steps
 			swe_cuda_tiles_skipped += (long)x->kp.ntx * x->kp.nty - (long)cnt;
 			swe_cuda_tiles_seen += (long)x->kp.ntx * x->kp.nty;
 			/* the next batch: the per-cell kernels while the list is
-			 * short (cells_mode 2) */
+			 * short (cells_mode 2), stacks while it holds every tile */
 			if (x->cells_mode == 2)
 				x->cells_now = (long)cnt <= (long)CELLS_WAVES * x->walk_warps;
+			x->stack_now = x->kp.stack > 1 && !x->cells_now &&
+				(long)cnt == (long)x->kp.ntx * x->kp.nty;
+			swe_cuda_stacked += x->stack_now;
 		}
 	}
 	st->steps = (long)h->steps;

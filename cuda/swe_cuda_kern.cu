@@ -46,15 +46,27 @@
 #include "swe_cuda_walk.h"
 
 /* Registers per thread of the stage kernels (SWE_CUDA_MAXREG1 for stage
- * 1, SWE_CUDA_MAXREG2 for stage 2; 0: as many as the compiler likes, 111
- * and 119 with nvcc 13 for sm_90 in single precision): fewer registers let
+ * 1, SWE_CUDA_MAXREG2 for stage 2; 0: as many as the compiler likes, 126
+ * and 126 with nvcc 13 for sm_90 in single precision): fewer registers let
  * more warps be resident to hide the latency of the loads, at the price of
- * spills to the L1 cache. */
+ * spills to the L1 cache.  Double precision: 128 (the compiler would take
+ * 183 and 181, 2 blocks of 4 warps a multiprocessor; capped, about 170
+ * bytes spilled and 4 blocks).  Thirtieth session, one H200, 8192^2 dam
+ * break in tiles (SPATE_CUDA_STACK=1), fp64: 4.49e9 -> 5.12e9
+ * cell-steps/s; Malpasset 10 m fp64 7.37 -> 7.38 s (mostly per cell). */
 #ifndef SWE_CUDA_MAXREG1
+#ifdef SPATE_DOUBLE
+#define SWE_CUDA_MAXREG1 128
+#else
 #define SWE_CUDA_MAXREG1 0
 #endif
+#endif
 #ifndef SWE_CUDA_MAXREG2
+#ifdef SPATE_DOUBLE
+#define SWE_CUDA_MAXREG2 128
+#else
 #define SWE_CUDA_MAXREG2 0
+#endif
 #endif
 #if SWE_CUDA_MAXREG1 > 0
 #define STAGE1_BOUNDS __maxnreg__(SWE_CUDA_MAXREG1)
@@ -65,6 +77,21 @@
 #define STAGE2_BOUNDS __maxnreg__(SWE_CUDA_MAXREG2)
 #else
 #define STAGE2_BOUNDS __launch_bounds__(WARP * MAX_WARPS)
+#endif
+/* Registers per thread of the kernels of stacks (k_stage1s, k_stage2s).
+ * With the bounds above nvcc 13 gave them 80 registers and spills (stage
+ * 1) and 101 (stage 2) in single precision.  One H200, 8192^2 dam break,
+ * all wet, cell-steps/s: single precision capped at 128 (112 and 110
+ * registers, no spills, 4 blocks a multiprocessor) 1.252e10, at 96 (30 and
+ * 8 bytes spilled, 5 blocks) 1.32e10; double precision capped at 128 (170
+ * bytes spilled, 4 blocks, against 2 for the walks' 183 registers)
+ * 5.65e9. */
+#ifndef SWE_CUDA_MAXREGS
+#ifdef SPATE_DOUBLE
+#define SWE_CUDA_MAXREGS 128
+#else
+#define SWE_CUDA_MAXREGS 96
+#endif
 #endif
 
 /* Parts per tile of a list of n tiles (kp.split): 4 or 2 while the parts
@@ -191,6 +218,74 @@ __device__ static __forceinline__ void strip(const kparams_t &kp, ctl_t *q, cons
 	block_speeds<S2, MAX_WARPS>(kp, q, a.spd, bx, by, run, parts);
 }
 
+/* The tile map's flags of tile k of a stack of nk tiles, from the flags f
+ * of the stack's walk (tile_bands with the stack's first two rows as its
+ * southern band, its last two as its northern one): a superset of the
+ * tile's own, which is all the map needs (a tile computed where it could
+ * be skipped gives the same bits, k_tiles): every tile as wet as the
+ * stack, and along its southern (but for the first) and northern (but
+ * for the last) edge wherever the stack is. */
+__device__ static inline unsigned short stack_bands(unsigned short f, int k, int nk)
+{
+	const unsigned short s = (f & TILE_ANY ? TILE_S : 0) | (f & TILE_W ? TILE_SW : 0) |
+		(f & TILE_E ? TILE_SE : 0);
+	const unsigned short n = (f & TILE_ANY ? TILE_N : 0) | (f & TILE_W ? TILE_NW : 0) |
+		(f & TILE_E ? TILE_NE : 0);
+	return (unsigned short)(f | (k > 0 ? s : 0) | (k < nk - 1 ? n : 0));
+}
+
+/* One stage on every tile in stacks of kp.stack tiles of a tile column (one
+ * GPU with the work queue, kp.stack > 1), for the batches of steps whose
+ * lists hold every tile (a wet domain): item e is the stack of tile column
+ * e % ntx from tile row (e / ntx) kp.stack, walked in one.  A walk of a
+ * tile of 16 rows runs 4 rows of its window before its first update; a
+ * stack of 4 pays them once for 64 rows (one H200, 8192^2 dam break, all
+ * wet, fp32: tiles of 16 rows 1.166e10 cell-steps/s, of 64 rows 1.267e10,
+ * but coarser tiles skip dry ground in coarser pieces).  The list is not
+ * read: where it no longer holds every tile (the batch began with a full
+ * one), the tiles it left out are computed too, which gives the same bits
+ * (k_tiles), and their flags make the next list. */
+template <bool S2>
+__device__ static __forceinline__ void stacks(const kparams_t &kp, ctl_t *q, const step_t &a)
+{
+	const int lane = threadIdx.x & (WARP - 1), warp = threadIdx.x / WARP;
+	const int nw = blockDim.x / WARP;
+	const struct swe_view u = gview(kp, a.w, a.hu, a.hv, a.Bc, a.Bm);
+	real dt = 0;
+	swe_rbits bx = 0, by = 0;
+	int run;
+
+	if (!stage_start<S2>(kp, q, a, threadIdx.x == 0, &dt, &run))
+		return;
+	const unsigned int items = run ? (unsigned int)(kp.ntx *
+		((kp.nty + kp.stack - 1) / kp.stack)) : 0;
+	const unsigned int parts = items == 0 ? 1 :
+		min(gridDim.x, (items + (unsigned int)nw - 1) / (unsigned int)nw);
+	if (blockIdx.x >= parts)
+		return;
+	unsigned int *gq = a.grab + 2 * (S2 ? 1 : 0);
+	const unsigned int first = parts * (unsigned int)nw;
+	for (unsigned int e = blockIdx.x * nw + warp; e < items;
+		e = __shfl_sync(FULL_MASK, lane ? 0u : atomicAdd(gq, 1u) + first, 0)) {
+		const int tx = (int)(e % kp.ntx), ty = (int)(e / kp.ntx) * kp.stack;
+		const int tj0 = kp.jlo + ty * kp.rows, tj1 = min(tj0 + kp.stack * kp.rows, kp.jhi);
+		const unsigned short wet = walk<S2>(kp, q, a, u, dt, tx * STRIP_OUT, tj0, tj1,
+			tj0 + 2, tj1 - 2, bx, by);
+		for (int k = 0; S2 && kp.tiles && lane == 0 && k < min(kp.stack, kp.nty - ty); k++) {
+			unsigned short *f = a.wet + (size_t)((ty + k) * kp.ntx + tx) * SWE_CUDA_SPLIT;
+			f[0] = stack_bands(wet, k, min(kp.stack, kp.nty - ty));
+			for (int r = 1; r < SWE_CUDA_SPLIT; r++)
+				f[r] = 0;
+		}
+	}
+	/* the last warp out empties the queue for the next launch */
+	if (lane == 0 && atomicAdd(gq + 1, 1u) == first - 1) {
+		gq[0] = 0;
+		gq[1] = 0;
+	}
+	block_speeds<S2, MAX_WARPS>(kp, q, a.spd, bx, by, run, parts);
+}
+
 __global__ static void STAGE1_BOUNDS k_stage1(kparams_t kp, ctl_t *q, step_t a)
 {
 	strip<false>(kp, q, a);
@@ -201,13 +296,30 @@ __global__ static void STAGE2_BOUNDS k_stage2(kparams_t kp, ctl_t *q, step_t a)
 	strip<true>(kp, q, a);
 }
 
+__global__ static void __maxnreg__(SWE_CUDA_MAXREGS) k_stage1s(kparams_t kp, ctl_t *q, step_t a)
+{
+	stacks<false>(kp, q, a);
+}
+
+__global__ static void __maxnreg__(SWE_CUDA_MAXREGS) k_stage2s(kparams_t kp, ctl_t *q, step_t a)
+{
+	stacks<true>(kp, q, a);
+}
+
+/* Stage s2's kernel, of the stacks when stk is not 0. */
+typedef void (*stage_kernel_t)(kparams_t, ctl_t *, step_t);
+static stage_kernel_t stage_kernel(int s2, int stk)
+{
+	return stk ? (s2 ? k_stage2s : k_stage1s) : s2 ? k_stage2 : k_stage1;
+}
+
 /* ------------------------------------------------------- launch functions */
 
 int swe_cuda_strip_resident_of(const kparams_t *kp, int dev, int stage)
 {
 	int sms = 1, b = 1;
 	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, stage ? k_stage2 : k_stage1,
+	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, stage_kernel(stage & 1, stage & 2),
 		WARP * kp->warps, 0);
 	return sms * (b < 1 ? 1 : b);
 }
@@ -225,21 +337,22 @@ static int strip_grid(const kparams_t *kp, long ntiles, const step_t *a, int s2)
 {
 	long items = kp->tiles && kp->split > 0 ? ntiles * SWE_CUDA_SPLIT : ntiles;
 	long need = (items + kp->warps - 1) / kp->warps;
-	long cap = a->grab && kp->qblocks[s2] > 0 ? kp->qblocks[s2] : kp->maxblocks;
+	const int qb = kp->stack > 1 ? kp->sblocks[s2] : kp->qblocks[s2];
+	long cap = a->grab && qb > 0 ? qb : kp->maxblocks;
 	return (int)(cap > 0 && need > cap ? cap : need);
 }
 
 int swe_cuda_kernels_init(void)
 {
 	/* no shared memory to speak of: all of it to the L1 cache */
-	if (cudaFuncSetAttribute(k_stage1, cudaFuncAttributePreferredSharedMemoryCarveout,
-		    cudaSharedmemCarveoutMaxL1) != cudaSuccess ||
-		cudaFuncSetAttribute(k_stage2, cudaFuncAttributePreferredSharedMemoryCarveout,
-			cudaSharedmemCarveoutMaxL1) != cudaSuccess) {
-		spate_log_error("cuda", "cannot set the kernels' attributes: %s",
-			cudaGetErrorString(cudaGetLastError()));
-		return -SPATE_EDEVICE;
-	}
+	for (int k = 0; k < 4; k++)
+		if (cudaFuncSetAttribute(stage_kernel(k & 1, k & 2),
+			    cudaFuncAttributePreferredSharedMemoryCarveout,
+			    cudaSharedmemCarveoutMaxL1) != cudaSuccess) {
+			spate_log_error("cuda", "cannot set the kernels' attributes: %s",
+				cudaGetErrorString(cudaGetLastError()));
+			return -SPATE_EDEVICE;
+		}
 	return 0;
 }
 
@@ -256,12 +369,14 @@ void swe_cuda_enqueue_step(const kparams_t *kp0, const step_t *a, void *stream)
 
 	k.jlo = 0; /* every row */
 	k.jhi = kp->ny;
-	k_stage1<<<strip_grid(kp, nt, a, 0), WARP * kp->warps, 0, st>>>(*kp, a->q, *a);
+	stage_kernel(0, kp->stack > 1)<<<strip_grid(kp, nt, a, 0), WARP * kp->warps, 0, st>>>(
+		*kp, a->q, *a);
 	if (kp->integrator == 1) {
 		swe_cuda_enqueue_euler(kp, a, st);
 		return;
 	}
-	k_stage2<<<strip_grid(kp, nt, a, 1), WARP * kp->warps, 0, st>>>(*kp, a->q, *a);
+	stage_kernel(1, kp->stack > 1)<<<strip_grid(kp, nt, a, 1), WARP * kp->warps, 0, st>>>(
+		*kp, a->q, *a);
 }
 
 void swe_cuda_enqueue_stage(const kparams_t *kp, const step_t *a, int s2, int jlo, int jhi,

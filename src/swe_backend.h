@@ -107,6 +107,9 @@ extern const struct spate_backend spate_backend_cuda;
  * the tiles of the map at the same samples (0 without the tile map: every
  * tile computed).  1 - skipped / seen: the share of the cells computed. */
 extern long swe_cuda_tiles_skipped, swe_cuda_tiles_seen;
+/* Batches of steps after which the list held every tile and the next batch
+ * walks stacks of tiles (swe_cuda_params.stack), summed likewise. */
+extern long swe_cuda_stacked;
 #endif
 
 #endif

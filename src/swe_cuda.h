@@ -112,6 +112,11 @@ struct swe_cuda_params {
 	                        are boundary conditions; the others are halo */
 	struct swe_bcdev bcd;
 	const struct swe_bc *bc; /* device copy of p->bc[4] (hydrographs) */
+	int stack;           /* > 1: the stage kernels of stacks: while every tile
+	                        is in the list (all wet), a warp walks a stack of
+	                        up to `stack` tiles of a tile column in one walk
+	                        (1: a tile a walk; swe_cuda_kern.cu) */
+	int sblocks[2];      /* their grids as qblocks */
 };
 
 /* Device arrays of one step: U^n (w, hu, hv) -> U^{n+1} (w1, hu1, hv1). */
@@ -242,6 +247,7 @@ int swe_cuda_strip_rows(int nx, int ny, int sms, int tiles);
 /* Blocks of the stage kernels resident at once on device dev (one wave):
  * of both (the fewer), or of stage 1 (stage 0) or stage 2 (stage 1). */
 int swe_cuda_strip_resident(const struct swe_cuda_params *kp, int dev);
+/* Of stage (stage & 1) + 1, the kernels of stacks where stage & 2. */
 int swe_cuda_strip_resident_of(const struct swe_cuda_params *kp, int dev, int stage);
 /* kp->maxblocks for device dev: STRIP_WAVES waves (SPATE_CUDA_WAVES; 0: no
  * cap), swe_cuda.cu. */

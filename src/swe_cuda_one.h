@@ -37,15 +37,19 @@ struct swe_backend_ctx {
 	ctl_t *dctl, *hctl;           /* device control block and its pinned copy */
 	int cur;                      /* parity of the current state */
 	struct CUstream_st *stream;
-	/* GRAPH_STEPS steps from parity p with the walks (graph[p]) or the
-	 * per-cell stage kernels (graph[2 + p]) */
-	struct CUgraphExec_st *graph[4];
-	int have_graph[4];
+	/* GRAPH_STEPS steps from parity p with the walks (graph[p]), the
+	 * per-cell stage kernels (graph[2 + p]) or the walks of stacks
+	 * (graph[4 + p]) */
+	struct CUgraphExec_st *graph[6];
+	int have_graph[6];
 	/* The per-cell stage kernels (swe_cuda_tile.cu): their grids (0: not
 	 * available), how they are chosen (SPATE_CUDA_CELLS: 0 never, 1
 	 * always, else by the length of the list: CELLS_WAVES in swe_cuda.cu)
 	 * and whether the next batch of steps runs them */
 	int cells[2], cells_mode, cells_now;
+	/* the next batch walks stacks of kp.stack tiles (the last list held
+	 * every tile; swe_cuda_kern.cu) */
+	int stack_now;
 	long walk_warps;              /* warps of the walks resident at once */
 	double t_stop_dev;            /* t_stop last written to the device */
 	struct swe_prod *prod;        /* flood products (device), or NULL */

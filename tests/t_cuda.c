@@ -27,6 +27,9 @@
  *     by the list's length batch by batch (=2, the default): the same bits
  *     on every comparison's GPU run, the tile map's flood (4-, 8- and
  *     16-row tiles), the long list and the rain and Manning rasters;
+ *   - every tile in the list (all wet): stacks of 2, 3 and 4 tiles a walk
+ *     (SPATE_CUDA_STACK), also on a grid of partial tiles: the bits of a
+ *     tile a walk, and stacks were walked;
  *   - the dry-bed dam break under rain (the sources pass after each step;
  *     early exit on and off: the same bits, every tile computed);
  *   - the tile map with rain rasters on patches of a dry DEM that change in
@@ -300,12 +303,24 @@ static void tiles_rain(int rain, int manning, const char *name)
 	}
 	sim_patch_clean(dir);
 }
-#endif
+
+/* same_bits_with SPATE_CUDA_STACK=val, and stacks were walked. */
+static void stacks_same(const struct swe_params *p, long steps, const struct swe_state *a,
+	const struct swe_prod *pa, const char *val, const char *what)
+{
+	long s0 = swe_cuda_stacked;
+	same_bits_with(p, steps, a, pa, "SPATE_CUDA_STACK", val, what);
+	sim_check(swe_cuda_stacked > s0, "%s: the lists were full, stacks walked (%ld batches)",
+		what, swe_cuda_stacked - s0);
+}
 
 /* A list longer than the GPU's resident warps (a wet 1024^2 grid: 9472
  * tiles of 4 rows, against 2112 warps on an H200): its last tiles are
  * walked in halves (halves_of, SPATE_CUDA_TAIL percent of the warps).
- * None, and as many as there are warps: the same bits. */
+ * None, and as many as there are warps: the same bits.  Stacks of 4 tiles
+ * while the list holds every tile (its first batches, before the tiles on
+ * the dry tops of the bumps leave it): the same bits, and the flags the
+ * stacks leave make the lists after them. */
 static void long_list(void)
 {
 	struct swe_params p;
@@ -320,12 +335,45 @@ static void long_list(void)
 	gpu_products_run(&p, 100, &a, &pa);
 	unsetenv("SPATE_CUDA_TAIL");
 	same_bits_with(&p, 100, &a, pa, "SPATE_CUDA_TAIL", "100", "long list: halves at its end");
+	stacks_same(&p, 100, &a, pa, "4", "long list: 4 tiles a walk while the list is full");
 	same_bits_with(&p, 100, &a, pa, "SPATE_CUDA_CELLS", "1", "long list: a thread a cell");
 	same_bits_with(&p, 100, &a, pa, "SPATE_CUDA_CELLS", "2",
 		"long list: per cell or walks by the list's length");
 	swe_state_free(&a);
 	free(pa);
 }
+
+/* Every tile in the list (the bumps under 1.5 m of water, a dam break on
+ * top): stacks of 2, 3 and 4 tiles a walk (SPATE_CUDA_STACK; 3 leaves a
+ * partial stack at the north edge), on 1024^2 cells and on a grid of
+ * partial tiles of 16 rows (the last tile row 12 rows high, the last
+ * column 18 cells wide): the bits of a tile a walk. */
+static void stacks(int nx, int ny, const char *rows, const char *const *vals, int nv)
+{
+	struct swe_params p;
+	struct swe_state a;
+	struct swe_prod *pa;
+	char what[96];
+	sim_params(&p, "bumps_dambreak", nx, ny, 10, 10);
+	sim_set(&p, "initial", "h_in", "2");
+	sim_set(&p, "initial", "h_out", "1.5");
+	sim_set(&p, "initial", "radius", "2000");
+	sim_set(&p, "run", "device", "cuda");
+	if (rows)
+		setenv("SPATE_CUDA_ROWS", rows, 1);
+	setenv("SPATE_CUDA_STACK", "1", 1);
+	gpu_products_run(&p, 100, &a, &pa);
+	for (int k = 0; k < nv; k++) {
+		snprintf(what, sizeof what, "all wet, %d x %d: %s tiles a walk", nx, ny, vals[k]);
+		stacks_same(&p, 100, &a, pa, vals[k], what);
+	}
+	unsetenv("SPATE_CUDA_STACK");
+	unsetenv("SPATE_CUDA_ROWS");
+	swe_state_free(&a);
+	free(pa);
+}
+
+#endif
 
 int main(void)
 {
@@ -348,6 +396,11 @@ int main(void)
 	compare("bumps dam break, dry bed", "bumps_dambreak", 256, 256, 10, 200, 0, 2e-4, 5e-5);
 	tiles();
 	long_list();
+	{
+		static const char *const g[] = { "2", "3", "4" }, *const g3[] = { "3" };
+		stacks(1024, 1024, NULL, g, 3);
+		stacks(998, 1020, "16", g3, 1);
+	}
 	/* rain (sources after each step, on dry ground too): CPU and GPU agree */
 	rain_mm_h = 3600;
 	compare("bumps dam break, dry bed, rain 3600 mm/h", "bumps_dambreak", 128, 128, 10, 200, 0,
