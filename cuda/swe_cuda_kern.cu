@@ -11,6 +11,9 @@
  *   k_stage2        RK2 second stage: U* = swe_euler_vals(U^n, L) where the
  *                   stencil needs it, L(U*), U^{n+1} = swe_rk2_vals(...), and
  *                   the ghosts of U^{n+1} (swe_bc_put) at the new time
+ *   k_stage1s,      the same on every tile, in stacks of kp.stack tiles of a
+ *   k_stage2s       tile column walked in one (one GPU, the batches whose
+ *                   lists hold every tile: stacks<S2>)
  *
  * The time step of GPU subdomains of one process (k_dt_peers) is in
  * swe_cuda_dt.cu.  The passes over cells around a step (forward Euler,
@@ -271,7 +274,8 @@ __device__ static __forceinline__ void stacks(const kparams_t &kp, ctl_t *q, con
 		const int tj0 = kp.jlo + ty * kp.rows, tj1 = min(tj0 + kp.stack * kp.rows, kp.jhi);
 		const unsigned short wet = walk<S2>(kp, q, a, u, dt, tx * STRIP_OUT, tj0, tj1,
 			tj0 + 2, tj1 - 2, bx, by);
-		for (int k = 0; S2 && kp.tiles && lane == 0 && k < min(kp.stack, kp.nty - ty); k++) {
+		for (int k = 0; S2 && kp.tiles && lane == 0 && k < min(kp.stack, kp.nty - ty);
+			k++) {
 			unsigned short *f = a.wet + (size_t)((ty + k) * kp.ntx + tx) * SWE_CUDA_SPLIT;
 			f[0] = stack_bands(wet, k, min(kp.stack, kp.nty - ty));
 			for (int r = 1; r < SWE_CUDA_SPLIT; r++)
