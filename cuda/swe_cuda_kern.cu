@@ -13,7 +13,7 @@
  *                   the ghosts of U^{n+1} (swe_bc_put) at the new time
  *   k_stage1s,      the same on every tile, in stacks of kp.stack tiles of a
  *   k_stage2s       tile column walked in one (one GPU, the batches whose
- *                   lists hold every tile: stacks<S2>)
+ *                   lists hold every tile: strip<S2, true>)
  *
  * The time step of GPU subdomains of one process (k_dt_peers) is in
  * swe_cuda_dt.cu.  The passes over cells around a step (forward Euler,
@@ -137,90 +137,6 @@ __device__ static inline unsigned int halves_of(const kparams_t &kp, const step_
 	return h;
 }
 
-/* One stage on the tiles of the step's list: each warp takes item e (its
- * global warp number, then e + the number of warps, ... when the grid is
- * capped, or the next one of the queue), part e % sp of tile list[e / sp]
- * (with halves, halves_of: items [a0, a0 + 2 h) halves of tiles
- * [a0, a0 + h), the whole tiles before and after them).  A short list
- * splits its tiles into sp parts of consecutive rows (split_of): each cell
- * is still made by the same loop body from the same values, whichever warp
- * walks it, so the bits are those of whole tiles; each part leaves its own
- * flags of the tile map (the first part clears those of parts it has not).
- * Without the tile map the list holds every tile and sp is 1. */
-template <bool S2>
-__device__ static __forceinline__ void strip(const kparams_t &kp, ctl_t *q, const step_t &a)
-{
-	const int lane = threadIdx.x & (WARP - 1), warp = threadIdx.x / WARP;
-	const int nw = blockDim.x / WARP;
-	const struct swe_view u = gview(kp, a.w, a.hu, a.hv, a.Bc, a.Bm);
-	real dt = 0;
-	swe_rbits bx = 0, by = 0;
-	int run;
-
-	if (!stage_start<S2>(kp, q, a, threadIdx.x == 0, &dt, &run))
-		return;
-	/* Blocks with no tile of the list leave at once: the grid covers every
-	 * tile of the range, the list often a few of them.  The others (at
-	 * least block 0) take part in the speeds' reduction and count
-	 * themselves for the last-block rule of stage 1. */
-	const unsigned int n = run ? *a.count : 0;
-	/* with the queue, tiles [nh, n) of the list stand at its end */
-	const unsigned int nh = a.grab && kp.tiles ? a.count[2] : n;
-	const unsigned int sp = (unsigned int)split_of(kp, n);
-	/* tiles [a0, a0 + h) of the list in halves (halves_of): items
-	 * [a0, a0 + 2 h) the halves, the whole tiles before and after */
-	unsigned int a0;
-	const unsigned int h = halves_of(kp, a, n, sp, &a0);
-	const unsigned int items = n * sp + h;
-	const unsigned int parts = items == 0 ? 1 :
-		min(gridDim.x, (items + (unsigned int)nw - 1) / (unsigned int)nw);
-	if (blockIdx.x >= parts)
-		return;
-	/* with the work queue: item e = the warp's number first, then the
-	 * next one not taken (gq[0] counts those taken after the first ones) */
-	unsigned int *gq = a.grab ? a.grab + 2 * (S2 ? 1 : 0) : NULL;
-	const unsigned int first = parts * (unsigned int)nw;
-	for (unsigned int e = blockIdx.x * nw + warp; e < items;
-		e = gq ? __shfl_sync(FULL_MASK, lane ? 0u : atomicAdd(gq, 1u) + first, 0) :
-			e + gridDim.x * nw) {
-		/* tile i of the list, part p of its tsp parts */
-		const unsigned int d = e - a0; /* wraps below a0 */
-		const bool half = d < 2 * h;
-		const unsigned int tsp = half ? 2u : sp, ee = half ? d : e < a0 ? e : e - h;
-		const unsigned int q0 = ee / tsp, i = (half ? a0 : 0u) + q0;
-		const int t = i < nh ? a.list[i] : a.list[kp.ntx * kp.nty - 1 - (int)(i - nh)];
-		const int p = (int)(ee - q0 * tsp);
-		const int len = (kp.rows + (int)tsp - 1) / (int)tsp;
-		const int c0 = (t % kp.ntx) * STRIP_OUT, tj0 = kp.jlo + (t / kp.ntx) * kp.rows;
-		const int tj1 = min(tj0 + kp.rows, kp.jhi), j0 = tj0 + p * len;
-		const int j1 = min(j0 + len, tj1);
-		unsigned short wet = 0;
-		const long long clk = S2 && a.cost ? clock64() : 0;
-		if (j0 < j1)
-			wet = walk<S2>(kp, q, a, u, dt, c0, j0, j1, tj0 + 2, tj1 - 2, bx, by);
-		if (S2 && a.cost && lane == 0 && p == 0) {
-			/* the walk's time orders the next lists (k_tiles); a part
-			 * counts for the tsp parts of its tile */
-			unsigned int w = (unsigned int)min(((clock64() - clk) >> 4) * tsp, 65535LL);
-			a.cost[t] = (unsigned short)w;
-			atomicAdd(a.grab + 4, w);
-			atomicAdd(a.grab + 5, 1u);
-		}
-		if (S2 && kp.tiles && lane == 0) {
-			unsigned short *f = a.wet + (size_t)t * SWE_CUDA_SPLIT;
-			f[p] = wet;
-			for (int r = (int)tsp; r < SWE_CUDA_SPLIT && p == 0; r++)
-				f[r] = 0;
-		}
-	}
-	/* the last warp out empties the queue for the next launch */
-	if (gq && lane == 0 && atomicAdd(gq + 1, 1u) == first - 1) {
-		gq[0] = 0;
-		gq[1] = 0;
-	}
-	block_speeds<S2, MAX_WARPS>(kp, q, a.spd, bx, by, run, parts);
-}
-
 /* The tile map's flags of tile k of a stack of nk tiles, from the flags f
  * of the stack's walk (tile_bands with the stack's first two rows as its
  * southern band, its last two as its northern one): a superset of the
@@ -237,19 +153,30 @@ __device__ static inline unsigned short stack_bands(unsigned short f, int k, int
 	return (unsigned short)(f | (k > 0 ? s : 0) | (k < nk - 1 ? n : 0));
 }
 
-/* One stage on every tile in stacks of kp.stack tiles of a tile column (one
- * GPU with the work queue, kp.stack > 1), for the batches of steps whose
- * lists hold every tile (a wet domain): item e is the stack of tile column
- * e % ntx from tile row (e / ntx) kp.stack, walked in one.  A walk of a
- * tile of 16 rows runs 4 rows of its window before its first update; a
- * stack of 4 pays them once for 64 rows (one H200, 8192^2 dam break, all
- * wet, fp32: tiles of 16 rows 1.166e10 cell-steps/s, of 64 rows 1.267e10,
- * but coarser tiles skip dry ground in coarser pieces).  The list is not
- * read: where it no longer holds every tile (the batch began with a full
- * one), the tiles it left out are computed too, which gives the same bits
- * (k_tiles), and their flags make the next list. */
-template <bool S2>
-__device__ static __forceinline__ void stacks(const kparams_t &kp, ctl_t *q, const step_t &a)
+/* One stage on the tiles of the step's list: each warp takes item e (its
+ * global warp number, then e + the number of warps, ... when the grid is
+ * capped, or the next one of the queue), part e % sp of tile list[e / sp]
+ * (with halves, halves_of: items [a0, a0 + 2 h) halves of tiles
+ * [a0, a0 + h), the whole tiles before and after them).  A short list
+ * splits its tiles into sp parts of consecutive rows (split_of): each cell
+ * is still made by the same loop body from the same values, whichever warp
+ * walks it, so the bits are those of whole tiles; each part leaves its own
+ * flags of the tile map (the first part clears those of parts it has not).
+ * Without the tile map the list holds every tile and sp is 1.
+ *
+ * STK (the kernels of stacks: one GPU with the work queue, kp.stack > 1,
+ * for the batches of steps whose lists hold every tile, a wet domain):
+ * every tile, item e the stack of kp.stack tiles of tile column e % ntx
+ * from tile row (e / ntx) kp.stack, walked in one.  A walk of a tile of 16
+ * rows runs 4 rows of its window before its first update; a stack of 4
+ * pays them once for 64 rows (one H200, 8192^2 dam break, all wet, fp32:
+ * tiles of 16 rows 1.166e10 cell-steps/s, of 64 rows 1.267e10, but coarser
+ * tiles skip dry ground in coarser pieces).  The list is not read: where
+ * it no longer holds every tile (the batch began with a full one), the
+ * tiles it left out are computed too, which gives the same bits (k_tiles),
+ * and their flags (stack_bands) make the next list. */
+template <bool S2, bool STK>
+__device__ static __forceinline__ void strip(const kparams_t &kp, ctl_t *q, const step_t &a)
 {
 	const int lane = threadIdx.x & (WARP - 1), warp = threadIdx.x / WARP;
 	const int nw = blockDim.x / WARP;
@@ -260,30 +187,95 @@ __device__ static __forceinline__ void stacks(const kparams_t &kp, ctl_t *q, con
 
 	if (!stage_start<S2>(kp, q, a, threadIdx.x == 0, &dt, &run))
 		return;
-	const unsigned int items = run ? (unsigned int)(kp.ntx *
-		((kp.nty + kp.stack - 1) / kp.stack)) : 0;
-	const unsigned int parts = items == 0 ? 1 :
-		min(gridDim.x, (items + (unsigned int)nw - 1) / (unsigned int)nw);
-	if (blockIdx.x >= parts)
-		return;
-	unsigned int *gq = a.grab + 2 * (S2 ? 1 : 0);
-	const unsigned int first = parts * (unsigned int)nw;
-	for (unsigned int e = blockIdx.x * nw + warp; e < items;
-		e = __shfl_sync(FULL_MASK, lane ? 0u : atomicAdd(gq, 1u) + first, 0)) {
-		const int tx = (int)(e % kp.ntx), ty = (int)(e / kp.ntx) * kp.stack;
-		const int tj0 = kp.jlo + ty * kp.rows, tj1 = min(tj0 + kp.stack * kp.rows, kp.jhi);
-		const unsigned short wet = walk<S2>(kp, q, a, u, dt, tx * STRIP_OUT, tj0, tj1,
-			tj0 + 2, tj1 - 2, bx, by);
-		for (int k = 0; S2 && kp.tiles && lane == 0 && k < min(kp.stack, kp.nty - ty);
-			k++) {
-			unsigned short *f = a.wet + (size_t)((ty + k) * kp.ntx + tx) * SWE_CUDA_SPLIT;
-			f[0] = stack_bands(wet, k, min(kp.stack, kp.nty - ty));
-			for (int r = 1; r < SWE_CUDA_SPLIT; r++)
-				f[r] = 0;
+	unsigned int parts, first, *gq;
+	if constexpr (STK) {
+		/* every tile, in stacks (the top of this function) */
+		const unsigned int items = run ? (unsigned int)(kp.ntx *
+			((kp.nty + kp.stack - 1) / kp.stack)) : 0;
+		parts = items == 0 ? 1 :
+			min(gridDim.x, (items + (unsigned int)nw - 1) / (unsigned int)nw);
+		if (blockIdx.x >= parts)
+			return;
+		gq = a.grab + 2 * (S2 ? 1 : 0);
+		first = parts * (unsigned int)nw;
+		for (unsigned int e = blockIdx.x * nw + warp; e < items;
+			e = __shfl_sync(FULL_MASK, lane ? 0u : atomicAdd(gq, 1u) + first, 0)) {
+			const int tx = (int)(e % kp.ntx), ty = (int)(e / kp.ntx) * kp.stack;
+			const int tj0 = kp.jlo + ty * kp.rows;
+			const int tj1 = min(tj0 + kp.stack * kp.rows, kp.jhi);
+			const unsigned short wet = walk<S2>(kp, q, a, u, dt, tx * STRIP_OUT, tj0,
+				tj1, tj0 + 2, tj1 - 2, bx, by);
+			for (int k = 0; S2 && kp.tiles && lane == 0 &&
+				k < min(kp.stack, kp.nty - ty); k++) {
+				unsigned short *f = a.wet +
+					(size_t)((ty + k) * kp.ntx + tx) * SWE_CUDA_SPLIT;
+				f[0] = stack_bands(wet, k, min(kp.stack, kp.nty - ty));
+				for (int r = 1; r < SWE_CUDA_SPLIT; r++)
+					f[r] = 0;
+			}
+		}
+	} else {
+		/* Blocks with no tile of the list leave at once: the grid covers every
+		 * tile of the range, the list often a few of them.  The others (at
+		 * least block 0) take part in the speeds' reduction and count
+		 * themselves for the last-block rule of stage 1. */
+		const unsigned int n = run ? *a.count : 0;
+		/* with the queue, tiles [nh, n) of the list stand at its end */
+		const unsigned int nh = a.grab && kp.tiles ? a.count[2] : n;
+		const unsigned int sp = (unsigned int)split_of(kp, n);
+		/* tiles [a0, a0 + h) of the list in halves (halves_of): items
+		 * [a0, a0 + 2 h) the halves, the whole tiles before and after */
+		unsigned int a0;
+		const unsigned int h = halves_of(kp, a, n, sp, &a0);
+		const unsigned int items = n * sp + h;
+		parts = items == 0 ? 1 :
+			min(gridDim.x, (items + (unsigned int)nw - 1) / (unsigned int)nw);
+		if (blockIdx.x >= parts)
+			return;
+		/* with the work queue: item e = the warp's number first, then the
+		 * next one not taken (gq[0] counts those taken after the first ones) */
+		gq = a.grab ? a.grab + 2 * (S2 ? 1 : 0) : NULL;
+		first = parts * (unsigned int)nw;
+		for (unsigned int e = blockIdx.x * nw + warp; e < items;
+			e = gq ? __shfl_sync(FULL_MASK, lane ? 0u : atomicAdd(gq, 1u) + first, 0) :
+				e + gridDim.x * nw) {
+			/* tile i of the list, part p of its tsp parts */
+			const unsigned int d = e - a0; /* wraps below a0 */
+			const bool half = d < 2 * h;
+			const unsigned int tsp = half ? 2u : sp, ee = half ? d : e < a0 ? e : e - h;
+			const unsigned int q0 = ee / tsp, i = (half ? a0 : 0u) + q0;
+			const int t = i < nh ? a.list[i] :
+				a.list[kp.ntx * kp.nty - 1 - (int)(i - nh)];
+			const int p = (int)(ee - q0 * tsp);
+			const int len = (kp.rows + (int)tsp - 1) / (int)tsp;
+			const int c0 = (t % kp.ntx) * STRIP_OUT;
+			const int tj0 = kp.jlo + (t / kp.ntx) * kp.rows;
+			const int tj1 = min(tj0 + kp.rows, kp.jhi), j0 = tj0 + p * len;
+			const int j1 = min(j0 + len, tj1);
+			unsigned short wet = 0;
+			const long long clk = S2 && a.cost ? clock64() : 0;
+			if (j0 < j1)
+				wet = walk<S2>(kp, q, a, u, dt, c0, j0, j1, tj0 + 2, tj1 - 2, bx,
+					by);
+			if (S2 && a.cost && lane == 0 && p == 0) {
+				/* the walk's time orders the next lists (k_tiles); a part
+				 * counts for the tsp parts of its tile */
+				unsigned int w = (unsigned int)min(((clock64() - clk) >> 4) * tsp,
+					65535LL);
+				a.cost[t] = (unsigned short)w;
+				atomicAdd(a.grab + 4, w);
+				atomicAdd(a.grab + 5, 1u);
+			}
+			if (S2 && kp.tiles && lane == 0) {
+				unsigned short *f = a.wet + (size_t)t * SWE_CUDA_SPLIT;
+				f[p] = wet;
+				for (int r = (int)tsp; r < SWE_CUDA_SPLIT && p == 0; r++)
+					f[r] = 0;
+			}
 		}
 	}
 	/* the last warp out empties the queue for the next launch */
-	if (lane == 0 && atomicAdd(gq + 1, 1u) == first - 1) {
+	if ((STK || gq) && lane == 0 && atomicAdd(gq + 1, 1u) == first - 1) {
 		gq[0] = 0;
 		gq[1] = 0;
 	}
@@ -292,22 +284,22 @@ __device__ static __forceinline__ void stacks(const kparams_t &kp, ctl_t *q, con
 
 __global__ static void STAGE1_BOUNDS k_stage1(kparams_t kp, ctl_t *q, step_t a)
 {
-	strip<false>(kp, q, a);
+	strip<false, false>(kp, q, a);
 }
 
 __global__ static void STAGE2_BOUNDS k_stage2(kparams_t kp, ctl_t *q, step_t a)
 {
-	strip<true>(kp, q, a);
+	strip<true, false>(kp, q, a);
 }
 
 __global__ static void __maxnreg__(SWE_CUDA_MAXREGS) k_stage1s(kparams_t kp, ctl_t *q, step_t a)
 {
-	stacks<false>(kp, q, a);
+	strip<false, true>(kp, q, a);
 }
 
 __global__ static void __maxnreg__(SWE_CUDA_MAXREGS) k_stage2s(kparams_t kp, ctl_t *q, step_t a)
 {
-	stacks<true>(kp, q, a);
+	strip<true, true>(kp, q, a);
 }
 
 /* Stage s2's kernel, of the stacks when stk is not 0. */
