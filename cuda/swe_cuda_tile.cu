@@ -235,14 +235,45 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 	block_speeds<S2, TILE_THREADS_MAX / WARP>(kp, q, a.spd, bx, by, run, parts);
 }
 
-__global__ static void __launch_bounds__(TILE_THREADS_MAX) k_tile1(kparams_t kp, ctl_t *q,
-	step_t a)
+/* Registers per thread of k_tile1 and k_tile2 (0: the bounds of
+ * TILE_THREADS_MAX threads).  A block of a tile of 8 rows has 384
+ * threads: at 58 registers (k_tile2 under the bounds, single precision) 2
+ * fit a multiprocessor, at 56 3 (88 bytes spilled); in double precision
+ * (96 and 90 registers) 1, at 80 2.  Thirtieth session, one H200,
+ * Malpasset 10 m, `spate bench --case=malpasset`: fp32 3.350, 3.362 s ->
+ * 3.293, 3.289 s (k_tile2 at 56; both at 40, 4 blocks: 3.61 s); fp64
+ * 7.39 -> 5.57 s (both at 80). */
+#ifndef SWE_CUDA_TILE_MAXREG1
+#ifdef SPATE_DOUBLE
+#define SWE_CUDA_TILE_MAXREG1 80
+#else
+#define SWE_CUDA_TILE_MAXREG1 0
+#endif
+#endif
+#ifndef SWE_CUDA_TILE_MAXREG2
+#ifdef SPATE_DOUBLE
+#define SWE_CUDA_TILE_MAXREG2 80
+#else
+#define SWE_CUDA_TILE_MAXREG2 56
+#endif
+#endif
+#if SWE_CUDA_TILE_MAXREG1 > 0
+#define TILE1_BOUNDS __maxnreg__(SWE_CUDA_TILE_MAXREG1)
+#else
+#define TILE1_BOUNDS __launch_bounds__(TILE_THREADS_MAX)
+#endif
+#if SWE_CUDA_TILE_MAXREG2 > 0
+#define TILE2_BOUNDS __maxnreg__(SWE_CUDA_TILE_MAXREG2)
+#else
+#define TILE2_BOUNDS __launch_bounds__(TILE_THREADS_MAX)
+#endif
+
+__global__ static void TILE1_BOUNDS k_tile1(kparams_t kp, ctl_t *q, step_t a)
 {
 	tile_stage<false>(kp, q, a);
 }
 
-__global__ static void __launch_bounds__(TILE_THREADS_MAX) k_tile2(kparams_t kp, ctl_t *q,
-	step_t a)
+__global__ static void TILE2_BOUNDS k_tile2(kparams_t kp, ctl_t *q, step_t a)
 {
 	tile_stage<true>(kp, q, a);
 }
