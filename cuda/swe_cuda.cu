@@ -67,15 +67,13 @@ extern "C" {
  * the rows around it, and the shorter walk does not pay for the extra
  * warps. */
 #define PART_ROWS 4
-/* Tiles a walk while every tile is in the list (kparams.stack): at most
- * STACK_MAX, fewer while the stacks would be fewer than STACK_WAVES times
- * the walks' resident warps; SPATE_CUDA_STACK=G sets G (1: a tile a
- * walk).  Thirtieth session, one H200, 8192^2 dam break, all wet, tiles of
- * 16 rows (the tile map's rule): 1.166e10 cell-steps/s fp32 with a tile a
- * walk, against 1.239e10 and 1.267e10 with tiles of 32 and 64 rows (which
- * skip dry ground in coarser pieces); a walk of 16 rows spends 4 rows
- * on its window before the first update.  Stacks of 4 tiles of 16 rows:
- * 1.32e10 (doc/bench/kernel.md). */
+/* Tiles a walk while every tile is in the list (kparams.stack; why: strip
+ * in swe_cuda_kern.cu): at most STACK_MAX, fewer while the stacks would be
+ * fewer than STACK_WAVES times the walks' resident warps;
+ * SPATE_CUDA_STACK=G sets G (1: a tile a walk).  One H200, 8192^2 dam
+ * break, all wet, fp32: stacks of 2, 4, 8 tiles of 16 rows 1.239e10,
+ * 1.252e10, 1.243e10 cell-steps/s (the stack kernels capped at 128
+ * registers; doc/bench/kernel.md). */
 #define STACK_MAX 4
 #define STACK_WAVES 4
 /* The per-cell stage kernels (swe_cuda_tile.cu) instead of the walks
