@@ -3,7 +3,8 @@
  * set in the control block (swe_guard_note), which the host reads back
  * with the rest of the block after every batch of steps; the last good
  * state and its flood products kept on the device (a device-to-device copy
- * per check); the test hook's NaN.  Context: swe_cuda_one.h. */
+ * per check); the test hook's NaN; the test hook of the reciprocals
+ * (swe_recip).  Context: swe_cuda_one.h. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -15,6 +16,7 @@ extern "C" {
 #include "swe_cuda_one.h"
 }
 #include "swe_guard.h"
+#include "swe_kern.h"
 
 #include <cuda_runtime.h>
 #include <math.h>
@@ -33,6 +35,38 @@ extern "C" void swe_cuda_enqueue_plant(real *w, const real *hu, const real *hv, 
 	ctl_t *q, int note, void *stream)
 {
 	k_plant<<<1, 1, 0, (cudaStream_t)stream>>>(w, hu, hv, k, q, note);
+}
+
+/* The test hook of the GPU's reciprocals: r[i] = kp07_inv_depth(x[i], kappa4),
+ * r[n + i] = swe_recip(x[i]) (swe_kern.h). */
+__global__ static void k_recip(const real *x, real *r, int n, real kappa4)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n)
+		return;
+	r[i] = kp07_inv_depth(x[i], kappa4);
+	r[n + i] = swe_recip(x[i]);
+}
+
+extern "C" int swe_cuda_recip_values(const real *x, real *r, int n, real kappa4)
+{
+	real *dx = NULL, *dr = NULL;
+	int rc = -SPATE_EDEVICE;
+	if (n <= 0)
+		return 0;
+	if (cudaSetDevice(0) == cudaSuccess &&
+		cudaMalloc((void **)&dx, (size_t)n * sizeof *dx) == cudaSuccess &&
+		cudaMalloc((void **)&dr, 2 * (size_t)n * sizeof *dr) == cudaSuccess &&
+		cudaMemcpy(dx, x, (size_t)n * sizeof *dx, cudaMemcpyHostToDevice) == cudaSuccess) {
+		k_recip<<<(n + 255) / 256, 256>>>(dx, dr, n, kappa4);
+		if (cudaMemcpy(r, dr, 2 * (size_t)n * sizeof *r, cudaMemcpyDeviceToHost) ==
+			cudaSuccess)
+			rc = 0;
+	}
+	cudaGetLastError();
+	cudaFree(dx);
+	cudaFree(dr);
+	return rc;
 }
 
 extern "C" int swe_cuda_one_guard(struct swe_backend_ctx *x, int op, long cell, int *bad)

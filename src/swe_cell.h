@@ -33,7 +33,8 @@ HOSTDEVICE static inline void swe_friction(real h, real *hu, real *hv, real n2, 
 {
 	real r = kp07_inv_depth(h, c.kappa4), u = *hu * r, v = *hv * r;
 	real s = R_SQRT(u * u + v * v);
-	real d = 1 / (1 + dt * c.g * n2 * s / (h * R_CBRT(h)));
+	real q = 1 + dt * c.g * n2 * s / (h * R_CBRT(h)); /* >= 1, or NaN */
+	real d = swe_recip(q);
 	*hu *= d;
 	*hv *= d;
 }

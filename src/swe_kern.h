@@ -115,6 +115,41 @@ HOSTDEVICE static inline real kp07_half_slope(real qm, real q0, real qp, real th
 	return (real)0.5 * s;
 }
 
+/* Largest argument of swe_recip_of: 2^100 (no valid state comes near). */
+#define SWE_RECIP_MAX ((real)1.2676506002282294e30)
+
+/* 1 / x, correctly rounded, for x in [2^-120, SWE_RECIP_MAX] (and NaN).  On
+ * the GPU in single precision the fast path of its correctly rounded
+ * reciprocal (rcp.rn.f32): an estimate refined by one Newton step in fused
+ * multiply-adds, which is exact for arguments of normal size.  The
+ * compiler's rcp.rn checks the exponent and branches to a slow path at every
+ * call (7 of its 10 instructions a call, 5 calls a cell and stage in the
+ * stage kernels, which are bound by the instructions they issue); the
+ * callers bound the argument instead.  The CPU and double precision divide:
+ * the same bits (t_cuda compares the two over the range). */
+HOSTDEVICE static inline real swe_recip_of(real x)
+{
+#if defined(__CUDA_ARCH__) && !defined(SPATE_DOUBLE)
+	float r, e;
+	asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+	e = fmaf(x, r, -1.0f);
+	return fmaf(-e, r, r);
+#else
+	return 1 / x;
+#endif
+}
+
+/* 1 / x for x >= 2^-120, +infinity or NaN; in single precision an x above
+ * SWE_RECIP_MAX is taken as SWE_RECIP_MAX (NaN stays NaN). */
+HOSTDEVICE static inline real swe_recip(real x)
+{
+#ifdef SPATE_DOUBLE
+	return 1 / x;
+#else
+	return swe_recip_of(x > SWE_RECIP_MAX ? SWE_RECIP_MAX : x);
+#endif
+}
+
 /* Desingularised inverse depth (KP07 eq. 2.21): u = q * kp07_inv_depth(h)
  * is q / h for h >> kappa and -> 0 as h -> 0.  kappa4 = kappa^4 > 0.
  * KP07's sqrt(2) h / sqrt(h^4 + max(h^4, kappa^4)) is exactly 1 / h where
@@ -124,12 +159,17 @@ HOSTDEVICE static inline real kp07_half_slope(real qm, real q0, real qp, real th
  * issue; 5 such values a cell and stage).  Continuous at h = kappa. */
 HOSTDEVICE static inline real kp07_inv_depth(real h, real kappa4)
 {
-	real h2 = h * h, h4 = h2 * h2, num = 1, den = h;
-	if (!(h4 > kappa4)) {
-		num = (real)1.41421356237309515 * h;
-		den = R_SQRT(h4 + kappa4);
+	real h2 = h * h, h4 = h2 * h2;
+	/* h^4 > kappa4 >= 0: h > 2^-38 and not NaN, so bounded above by one
+	 * instruction (swe_min_nz) on the GPU, within swe_recip_of's range */
+	if (h4 > kappa4) {
+#ifdef SPATE_DOUBLE
+		return 1 / h;
+#else
+		return swe_recip_of(swe_min_nz(h, SWE_RECIP_MAX));
+#endif
 	}
-	return num / den;
+	return (real)1.41421356237309515 * h / R_SQRT(h4 + kappa4);
 }
 
 /* The desingularised inverse depth of a cell of stored depth h, as

@@ -30,6 +30,8 @@
  *   - every tile in the list (all wet): stacks of 2, 3 and 4 tiles a walk
  *     (SPATE_CUDA_STACK), also on a grid of partial tiles: the bits of a
  *     tile a walk, and stacks were walked;
+ *   - the GPU's reciprocals (swe_recip, kp07_inv_depth) against the
+ *     CPU's division over their range, to the bit;
  *   - the dry-bed dam break under rain (the sources pass after each step;
  *     early exit on and off: the same bits, every tile computed);
  *   - the tile map with rain rasters on patches of a dry DEM that change in
@@ -375,6 +377,64 @@ static void stacks(int nx, int ny, const char *rows, const char *const *vals, in
 
 #endif
 
+/* The GPU's reciprocals (swe_recip, kp07_inv_depth) against the CPU's
+ * division, to the bit: every exponent of swe_recip's range, mantissas
+ * from a fixed sequence, the ends of the range; kp07_inv_depth also at
+ * kappa, at 0, -0, beyond SWE_RECIP_MAX, at infinity and NaN (swe_recip
+ * there against the CPU's, bounded). */
+static void recip_same(void)
+{
+	enum { PER = 64 };
+	static real x[220 * PER + 16];
+	static real r[2 * (220 * PER + 16)];
+	const real k4 = (real)1e-8;
+	unsigned int s = 12345u;
+	int n = 0, nr, bad = 0, badr = 0, rc;
+	for (int e = -120; e < 100; e++) /* [2^-120, 2^100) */
+		for (int m = 0; m < PER; m++) {
+			s = s * 1664525u + 1013904223u;
+			x[n++] = (real)ldexp(1 + (s >> 8) / 16777216.0, e);
+		}
+	x[n++] = (real)ldexp(1, -120);
+	x[n++] = SWE_RECIP_MAX;
+	x[n++] = (real)0.99999994 * SWE_RECIP_MAX;
+	nr = n; /* swe_recip's range ends here */
+	x[n++] = (real)0.01;
+	x[n++] = (real)0.0099999998;
+	x[n++] = (real)0.010000001;
+	x[n++] = 0;
+	x[n++] = -(real)0;
+	x[n++] = (real)1e-30;
+	x[n++] = 2 * SWE_RECIP_MAX;
+	x[n++] = (real)INFINITY;
+	x[n++] = (real)NAN;
+	x[n++] = -1;
+	rc = swe_cuda_recip_values(x, r, n, k4);
+	sim_check(rc == 0, "reciprocals on the GPU: the hook ran (%d)", rc);
+	if (rc)
+		return;
+	for (int i = 0; i < n; i++) {
+		real a = kp07_inv_depth(x[i], k4), b = r[i];
+		if (memcmp(&a, &b, sizeof a) != 0 && !(isnan(a) && isnan(b))) {
+			if (bad++ < 3)
+				fprintf(stderr, "kp07_inv_depth(%.9g): CPU %.9g, GPU %.9g\n", (double)x[i],
+					(double)a, (double)b);
+		}
+		if (!(x[i] > 0) && !isnan(x[i]))
+			continue; /* outside swe_recip's domain */
+		/* in its range 1 / x; beyond it the CPU's swe_recip (bounded) */
+		a = i < nr ? 1 / x[i] : swe_recip(x[i]);
+		b = r[n + i];
+		if (memcmp(&a, &b, sizeof a) != 0 && !(isnan(a) && isnan(b)) && badr++ < 3)
+			fprintf(stderr, "swe_recip(%.9g): CPU %.9g, GPU %.9g\n", (double)x[i],
+				(double)a, (double)b);
+	}
+	sim_check(badr == 0, "swe_recip on the GPU: 1 / x to the bit over its range, the CPU's "
+		"beyond it (%d values differ)", badr);
+	sim_check(bad == 0, "kp07_inv_depth: GPU and CPU to the bit (%d of %d values differ)",
+		bad, n);
+}
+
 int main(void)
 {
 #ifndef HAVE_CUDA
@@ -390,6 +450,7 @@ int main(void)
 	printf("GPU 0: %s\n", buf);
 	/* the walks, unless a case asks for the per-cell stage kernels */
 	setenv("SPATE_CUDA_CELLS", "0", 1);
+	recip_same();
 	compare("circular dam break", "circular_dambreak", 256, 256, 10, 200, 0.1, 1e-5, 1e-5);
 	compare("circular dam break, odd grid", "circular_dambreak", 250, 190, 2.5, 280, 0.1,
 		1e-5, 1e-5);
