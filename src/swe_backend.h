@@ -110,8 +110,9 @@ extern long swe_cuda_tiles_skipped, swe_cuda_tiles_seen;
 /* Batches of steps after which the list held every tile and the next batch
  * walks stacks of tiles (swe_cuda_params.stack), summed likewise. */
 extern long swe_cuda_stacked;
-/* Test hook: kp07_inv_depth(x[i], kappa4) into r[i] and swe_recip(x[i])
- * into r[n + i], i < n, computed on GPU 0; 0 or -SPATE_E*. */
+/* Test hook: kp07_inv_depth(x[i], kappa4) into r[i], swe_recip(x[i]) into
+ * r[n + i], swe_sqrt0(x[i]) into r[2n + i] and swe_div0(x[i], 0.7) into
+ * r[3n + i], i < n, computed on GPU 0 (r holds 4n); 0 or -SPATE_E*. */
 int swe_cuda_recip_values(const real *x, real *r, int n, real kappa4);
 #endif
 

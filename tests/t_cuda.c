@@ -31,7 +31,8 @@
  *     (SPATE_CUDA_STACK), also on a grid of partial tiles: the bits of a
  *     tile a walk, and stacks were walked;
  *   - the GPU's reciprocals (swe_recip, kp07_inv_depth) against the
- *     CPU's division over their range, to the bit;
+ *     CPU's division over their range, its swe_sqrt0 and swe_div0 against
+ *     the CPU's sqrt and division, to the bit;
  *   - the dry-bed dam break under rain (the sources pass after each step;
  *     early exit on and off: the same bits, every tile computed);
  *   - the tile map with rain rasters on patches of a dry DEM that change in
@@ -378,7 +379,8 @@ static void stacks(int nx, int ny, const char *rows, const char *const *vals, in
 #endif
 
 /* The GPU's reciprocals (swe_recip, kp07_inv_depth) against the CPU's
- * division, to the bit: every exponent of swe_recip's range, mantissas
+ * division, and its zero-safe square root and quotient (swe_sqrt0,
+ * swe_div0) against the CPU's sqrt and division, to the bit: every exponent of swe_recip's range, mantissas
  * from a fixed sequence, the ends of the range; kp07_inv_depth also at
  * kappa, at 0, -0, beyond SWE_RECIP_MAX, at infinity and NaN (swe_recip
  * there against the CPU's, bounded). */
@@ -386,10 +388,10 @@ static void recip_same(void)
 {
 	enum { PER = 64 };
 	static real x[220 * PER + 16];
-	static real r[2 * (220 * PER + 16)];
+	static real r[4 * (220 * PER + 16)];
 	const real k4 = (real)1e-8;
 	unsigned int s = 12345u;
-	int n = 0, nr, bad = 0, badr = 0, rc;
+	int n = 0, nr, bad = 0, badr = 0, bad0 = 0, rc;
 	for (int e = -120; e < 100; e++) /* [2^-120, 2^100) */
 		for (int m = 0; m < PER; m++) {
 			s = s * 1664525u + 1013904223u;
@@ -409,12 +411,24 @@ static void recip_same(void)
 	x[n++] = (real)INFINITY;
 	x[n++] = (real)NAN;
 	x[n++] = -1;
+	x[n++] = (real)ldexp(1, -140); /* subnormal in single precision */
+	x[n++] = (real)-2.5;
 	rc = swe_cuda_recip_values(x, r, n, k4);
 	sim_check(rc == 0, "reciprocals on the GPU: the hook ran (%d)", rc);
 	if (rc)
 		return;
 	for (int i = 0; i < n; i++) {
-		real a = kp07_inv_depth(x[i], k4), b = r[i];
+		real a = x[i] / (real)0.7, b = r[3 * n + i];
+		if (memcmp(&a, &b, sizeof a) != 0 && !(isnan(a) && isnan(b)) && bad0++ < 3)
+			fprintf(stderr, "swe_div0(%.9g, 0.7): CPU %.9g, GPU %.9g\n", (double)x[i],
+				(double)a, (double)b);
+		a = R_SQRT(x[i]);
+		b = r[2 * n + i];
+		if (x[i] >= 0 && memcmp(&a, &b, sizeof a) != 0 && bad0++ < 3)
+			fprintf(stderr, "swe_sqrt0(%.9g): CPU %.9g, GPU %.9g\n", (double)x[i],
+				(double)a, (double)b);
+		a = kp07_inv_depth(x[i], k4);
+		b = r[i];
 		if (memcmp(&a, &b, sizeof a) != 0 && !(isnan(a) && isnan(b))) {
 			if (bad++ < 3)
 				fprintf(stderr, "kp07_inv_depth(%.9g): CPU %.9g, GPU %.9g\n", (double)x[i],
@@ -433,6 +447,8 @@ static void recip_same(void)
 		"beyond it (%d values differ)", badr);
 	sim_check(bad == 0, "kp07_inv_depth: GPU and CPU to the bit (%d of %d values differ)",
 		bad, n);
+	sim_check(bad0 == 0, "swe_sqrt0 and swe_div0 on the GPU: the square root and the quotient "
+		"to the bit, zeros and their signs too (%d values differ)", bad0);
 }
 
 int main(void)

@@ -348,6 +348,43 @@ static void test_velocity(void **st)
 	}
 }
 
+/* The zero-safe forms give the bits of the plain ones (swe_kern.h) */
+static void test_zero_forms(void **st)
+{
+	static const double xs[] = { 0, -0.0, 1e-40, 1e-30, 0.3, 2, 7e25, 1e30, INFINITY };
+	(void)st;
+	for (size_t i = 0; i < sizeof xs / sizeof *xs; i++) {
+		real x = (real)xs[i], a = R_SQRT(x), b = swe_sqrt0(x);
+		assert_memory_equal(&a, &b, sizeof a);
+		a = x / (real)0.7;
+		b = swe_div0(x, (real)0.7);
+		assert_memory_equal(&a, &b, sizeof a);
+		a = -x / (real)3e20;
+		b = swe_div0(-x, (real)3e20);
+		assert_memory_equal(&a, &b, sizeof a);
+	}
+	assert_true(isnan(swe_sqrt0((real)NAN)) && isnan(swe_div0((real)NAN, 1)));
+	/* a dry cell's inverse depth is its zero, also where kappa^4 underflows */
+	{
+		real z = 0, m = -(real)0, a = kp07_inv_depth(z, (real)1e-12),
+		     b = kp07_inv_depth(m, (real)1e-12), c = kp07_inv_depth(z, 0);
+		assert_memory_equal(&a, &z, sizeof a);
+		assert_memory_equal(&b, &m, sizeof b);
+		assert_memory_equal(&c, &z, sizeof c);
+	}
+	/* the reciprocal: 1 / x in its range, bounded beyond it */
+	for (int e = -120; e < 100; e += 7) {
+		real x = (real)ldexp(1.37, e);
+		assert_true(swe_recip(x) == (real)1 / x);
+	}
+#ifdef SPATE_DOUBLE
+	assert_true(swe_recip((real)INFINITY) == 0);
+#else
+	assert_true(swe_recip((real)INFINITY) == (real)1 / SWE_RECIP_MAX);
+#endif
+	assert_true(isnan(swe_recip((real)NAN)));
+}
+
 /* ------------------------------------------------------------ central-upwind flux */
 
 static void test_flux_dry(void **st)
@@ -698,6 +735,7 @@ int main(void)
 		cmocka_unit_test(test_reconstruct_wd_random),
 		cmocka_unit_test(test_reconstruct_film),
 		cmocka_unit_test(test_velocity),
+		cmocka_unit_test(test_zero_forms),
 		cmocka_unit_test(test_flux_dry),
 		cmocka_unit_test(test_flux_consistency),
 		cmocka_unit_test(test_flux_mirror),
