@@ -32,8 +32,9 @@ HOSTDEVICE static inline void swe_friction(real h, real *hu, real *hv, real n2, 
 	struct swe_coef c)
 {
 	real r = kp07_inv_depth(h, c.kappa4), u = *hu * r, v = *hv * r;
-	real s = R_SQRT(u * u + v * v);
-	real q = 1 + dt * c.g * n2 * s / (h * R_CBRT(h)); /* >= 1, or NaN */
+	/* still water (s = 0) without the GPU's slow paths (swe_sqrt0) */
+	real s = swe_sqrt0(u * u + v * v);
+	real q = 1 + swe_div0(dt * c.g * n2 * s, h * R_CBRT(h)); /* >= 1, or NaN */
 	real d = swe_recip(q);
 	*hu *= d;
 	*hv *= d;

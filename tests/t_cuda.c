@@ -434,7 +434,7 @@ static void recip_same(void)
 				fprintf(stderr, "kp07_inv_depth(%.9g): CPU %.9g, GPU %.9g\n", (double)x[i],
 					(double)a, (double)b);
 		}
-		if (!(x[i] > 0) && !isnan(x[i]))
+		if (!(x[i] >= (real)ldexp(1, -120)) && !isnan(x[i]))
 			continue; /* outside swe_recip's domain */
 		/* in its range 1 / x; beyond it the CPU's swe_recip (bounded) */
 		a = i < nr ? 1 / x[i] : swe_recip(x[i]);
