@@ -62,14 +62,45 @@ static size_t tile_smem(int rows)
 	return (size_t)SH_N * WARP * (rows + 4) * sizeof(real);
 }
 
-template <bool S2>
+/* The rows of tiles for which the kernels are built with the rows fixed
+ * (TILE_ROWS_FIXED: the default of the tile map with these kernels,
+ * CELLS_ROWS_MIN in swe_cuda.cu); other rows take the kernels built for
+ * any.  With the rows known the shared arrays lie at fixed offsets: in
+ * k_tile1 5% of the instructions were their addresses (Nsight Compute's
+ * source counters, Malpasset 10 m; doc/bench/kernel.md). */
+#define TILE_ROWS_FIXED 8
+
+/* Tile t's column and row of tiles, (t % ntx, t / ntx), from inv = 1 /
+ * ntx in single precision: the estimate is within one of the quotient for
+ * t < 2^24 tiles and quotients below 2^22 (swe_cuda_tile_ok), and one step
+ * either way makes it exact; the integer division by a number known only
+ * at run time was 4% of k_tile1's instructions. */
+__device__ static __forceinline__ void tile_of(int t, int ntx, float inv, int *tx, int *ty)
+{
+	int qt = (int)((float)t * inv), r = t - qt * ntx;
+	if (r < 0) {
+		qt--;
+		r += ntx;
+	} else if (r >= ntx) {
+		qt++;
+		r -= ntx;
+	}
+	*tx = r;
+	*ty = qt;
+}
+
+/* R: the tile's rows when fixed at compile time (TILE_ROWS_FIXED), else 0
+ * (kp.rows). */
+template <bool S2, int R>
 __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q, const step_t &a)
 {
 	extern __shared__ unsigned char tile_sh_raw[];
 	real *sh = (real *)tile_sh_raw;
 	__shared__ unsigned int masks[3];
-	const int x = threadIdx.x, y = threadIdx.y, nt = WARP * blockDim.y;
+	const int rows = R ? R : kp.rows;
+	const int x = threadIdx.x, y = threadIdx.y, nt = R ? WARP * (R + 4) : WARP * blockDim.y;
 	const int s = y * WARP + x;
+	const float inv_ntx = 1.0f / (float)kp.ntx;
 	const struct swe_view u = gview(kp, a.w, a.hu, a.hv, a.Bc, a.Bm);
 	const struct swe_coef c = kp.c;
 	real dt = 0;
@@ -88,8 +119,10 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 		masks[0] = masks[1] = masks[2] = 0;
 	for (unsigned int i = blockIdx.x; i < n; i += gridDim.x) {
 		const int t = i < nh ? a.list[i] : a.list[kp.ntx * kp.nty - 1 - (int)(i - nh)];
-		const int c0 = (t % kp.ntx) * STRIP_OUT, tj0 = kp.jlo + (t / kp.ntx) * kp.rows;
-		const int tj1 = min(tj0 + kp.rows, kp.jhi), nr = tj1 - tj0;
+		int tx, ty;
+		tile_of(t, kp.ntx, inv_ntx, &tx, &ty);
+		const int c0 = tx * STRIP_OUT, tj0 = kp.jlo + ty * rows;
+		const int tj1 = min(tj0 + rows, kp.jhi), nr = tj1 - tj0;
 		const int col = c0 - HALO + x, row = tj0 - HALO + y;
 		const int colc = min(col, kp.nx + SWE_GHOST - 1), rowc = min(row, kp.ny + SWE_GHOST - 1);
 		const long k = swe_vidx(&u, colc, rowc);
@@ -268,14 +301,25 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 #define TILE2_BOUNDS __launch_bounds__(TILE_THREADS_MAX)
 #endif
 
+template <int R>
 __global__ static void TILE1_BOUNDS k_tile1(kparams_t kp, ctl_t *q, step_t a)
 {
-	tile_stage<false>(kp, q, a);
+	tile_stage<false, R>(kp, q, a);
 }
 
+template <int R>
 __global__ static void TILE2_BOUNDS k_tile2(kparams_t kp, ctl_t *q, step_t a)
 {
-	tile_stage<true>(kp, q, a);
+	tile_stage<true, R>(kp, q, a);
+}
+
+/* The kernel of stage s2 for tiles of `rows` rows. */
+typedef void (*tile_kernel_t)(kparams_t, ctl_t *, step_t);
+static tile_kernel_t tile_kernel(int s2, int rows)
+{
+	if (rows == TILE_ROWS_FIXED)
+		return s2 ? k_tile2<TILE_ROWS_FIXED> : k_tile1<TILE_ROWS_FIXED>;
+	return s2 ? k_tile2<0> : k_tile1<0>;
 }
 
 
@@ -283,14 +327,16 @@ __global__ static void TILE2_BOUNDS k_tile2(kparams_t kp, ctl_t *q, step_t a)
 
 int swe_cuda_tile_ok(const kparams_t *kp)
 {
-	return kp->rows >= 2 && kp->rows <= TILE_ROWS_MAX;
+	/* tile_of's range */
+	return kp->rows >= 2 && kp->rows <= TILE_ROWS_MAX &&
+		(long)kp->ntx * kp->nty < (1L << 24) && kp->nty < (1 << 22);
 }
 
 int swe_cuda_tile_resident(const kparams_t *kp, int dev, int stage)
 {
 	int sms = 1, b = 1;
 	size_t sm = tile_smem(kp->rows);
-	void (*k)(kparams_t, ctl_t *, step_t) = stage ? k_tile2 : k_tile1;
+	tile_kernel_t k = tile_kernel(stage, kp->rows);
 	if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm) !=
 		cudaSuccess) {
 		cudaGetLastError();
@@ -314,10 +360,12 @@ void swe_cuda_enqueue_tile_step(const kparams_t *kp0, const step_t *a, void *str
 	size_t sm = tile_smem(k.rows);
 	k.jlo = 0;
 	k.jhi = k.ny;
-	k_tile1<<<(int)(nt < k.cells[0] ? nt : k.cells[0]), blk, sm, st>>>(k, a->q, *a);
+	tile_kernel(0, k.rows)<<<(int)(nt < k.cells[0] ? nt : k.cells[0]), blk, sm, st>>>(k,
+		a->q, *a);
 	if (k.integrator == 1) {
 		swe_cuda_enqueue_euler(&k, a, st);
 		return;
 	}
-	k_tile2<<<(int)(nt < k.cells[1] ? nt : k.cells[1]), blk, sm, st>>>(k, a->q, *a);
+	tile_kernel(1, k.rows)<<<(int)(nt < k.cells[1] ? nt : k.cells[1]), blk, sm, st>>>(k,
+		a->q, *a);
 }
