@@ -175,10 +175,11 @@ HOSTDEVICE static inline real swe_recip(real x)
 /* Desingularised inverse depth (KP07 eq. 2.21): u = q * kp07_inv_depth(h)
  * is q / h for h >> kappa and -> 0 as h -> 0.  kappa4 = kappa^4 > 0.
  * KP07's sqrt(2) h / sqrt(h^4 + max(h^4, kappa^4)) is exactly 1 / h where
- * h^4 > kappa^4, and is computed so there: one division per face state,
- * shared by both momenta, and a square root only where the water is
- * thinner than kappa (the stage kernels are bound by the instructions they
- * issue; 5 such values a cell and stage).  Continuous at h = kappa. */
+ * h^4 > kappa^4, and is computed so there: one reciprocal per face state
+ * (swe_recip_of), shared by both momenta, and a square root only where the
+ * water is thinner than kappa (the stage kernels are bound by the
+ * instructions they issue; 5 such values a cell and stage).  Continuous at
+ * h = kappa. */
 HOSTDEVICE static inline real kp07_inv_depth(real h, real kappa4)
 {
 	real h2 = h * h, h4 = h2 * h2;
