@@ -380,10 +380,11 @@ static void stacks(int nx, int ny, const char *rows, const char *const *vals, in
 
 /* The GPU's reciprocals (swe_recip, kp07_inv_depth) against the CPU's
  * division, and its zero-safe square root and quotient (swe_sqrt0,
- * swe_div0) against the CPU's sqrt and division, to the bit: every exponent of swe_recip's range, mantissas
- * from a fixed sequence, the ends of the range; kp07_inv_depth also at
- * kappa, at 0, -0, beyond SWE_RECIP_MAX, at infinity and NaN (swe_recip
- * there against the CPU's, bounded). */
+ * swe_div0) against the CPU's sqrt and division, to the bit: every
+ * exponent of swe_recip's range, mantissas from a fixed sequence, the ends
+ * of the range; kp07_inv_depth also at kappa, at 0, -0, beyond
+ * SWE_RECIP_MAX, at infinity and NaN (swe_recip there against the CPU's,
+ * bounded), and a subnormal and a negative number for the others. */
 static void recip_same(void)
 {
 	enum { PER = 64 };
@@ -431,8 +432,8 @@ static void recip_same(void)
 		b = r[i];
 		if (memcmp(&a, &b, sizeof a) != 0 && !(isnan(a) && isnan(b))) {
 			if (bad++ < 3)
-				fprintf(stderr, "kp07_inv_depth(%.9g): CPU %.9g, GPU %.9g\n", (double)x[i],
-					(double)a, (double)b);
+				fprintf(stderr, "kp07_inv_depth(%.9g): CPU %.9g, GPU %.9g\n",
+					(double)x[i], (double)a, (double)b);
 		}
 		if (!(x[i] >= (real)ldexp(1, -120)) && !isnan(x[i]))
 			continue; /* outside swe_recip's domain */
