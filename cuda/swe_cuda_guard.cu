@@ -3,8 +3,8 @@
  * set in the control block (swe_guard_note), which the host reads back
  * with the rest of the block after every batch of steps; the last good
  * state and its flood products kept on the device (a device-to-device copy
- * per check); the test hook's NaN; the test hook of the reciprocals
- * (swe_recip).  Context: swe_cuda_one.h. */
+ * per check); the test hook's NaN; the test hook of the reciprocals and
+ * zero-safe forms of swe_kern.h.  Context: swe_cuda_one.h. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
