@@ -1,9 +1,10 @@
 #!/bin/bash
-# mpi_balance.sh: load balancing across MPI ranks.  A circular dam break on a
-# dry bed (a moving flood) runs serially and statically, then under mpiexec
-# on 1, 2 and 4 ranks with balance = rows (and bbox, probe, early_exit =
-# auto, ghost cell expansion) and an interval of two steps, so that rows move
-# between subdomains, by MPI between ranks, many times; every grid written
+# mpi_balance.sh: load balancing across MPI ranks.  A circular dam break on
+# a dry bed (a moving flood, off centre) runs serially and statically, then
+# under mpiexec on 1, 2 and 4 ranks with balance = rows (and bbox, probe,
+# early_exit = auto, ghost cell expansion) and an interval of two steps, so
+# that rows move between subdomains, by MPI between ranks, many times; every
+# grid written
 # (h, w, u, v and the flood products, ESRI ASCII) must equal the serial one
 # byte for byte, and the report must count the moves.
 #
@@ -47,8 +48,12 @@ moved() {
 	check "$1: rows moved between subdomains (${n:-no} moves)" $? "$(tail -12 "$tmp/$1.err")"
 }
 
-small="--domain.nx=80 --domain.ny=72 --initial.h_out=0 --run.end_time=1e9 \
---run.max_steps=50 --output.interval=0"
+# the dam off centre, in the southern third: subdomains of rows differ in
+# their load by construction (early exit skips the dry ones' blocks), not
+# by the noise of the timings (centred, two halves measured equal and
+# none moved, once in CI)
+small="--domain.nx=80 --domain.ny=72 --initial.h_out=0 --initial.dam_y=100 \
+--initial.radius=90 --run.end_time=1e9 --run.max_steps=50 --output.interval=0"
 bal="--parallel.balance=rows --parallel.balance_interval=2 --parallel.balance_gain=0"
 # shellcheck disable=SC2086
 run serial 0 $small
