@@ -4,9 +4,8 @@
 # under mpiexec on 1, 2 and 4 ranks with balance = rows (and bbox, probe,
 # early_exit = auto, ghost cell expansion) and an interval of two steps, so
 # that rows move between subdomains, by MPI between ranks, many times; every
-# grid written
-# (h, w, u, v and the flood products, ESRI ASCII) must equal the serial one
-# byte for byte, and the report must count the moves.
+# grid written (h, w, u, v and the flood products, ESRI ASCII) must equal the
+# serial one byte for byte, and the report must count the moves.
 #
 # Environment (set by make check): SPATE, SPATE_SCENARIOS, MPIEXEC (empty:
 # none found), SPATE_HAVE_MPI (yes/no).  Skips (77) without MPI or mpiexec.
