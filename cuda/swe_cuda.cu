@@ -186,7 +186,7 @@ static void cuda_fini(struct swe_backend_ctx *x)
 	cudaSetDevice(x->device);
 	if (x->stream)
 		cudaStreamSynchronize(x->stream);
-	for (int p = 0; p < 6; p++)
+	for (int p = 0; p < (int)(sizeof x->graph / sizeof *x->graph); p++)
 		if (x->have_graph[p])
 			cudaGraphExecDestroy(x->graph[p]);
 	for (int p = 0; p < 2; p++) {
