@@ -139,39 +139,60 @@ __global__ static void k_products(kparams_t kp, const ctl_t *q, step_t a, struct
  * where the subdomains meet. */
 __global__ static void k_tiles(kparams_t kp, step_t a)
 {
-	int t = blockIdx.x * blockDim.x + threadIdx.x, tx, ty, any = 0, s, j0, j1;
-	bool edge_row;
+	const int t = blockIdx.x * blockDim.x + threadIdx.x;
 	if (t >= kp.ntx * kp.nty)
 		return;
-	tx = t % kp.ntx;
-	ty = t / kp.ntx;
-	j0 = ty * kp.rows;
-	j1 = min(j0 + kp.rows, kp.ny);
-	edge_row = (!(kp.sides >> SWE_SOUTH & 1u) && j0 < SWE_GHOST) ||
+	const int ty = t / kp.ntx, tx = t - ty * kp.ntx;
+	const int j0 = ty * kp.rows, j1 = min(j0 + kp.rows, kp.ny);
+	const bool edge_row = (!(kp.sides >> SWE_SOUTH & 1u) && j0 < SWE_GHOST) ||
 		(!(kp.sides >> SWE_NORTH & 1u) && j1 > kp.ny - SWE_GHOST);
 	/* the flag of neighbour (dx, dy) that faces this tile */
-	static const unsigned short facing[3][3] = {
+	const unsigned short facing[3][3] = {
 		{ TILE_NE, TILE_N, TILE_NW },   /* dy = -1: the southern row of tiles */
 		{ TILE_E, TILE_ANY, TILE_W },
 		{ TILE_SE, TILE_S, TILE_SW } }; /* dy = +1 */
-	for (int y = max(ty - 1, 0); y <= min(ty + 1, kp.nty - 1); y++)
-		for (int x = max(tx - 1, 0); x <= min(tx + 1, kp.ntx - 1); x++) {
+	/* Every load before any of their values is used, so that a thread
+	 * waits for memory once, not once a neighbour (the loops unrolled over
+	 * the nine tiles, a neighbour outside the map read at the nearest tile
+	 * and left out after): at Malpasset's 6,400 tiles this kernel was 5 us
+	 * of a 42 us step (one H200, doc/bench/kernel.md). */
+	const unsigned char streak = a.streak[t];
+	const unsigned long long cost = a.grab ? a.cost[t] : 0;
+	const unsigned long long gsum = a.grab ? a.grab[4] : 0, gn = a.grab ? a.grab[5] : 0;
+	unsigned short m[3][3];
+	bool rain[3][3];
+#pragma unroll
+	for (int dy = 0; dy < 3; dy++)
+#pragma unroll
+		for (int dx = 0; dx < 3; dx++) {
+			const int y = min(max(ty + dy - 1, 0), kp.nty - 1);
+			const int x = min(max(tx + dx - 1, 0), kp.ntx - 1);
 			/* the flags of the tile's parts (k_stage2) */
 			const unsigned short *f = a.wet + (size_t)(y * kp.ntx + x) * SWE_CUDA_SPLIT;
-			unsigned short m = 0;
+			unsigned short o = 0;
+#pragma unroll
 			for (int r = 0; r < SWE_CUDA_SPLIT; r++)
-				m |= f[r];
-			any |= (m & facing[y - ty + 1][x - tx + 1]) != 0 ||
-				tile_rain(kp, a, y * kp.ntx + x);
+				o |= f[r];
+			m[dy][dx] = o;
+			rain[dy][dx] = tile_rain(kp, a, y * kp.ntx + x);
+		}
+	bool any = false;
+#pragma unroll
+	for (int dy = 0; dy < 3; dy++)
+#pragma unroll
+		for (int dx = 0; dx < 3; dx++) {
+			const int y = ty + dy - 1, x = tx + dx - 1;
+			if (y >= 0 && y < kp.nty && x >= 0 && x < kp.ntx)
+				any |= (m[dy][dx] & facing[dy][dx]) != 0 || rain[dy][dx];
 		}
 	for (int side = 0; side < 4; side++) {
 		int k = kp.bcd.kind[side];
 		int edge = side == SWE_WEST ? tx == 0 : side == SWE_EAST ? tx == kp.ntx - 1 :
 			side == SWE_SOUTH ? ty == 0 : ty == kp.nty - 1;
 		if (edge && (k == SWE_BC_LEVEL || k == SWE_BC_INFLOW))
-			any = 1;
+			any = true;
 	}
-	s = any ? 0 : min(a.streak[t] + 1, 3);
+	const int s = any ? 0 : min(streak + 1, 3);
 	a.streak[t] = (unsigned char)s;
 	a.act[t] = s < 3 ? 1 : edge_row ? 2 : 0;
 	if (s < 3 && !edge_row) {
@@ -180,7 +201,7 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 			return;
 		}
 		/* long walks first, the others from the end (swe_cuda.h) */
-		if ((unsigned long long)a.cost[t] * a.grab[5] >= a.grab[4])
+		if (cost * gn >= gsum)
 			a.list1[atomicAdd(a.count1 + 2, 1u)] = t;
 		else
 			a.list1[kp.ntx * kp.nty - 1 - (int)atomicAdd(a.count1 + 4, 1u)] = t;

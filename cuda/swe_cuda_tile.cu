@@ -108,17 +108,23 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 	int run = 0;
 #define SH(arr, i) sh[(arr) * nt + (i)]
 
+	/* the list's lengths and the block's first entry (the grid has at
+	 * most one block a tile) read with the control block, not after it:
+	 * one wait for memory before the tile's loads instead of three */
+	const unsigned int n0 = a.count[0], nh0 = a.count[2];
+	const int t0 = a.list[blockIdx.x];
 	if (!stage_start<S2>(kp, q, a, s == 0, &dt, &run))
 		return;
-	const unsigned int n = run ? *a.count : 0;
-	const unsigned int nh = a.grab && kp.tiles ? a.count[2] : n;
+	const unsigned int n = run ? n0 : 0;
+	const unsigned int nh = a.grab && kp.tiles ? nh0 : n;
 	const unsigned int parts = n == 0 ? 1 : min(gridDim.x, n);
 	if (blockIdx.x >= parts)
 		return;
 	if (s == 0)
 		masks[0] = masks[1] = masks[2] = 0;
 	for (unsigned int i = blockIdx.x; i < n; i += gridDim.x) {
-		const int t = i < nh ? a.list[i] : a.list[kp.ntx * kp.nty - 1 - (int)(i - nh)];
+		const int t = i >= nh ? a.list[kp.ntx * kp.nty - 1 - (int)(i - nh)] :
+			i == blockIdx.x ? t0 : a.list[i];
 		int tx, ty;
 		tile_of(t, kp.ntx, inv_ntx, &tx, &ty);
 		const int c0 = tx * STRIP_OUT, tj0 = kp.jlo + ty * rows;
@@ -290,10 +296,20 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 #define SWE_CUDA_TILE_MAXREG2 56
 #endif
 #endif
+/* Without a cap, k_tile1 for tiles of TILE_ROWS_FIXED rows is built for
+ * SWE_CUDA_TILE_BLOCKS1 blocks a multiprocessor: in single precision 4 of
+ * 384 threads, 40 registers and no spills (48 registers and 3 blocks
+ * without; thirty-second session, one H200, Malpasset 10 m: 2.658, 2.661 s
+ * -> 2.622, 2.633 s; at 32 registers, 5 blocks and 80 bytes spilled, 2.686,
+ * 2.698 s; k_tile2 at 40 too, 2.719, 2.726 s). */
+#ifndef SWE_CUDA_TILE_BLOCKS1
+#define SWE_CUDA_TILE_BLOCKS1 4
+#endif
 #if SWE_CUDA_TILE_MAXREG1 > 0
-#define TILE1_BOUNDS __maxnreg__(SWE_CUDA_TILE_MAXREG1)
+#define TILE1_BOUNDS(R) __maxnreg__(SWE_CUDA_TILE_MAXREG1)
 #else
-#define TILE1_BOUNDS __launch_bounds__(TILE_THREADS_MAX)
+#define TILE1_BOUNDS(R) __launch_bounds__(R ? WARP * (R + 4) : TILE_THREADS_MAX, \
+	R ? SWE_CUDA_TILE_BLOCKS1 : 1)
 #endif
 #if SWE_CUDA_TILE_MAXREG2 > 0
 #define TILE2_BOUNDS __maxnreg__(SWE_CUDA_TILE_MAXREG2)
@@ -302,7 +318,7 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 #endif
 
 template <int R>
-__global__ static void TILE1_BOUNDS k_tile1(kparams_t kp, ctl_t *q, step_t a)
+__global__ static void TILE1_BOUNDS(R) k_tile1(kparams_t kp, ctl_t *q, step_t a)
 {
 	tile_stage<false, R>(kp, q, a);
 }
