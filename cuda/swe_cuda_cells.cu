@@ -154,7 +154,7 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 	/* Every load before any of their values is used, so that a thread
 	 * waits for memory once, not once a neighbour (the loops unrolled over
 	 * the nine tiles, a neighbour outside the map read at the nearest tile
-	 * and left out after): at Malpasset's 6,400 tiles this kernel was 5 us
+	 * and left out after): at Malpasset's 7,192 tiles this kernel was 5 us
 	 * of a 42 us step (one H200, doc/bench/kernel.md). */
 	const unsigned char streak = a.streak[t];
 	const unsigned long long cost = a.grab ? a.cost[t] : 0;
