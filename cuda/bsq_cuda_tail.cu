@@ -25,6 +25,7 @@ extern "C" {
 #include "bsq_transfer.h"
 }
 #include "bsq_cuda_launch.h"
+#include "cuda_udiv.h"
 
 #include <cuda_runtime.h>
 #include <stdlib.h>
@@ -53,21 +54,6 @@ struct tail_args {
 	const bsq_real *rhs;
 	int from, nlev, pre, post, pl;
 };
-
-/* t / d for t < 2^22 (the tail's levels hold fewer values: shared
- * memory), r = 1 / d rounded to a float: the product is within 1 of the
- * quotient, then corrected.  A division of 32-bit integers is a sequence of
- * some twenty instructions, and the tail is bound by the instructions its
- * one multiprocessor issues. */
-__device__ static inline unsigned udiv(unsigned t, unsigned d, float r)
-{
-	unsigned q = __float2uint_rz(__uint2float_rn(t) * r);
-	if (q * d > t)
-		q--;
-	else if (t - q * d >= d)
-		q++;
-	return q;
-}
 
 /* t / d: a shift by sh = log2 d where P2 (every divisor of the tail's
  * levels a power of two, as on a cube of 2^n cells), else udiv (d, r).  One

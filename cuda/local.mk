@@ -39,6 +39,7 @@ CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/bsq_cuda_dev.h \
 	$(top_srcdir)/src/cuda_check.h \
 	$(top_srcdir)/src/cuda_pdl.h \
+	$(top_srcdir)/src/cuda_udiv.h \
 	$(top_srcdir)/src/bsq_cuda_launch.h \
 	$(top_srcdir)/src/bsq_cuda_gs.h \
 	$(top_srcdir)/src/bsq_transfer.h \

@@ -45,6 +45,7 @@
  * asked for a multiprocessor 3.53-3.61 s (this form at 640: 58 and 48
  * registers, 3.54 s). */
 #include "swe_cuda_dev.h"
+#include "cuda_udiv.h"
 
 /* Most rows of a tile here: blocks of at most 32 x (rows + 4) threads. */
 #define TILE_ROWS_MAX 16
@@ -71,22 +72,12 @@ static size_t tile_smem(int rows)
 #define TILE_ROWS_FIXED 8
 
 /* Tile t's column and row of tiles, (t % ntx, t / ntx), from inv = 1 /
- * ntx in single precision: the estimate is within one of the quotient for
- * t < 2^24 tiles and quotients below 2^22 (swe_cuda_tile_ok), and one step
- * either way makes it exact; the integer division by a number known only
- * at run time was 4% of k_tile1's instructions. */
+ * ntx in single precision (idiv: t < 2^24 tiles and quotients below 2^22,
+ * swe_cuda_tile_ok); the integer division by a number known only at run
+ * time was 4% of k_tile1's instructions. */
 __device__ static __forceinline__ void tile_of(int t, int ntx, float inv, int *tx, int *ty)
 {
-	int qt = (int)((float)t * inv), r = t - qt * ntx;
-	if (r < 0) {
-		qt--;
-		r += ntx;
-	} else if (r >= ntx) {
-		qt++;
-		r -= ntx;
-	}
-	*tx = r;
-	*ty = qt;
+	*ty = idiv(t, ntx, inv, tx);
 }
 
 /* R: the tile's rows when fixed at compile time (TILE_ROWS_FIXED), else 0
