@@ -71,15 +71,6 @@ static size_t tile_smem(int rows)
  * source counters, Malpasset 10 m; doc/bench/kernel.md). */
 #define TILE_ROWS_FIXED 8
 
-/* Tile t's column and row of tiles, (t % ntx, t / ntx), from inv = 1 /
- * ntx in single precision (idiv: t < 2^24 tiles and quotients below 2^22,
- * swe_cuda_tile_ok); the integer division by a number known only at run
- * time was 4% of k_tile1's instructions. */
-__device__ static __forceinline__ void tile_of(int t, int ntx, float inv, int *tx, int *ty)
-{
-	*ty = idiv(t, ntx, inv, tx);
-}
-
 /* R: the tile's rows when fixed at compile time (TILE_ROWS_FIXED), else 0
  * (kp.rows). */
 template <bool S2, int R>
@@ -116,8 +107,11 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 	for (unsigned int i = blockIdx.x; i < n; i += gridDim.x) {
 		const int t = i >= nh ? a.list[kp.ntx * kp.nty - 1 - (int)(i - nh)] :
 			i == blockIdx.x ? t0 : a.list[i];
-		int tx, ty;
-		tile_of(t, kp.ntx, inv_ntx, &tx, &ty);
+		/* its column and row of tiles (t % ntx, t / ntx) by idiv (t < 2^24
+		 * tiles and quotients below 2^22: swe_cuda_tile_ok); the integer
+		 * division was 4% of k_tile1's instructions */
+		int tx;
+		const int ty = idiv(t, kp.ntx, inv_ntx, &tx);
 		const int c0 = tx * STRIP_OUT, tj0 = kp.jlo + ty * rows;
 		const int tj1 = min(tj0 + rows, kp.jhi), nr = tj1 - tj0;
 		const int col = c0 - HALO + x, row = tj0 - HALO + y;
@@ -265,8 +259,9 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 	block_speeds<S2, TILE_THREADS_MAX / WARP>(kp, q, a.spd, bx, by, run, parts);
 }
 
-/* Registers per thread of k_tile1 and k_tile2 (0: the bounds of
- * TILE_THREADS_MAX threads).  A block of a tile of 8 rows has 384
+/* Registers per thread of k_tile1 and k_tile2 (0: launch bounds, those of
+ * TILE_THREADS_MAX threads, or for k_tile1 on tiles of TILE_ROWS_FIXED rows
+ * those below).  A block of a tile of 8 rows has 384
  * threads: at 58 registers (k_tile2 under the bounds, single precision) 2
  * fit a multiprocessor, at 56 3 (88 bytes spilled); in double precision
  * (96 and 90 registers) 1, at 80 2.  Thirtieth session, one H200,
@@ -334,7 +329,7 @@ static tile_kernel_t tile_kernel(int s2, int rows)
 
 int swe_cuda_tile_ok(const kparams_t *kp)
 {
-	/* tile_of's range */
+	/* idiv's range (the tile coordinates, tile_stage) */
 	return kp->rows >= 2 && kp->rows <= TILE_ROWS_MAX &&
 		(long)kp->ntx * kp->nty < (1L << 24) && kp->nty < (1 << 22);
 }

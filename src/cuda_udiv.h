@@ -9,7 +9,7 @@
 /* t / d and its remainder (*rem) for 0 <= t < 2^24, d > 0 and t / d < 2^22,
  * from r = 1 / d rounded to a float: t and r are exact to 2^-24 relative
  * and their product to 2^-23, so within one of t / d in that range.  Users:
- * the flood's tile coordinates (tile_of, swe_cuda_tile.cu) and the
+ * the flood's tile coordinates (tile_stage, swe_cuda_tile.cu) and the
  * Boussinesq tail's cell coordinates (udiv below, bsq_cuda_tail.cu). */
 __device__ static __forceinline__ int idiv(int t, int d, float r, int *rem)
 {
