@@ -221,6 +221,8 @@ static void cuda_fini(struct swe_backend_ctx *x)
 		cudaFreeHost(x->hstage);
 	if (x->hctl)
 		cudaFreeHost(x->hctl);
+	if (x->hcnt)
+		cudaFreeHost(x->hcnt);
 	if (x->stream)
 		cudaStreamDestroy(x->stream);
 	free(x);
@@ -285,6 +287,7 @@ static int upload(struct swe_backend_ctx *x, const struct swe_state *s0,
 	CUDA_ALLOC((void **)&x->bc, sizeof p->bc);
 	CUDA_ALLOC((void **)&x->dctl, sizeof *x->dctl);
 	CUDA_CHECK(cudaMallocHost((void **)&x->hctl, sizeof *x->hctl));
+	CUDA_CHECK(cudaMallocHost((void **)&x->hcnt, sizeof *x->hcnt));
 	CUDA_CHECK(cudaMemcpy(x->w[0], s0->w, n, cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMemcpy(x->hu[0], s0->hu, n, cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMemcpy(x->hv[0], s0->hv, n, cudaMemcpyHostToDevice));
@@ -524,13 +527,16 @@ static int cuda_advance(struct swe_backend_ctx *x, double t_stop, long max_steps
 		rc = enqueue_steps(x, n);
 		if (rc)
 			return rc;
+		/* the clock and the next list's length in one wait (the length
+		 * came from a second, synchronous copy before) */
 		CUDA_CHECK(cudaMemcpyAsync(h, x->dctl, sizeof *h, cudaMemcpyDeviceToHost,
 			x->stream));
+		if (x->kp.tiles)
+			CUDA_CHECK(cudaMemcpyAsync(x->hcnt, x->count + x->cur, sizeof *x->hcnt,
+				cudaMemcpyDeviceToHost, x->stream));
 		CUDA_CHECK(cudaStreamSynchronize(x->stream));
 		if (x->kp.tiles) {
-			unsigned int cnt;
-			CUDA_CHECK(cudaMemcpy(&cnt, x->count + x->cur, sizeof cnt,
-				cudaMemcpyDeviceToHost));
+			const unsigned int cnt = *x->hcnt;
 			swe_cuda_tiles_skipped += (long)x->kp.ntx * x->kp.nty - (long)cnt;
 			swe_cuda_tiles_seen += (long)x->kp.ntx * x->kp.nty;
 			/* the next batch: the per-cell kernels while the list is

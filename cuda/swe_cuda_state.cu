@@ -50,10 +50,11 @@ struct swe_cuda_step swe_cuda_one_arrays(const struct swe_backend_ctx *x, int p)
 	return a;
 }
 
-/* Graphs hold the kernels' arguments: drop them when those change. */
+/* Graphs hold the kernels' arguments: drop them when those change (all of
+ * them: the walks', the per-cell kernels' and the stacks'). */
 void swe_cuda_one_drop_graphs(struct swe_backend_ctx *x)
 {
-	for (int p = 0; p < 4; p++)
+	for (size_t p = 0; p < sizeof x->graph / sizeof x->graph[0]; p++)
 		if (x->have_graph[p]) {
 			cudaGraphExecDestroy(x->graph[p]);
 			x->have_graph[p] = 0;

@@ -35,6 +35,8 @@ struct swe_backend_ctx {
 	unsigned char *rtile;         /* tiles on which they fall (swe_cuda.h) */
 	real *hstage;                 /* pinned staging of downloads (w, hu, hv), or NULL */
 	ctl_t *dctl, *hctl;           /* device control block and its pinned copy */
+	unsigned int *hcnt;           /* pinned: the next list's length, read back with
+	                                 the control block after a batch */
 	int cur;                      /* parity of the current state */
 	struct CUstream_st *stream;
 	/* GRAPH_STEPS steps from parity p with the walks (graph[p]), the

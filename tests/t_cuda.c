@@ -29,7 +29,8 @@
  *     16-row tiles), the long list and the rain and Manning rasters;
  *   - every tile in the list (all wet): stacks of 2, 3 and 4 tiles a walk
  *     (SPATE_CUDA_STACK), also on a grid of partial tiles: the bits of a
- *     tile a walk, and stacks were walked;
+ *     tile a walk, and stacks were walked; the flood products started
+ *     after steps that walked stacks: the bits of a tile a walk;
  *   - the GPU's reciprocals (swe_recip, kp07_inv_depth) against the
  *     CPU's division over their range, its swe_sqrt0 and swe_div0 against
  *     the CPU's sqrt and division, to the bit;
@@ -376,6 +377,64 @@ static void stacks(int nx, int ny, const char *rows, const char *const *vals, in
 	free(pa);
 }
 
+/* p's set-up on the GPU: 49 steps (a step, then 48 in graphs of 8, which
+ * leave the parity as it was after the first: the next steps launch the
+ * same graphs), then the flood products on and 48 more steps; *s: the
+ * final state, *pr: the products (free both). */
+static void gpu_late_products_run(const struct swe_params *p, struct swe_state *s,
+	struct swe_prod **pr)
+{
+	struct swe_backend_ctx *ctx = NULL;
+	struct swe_stats st;
+	memset(&st, 0, sizeof st);
+	*pr = (struct swe_prod *)calloc((size_t)p->nx * p->ny, sizeof **pr);
+	if (!*pr || swe_setup(s, p) || spate_backend_cuda.init(&ctx, s, p, 0) ||
+		spate_backend_cuda.advance(ctx, 1e9, 49, &st) ||
+		spate_backend_cuda.products_start(ctx, (real)0.05) ||
+		spate_backend_cuda.advance(ctx, 1e9, 48, &st) ||
+		spate_backend_cuda.download(ctx, s) || spate_backend_cuda.products_get(ctx, *pr)) {
+		fprintf(stderr, "test error: GPU run with late products failed\n");
+		exit(99);
+	}
+	spate_backend_cuda.fini(ctx);
+}
+
+/* The products started after steps that walked stacks of 4 tiles: the
+ * same state and products as with a tile a walk, and stacks walked.  (The
+ * graphs of stacks, captured before the products were on, used to be kept
+ * when the products, the gauges or the rain changed, and launched without
+ * the products pass.) */
+static void late_products(void)
+{
+	struct swe_params p;
+	struct swe_state a, b;
+	struct swe_prod *pa, *pb;
+	size_t n;
+	long s0;
+	sim_params(&p, "bumps_dambreak", 1024, 1024, 10, 10);
+	sim_set(&p, "initial", "h_in", "2");
+	sim_set(&p, "initial", "h_out", "1.5");
+	sim_set(&p, "initial", "radius", "2000");
+	sim_set(&p, "run", "device", "cuda");
+	setenv("SPATE_CUDA_STACK", "1", 1);
+	gpu_late_products_run(&p, &a, &pa);
+	setenv("SPATE_CUDA_STACK", "4", 1);
+	s0 = swe_cuda_stacked;
+	gpu_late_products_run(&p, &b, &pb);
+	unsetenv("SPATE_CUDA_STACK");
+	n = (size_t)(a.ny + 2 * SWE_GHOST) * a.pitch * sizeof(real);
+	sim_check(swe_cuda_stacked > s0, "products started late: stacks walked (%ld batches)",
+		swe_cuda_stacked - s0);
+	sim_check(memcmp(a.w, b.w, n) == 0 && memcmp(a.hu, b.hu, n) == 0 &&
+		memcmp(a.hv, b.hv, n) == 0 && memcmp(pa, pb, (size_t)p.nx * p.ny *
+		sizeof *pa) == 0, "products started late, after stacks: state and products "
+		"bitwise identical to a tile a walk");
+	swe_state_free(&a);
+	swe_state_free(&b);
+	free(pa);
+	free(pb);
+}
+
 #endif
 
 /* The GPU's reciprocals (swe_recip, kp07_inv_depth) against the CPU's
@@ -479,6 +538,7 @@ int main(void)
 		stacks(1024, 1024, NULL, g, 3);
 		stacks(998, 1020, "16", g3, 1);
 	}
+	late_products();
 	/* rain (sources after each step, on dry ground too): CPU and GPU agree */
 	rain_mm_h = 3600;
 	compare("bumps dam break, dry bed, rain 3600 mm/h", "bumps_dambreak", 128, 128, 10, 200, 0,
