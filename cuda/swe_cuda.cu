@@ -406,6 +406,7 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	if (x->cells[0] <= 0 || x->cells[1] <= 0)
 		x->cells_mode = 0;
 	x->cells_now = x->cells_mode == 1;
+	x->cell_clock = env_int("SPATE_CUDA_CLOCK", 1, 0, 1);
 	x->walk_warps = (long)swe_cuda_strip_resident(&x->kp, device) * x->kp.warps;
 	x->kp.part_rows = swe_cuda_strip_part_rows();
 	x->kp.fill = env_int("SPATE_CUDA_FILL", 1, 0, 1);
@@ -435,12 +436,15 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 }
 
 /* Enqueue one step from parity p (state p -> state 1-p), its stages by
- * the walks, by the per-cell kernels (x->cells_now) or by the walks of
+ * the walks, by the per-cell kernels (x->cells_now; with RK2 on their own
+ * clock, swe_cuda_step.par, unless SPATE_CUDA_CLOCK=0) or by the walks of
  * stacks (x->stack_now). */
 static void enqueue_step(struct swe_backend_ctx *x, int p)
 {
 	struct swe_cuda_step a = swe_cuda_one_arrays(x, p);
 	struct swe_cuda_params k = x->kp;
+	if (x->cells_now && x->kp.integrator == 2 && x->cell_clock)
+		a.par = p;
 	k.cells[0] = x->cells_now ? x->cells[0] : 0;
 	k.cells[1] = x->cells_now ? x->cells[1] : 0;
 	k.stack = x->stack_now && !x->cells_now ? x->kp.stack : 1;

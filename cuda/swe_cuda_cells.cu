@@ -36,7 +36,7 @@ __global__ static void k_euler(kparams_t kp, const ctl_t *q, step_t a)
 	real nw, nu, nv;
 	long k;
 	if (q->dt == 0) {
-		copy_all(kp, q, a);
+		copy_all(kp, q->noop, a);
 		return;
 	}
 	if (i >= kp.nx || j >= kp.ny)

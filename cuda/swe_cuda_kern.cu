@@ -279,7 +279,7 @@ __device__ static __forceinline__ void strip(const kparams_t &kp, ctl_t *q, cons
 		gq[0] = 0;
 		gq[1] = 0;
 	}
-	block_speeds<S2, MAX_WARPS>(kp, q, a.spd, bx, by, run, parts);
+	block_speeds<S2, MAX_WARPS>(kp, q, a.spd, bx, by, run, parts, -1);
 }
 
 __global__ static void STAGE1_BOUNDS k_stage1(kparams_t kp, ctl_t *q, step_t a)

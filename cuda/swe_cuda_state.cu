@@ -45,6 +45,7 @@ struct swe_cuda_step swe_cuda_one_arrays(const struct swe_backend_ctx *x, int p)
 	a.rain = x->have_rain ? x->rain : NULL;
 	a.rtile = x->have_rain && x->kp.tiles ? x->rtile : NULL;
 	a.spd = NULL; /* speeds and dt in the control block */
+	a.par = -1;   /* set_dt (enqueue_step sets the per-cell kernels' clock) */
 	a.grab = x->kp.qblocks[0] > 0 ? x->grab : NULL; /* SPATE_CUDA_QUEUE */
 	a.cost = a.grab ? x->cost : NULL;
 	return a;

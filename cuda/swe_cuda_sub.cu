@@ -90,6 +90,7 @@ struct swe_cuda_step swe_cuda_sub_arrays(const struct swe_backend_ctx *x, int p)
 	a.rain = NULL;
 	a.rtile = NULL;
 	a.spd = NULL; /* stage 1 in device-dt mode: stage() sets it */
+	a.par = -1;   /* set_dt or the host's dt */
 	a.grab = NULL; /* ranges run on several streams at once */
 	a.cost = NULL;
 	if (x->kp.tiles) {

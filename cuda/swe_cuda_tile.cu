@@ -71,6 +71,48 @@ static size_t tile_smem(int rows)
  * source counters, Malpasset 10 m; doc/bench/kernel.md). */
 #define TILE_ROWS_FIXED 8
 
+/* The start of k_tile1 and k_tile2 with their own clock (a.par = p >= 0,
+ * RK2), in place of stage_start: no block of stage 1 waits for the others
+ * to set dt (set_dt after a fence and a count of the blocks: about the
+ * last block's end).  Stage 1: block 0 keeps the clock it finds in the
+ * step's slots (tp, errp, noopp of parity p), clears the speeds of the
+ * other parity (the next step's stage 1 gathers there: nothing reads them
+ * now) and, unless the clock has stopped, the stage-2 maxima (set_dt: at
+ * a real step); the blocks gather their speeds in slot p (block_speeds).
+ * Stage 2: every block takes the step's clock from slot p (clock_of, the
+ * same arithmetic as set_dt), block 0 writes it into the control block,
+ * which no block of stage 2 reads; *t1 the time after the step.  A no-op
+ * step copies U^n and gives false. */
+__device__ static inline void clock_keep(ctl_t *q, int p)
+{
+	q->tp[p] = q->t;
+	q->errp[p] = q->err;
+	q->noopp[p] = q->noop;
+	q->sp[1 - p][0] = q->sp[1 - p][1] = q->qp[1 - p][0] = q->qp[1 - p][1] = 0;
+	if (!halted(q))
+		q->ax2 = q->ay2 = 0;
+}
+
+__device__ static inline bool clock_start(const kparams_t &kp, ctl_t *q, const step_t &a,
+	bool lead, real *dt, double *t1)
+{
+	const int p = a.par;
+	/* the least of the blocks' bounds (0: none, which reads as a NaN) */
+	const struct step_clock k = clock_of(kp, q->tp[p], q->t_stop, q->errp[p], q->noopp[p],
+		q->sp[p][0], q->sp[p][1], __longlong_as_double((long long)~q->qp[p][0]),
+		__longlong_as_double((long long)~q->qp[p][1]));
+	if (blockIdx.x == 0 && lead)
+		clock_put(q, k, false);
+	if (!(k.dt > 0)) {
+		copy_all(kp, k.noop, a);
+		return false;
+	}
+	*dt = (real)k.dt;
+	if (lead)
+		*t1 = k.t1;
+	return true;
+}
+
 /* R: the tile's rows when fixed at compile time (TILE_ROWS_FIXED), else 0
  * (kp.rows). */
 template <bool S2, int R>
@@ -86,6 +128,10 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 	const struct swe_view u = gview(kp, a.w, a.hu, a.hv, a.Bc, a.Bm);
 	const struct swe_coef c = kp.c;
 	real dt = 0;
+	/* stage 2: the time after the step (the sides' values), in shared
+	 * memory: kept in registers through the tiles it made k_tile2 spill
+	 * 36 bytes more */
+	__shared__ double t1s;
 	swe_rbits bx = 0, by = 0;
 	int run = 0;
 #define SH(arr, i) sh[(arr) * nt + (i)]
@@ -95,8 +141,16 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 	 * one wait for memory before the tile's loads instead of three */
 	const unsigned int n0 = a.count[0], nh0 = a.count[2];
 	const int t0 = a.list[blockIdx.x];
-	if (!stage_start<S2>(kp, q, a, s == 0, &dt, &run))
+	if (S2 && a.par >= 0) {
+		if (!clock_start(kp, q, a, s == 0, &dt, &t1s))
+			return;
+		run = 1;
+	} else if (!stage_start<S2>(kp, q, a, s == 0, &dt, &run)) {
 		return;
+	}
+
+	if (S2 && a.par < 0 && s == 0)
+		t1s = q->t; /* set_dt's */
 	const unsigned int n = run ? n0 : 0;
 	const unsigned int nh = a.grab && kp.tiles ? nh0 : n;
 	const unsigned int parts = n == 0 ? 1 : min(gridDim.x, n);
@@ -229,7 +283,7 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 				swe_guard_note(nw, nu, nv, &a.q->bad);
 				wet = !(nw <= 0);
 				each_ghost_of(o, kp, col, row, [&](int side, int layer, int m) {
-					swe_bc_put(&o, side, kp.bcd.kind[side], side_value_dev(kp, side, q->t),
+					swe_bc_put(&o, side, kp.bcd.kind[side], side_value_dev(kp, side, t1s),
 						c.g, layer, m, nw, nu, nv);
 				});
 			}
@@ -256,7 +310,9 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 		}
 	}
 #undef SH
-	block_speeds<S2, TILE_THREADS_MAX / WARP>(kp, q, a.spd, bx, by, run, parts);
+	if (!S2 && a.par >= 0 && blockIdx.x == 0 && s == 0)
+		clock_keep(q, a.par); /* here, where few registers are live */
+	block_speeds<S2, TILE_THREADS_MAX / WARP>(kp, q, a.spd, bx, by, run, parts, a.par);
 }
 
 /* Registers per thread of k_tile1 and k_tile2 (0: launch bounds, those of

@@ -14,16 +14,31 @@
 /* Local time-step bound from the largest face speeds in x and y:
  * dt = cfl/2 * min(dx/ax, dy/ay).  The factor 1/2 makes cfl = 0.5 the KP07
  * positivity bound dt <= 1/4 min(dx/a, dy/b) (KP07 Theorem 2.1).
- * Returns `cap` when both speeds vanish. */
+ * Returns `cap` when both speeds vanish.  In two parts: the bound of one
+ * direction, cfl/2 d/a, NaN where a is not > 0 (no bound); and dt from
+ * the two bounds and the cap.  The quotient decreases as a grows, to the
+ * bit (a correctly rounded division), so the bound of the largest speed
+ * is the least of the bounds of several speeds: the GPU's per-cell
+ * kernels take it so (swe_cuda_tile.cu). */
+HOSTDEVICE static inline double swe_cfl_q(double a, double d, double cfl)
+{
+	return a > 0 ? 0.5 * cfl * d / a : (double)NAN;
+}
+
+HOSTDEVICE static inline double swe_cfl_min(double qx, double qy, double cap)
+{
+	double dt = cap;
+	if (qx < dt)
+		dt = qx;
+	if (qy < dt)
+		dt = qy;
+	return dt;
+}
+
 HOSTDEVICE static inline double swe_cfl_dt(double ax, double ay, double dx, double dy,
 	double cfl, double cap)
 {
-	double dt = cap;
-	if (ax > 0 && 0.5 * cfl * dx / ax < dt)
-		dt = 0.5 * cfl * dx / ax;
-	if (ay > 0 && 0.5 * cfl * dy / ay < dt)
-		dt = 0.5 * cfl * dy / ay;
-	return dt;
+	return swe_cfl_min(swe_cfl_q(ax, dx, cfl), swe_cfl_q(ay, dy, cfl), cap);
 }
 
 /* Manning friction on a wet cell of depth h > 0, semi-implicit:

@@ -54,6 +54,15 @@ struct swe_cuda_ctl {
 	unsigned int done; /* stage-1 blocks finished (the last one sets dt, resets it) */
 	swe_rbits ax1, ay1; /* stage-1 face-speed maxima of this step */
 	swe_rbits ax2, ay2; /* stage-2 maxima of the last real RK2 step */
+	/* The per-cell kernels' clock (swe_cuda_tile.cu), by the parity p of
+	 * the step (swe_cuda_step.par): stage 1's face-speed maxima, and the
+	 * clock it found (t, err, noop), from which every block of stage 2
+	 * takes the step's dt */
+	swe_rbits sp[2][2];
+	unsigned long long qp[2][2]; /* the least CFL bounds (swe_cfl_q) of the
+	                                blocks, as ~bits (atomicMax; 0: none) */
+	double tp[2];
+	int errp[2], noopp[2];
 	int bad;           /* 1: a step stored a non-finite value (swe_guard_note);
 	                      last, so that the host may set the rest and leave it */
 };
@@ -129,6 +138,11 @@ struct swe_cuda_step {
 	/* stage 1 of a subdomain in device-dt mode: where its largest face
 	 * speeds {ax, ay} go (NULL: q->ax1, q->ay1) */
 	swe_rbits *spd;
+	/* the per-cell kernels' clock: the step's parity (0, 1), whose slots
+	 * of the control block (sp, tp, errp, noopp) stage 1 fills and every
+	 * block of stage 2 takes dt from (swe_cuda_tile.cu); -1: the last
+	 * block of stage 1 sets dt (set_dt) */
+	int par;
 	/* The tile map (see k_tiles in swe_cuda_kern.cu).  list/count: the
 	 * tiles this step computes; list1/count1: those of the next step,
 	 * written after it.  wet: which parts of the tile (whole, bands of two

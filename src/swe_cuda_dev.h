@@ -120,14 +120,15 @@ __device__ static inline void each_ghost_of(const struct swe_view &v, const kpar
 }
 
 /* A no-op step: U^{n+1} = U^n on every cell, ghosts included; nothing
- * when the step before was a no-op too (q->noop > 1, set_dt), which left
+ * when the step before was a no-op too (noop > 1: the control block's
+ * count of no-op steps in a row up to this one, set_dt), which left
  * U^n in both copies, and nothing wrote either since (kp.noop_skip: no
  * ghost cell expansion, whose exchanges of many rows may come between two
  * steps; the other writers between two steps, halos of SWE_GHOST rows,
  * store the values both copies hold). */
-__device__ static inline void copy_all(const kparams_t &kp, const ctl_t *q, const step_t &a)
+__device__ static inline void copy_all(const kparams_t &kp, int noop, const step_t &a)
 {
-	if (kp.noop_skip && q->noop > 1)
+	if (kp.noop_skip && noop > 1)
 		return;
 	long n = (long)gridDim.x * gridDim.y * blockDim.x * blockDim.y;
 	long k = ((long)blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x * blockDim.y +
@@ -167,39 +168,75 @@ __device__ static inline bool tile_rain(const kparams_t &kp, const step_t &a, in
 	return a.rtile ? a.rtile[t] != 0 : kp.rain_u > 0;
 }
 
-/* The step's dt from the stage-1 speeds (swe_cfl_dt), capped at t_stop;
- * dt = 0 marks a no-op step.  One thread, after every stage-1 block
- * (swe_cuda_kern.cu), or after every subdomain's (k_dt_peers). */
-__device__ static inline void set_dt(const kparams_t &kp, ctl_t *q)
+/* A step's clock: its dt (0: a no-op step), the time after it, the
+ * largest stage-1 speed, the error flag and the count of no-op steps in a
+ * row up to it. */
+struct step_clock {
+	double dt, t1, amax;
+	int err, noop;
+};
+
+/* That clock from the stage-1 speeds (bits bx, by) and their CFL bounds
+ * (qx, qy: swe_cfl_q of the speeds), capped at t_stop (swe_cfl_dt), and
+ * the clock the step began with (t, err, noop). */
+__device__ static inline struct step_clock clock_of(const kparams_t &kp, double t,
+	double t_stop, int err, int noop, swe_rbits bx, swe_rbits by, double qx, double qy)
 {
-	swe_rbits bx = atomicExch(&q->ax1, (swe_rbits)0), by = atomicExch(&q->ay1, (swe_rbits)0);
-	double ax = (double)bits_speed(bx), ay = (double)bits_speed(by), cap, dt = 0;
-	if (!halted(q)) {
-		cap = q->t_stop - q->t;
+	const double ax = (double)bits_speed(bx), ay = (double)bits_speed(by);
+	struct step_clock k;
+	double cap = 0, dt = 0;
+	k.err = err;
+	if (!(t >= t_stop || err)) { /* halted */
+		cap = t_stop - t;
 		if (bx > SWE_RBITS_INF || by > SWE_RBITS_INF) {
-			q->err = 1;
+			k.err = 1;
 		} else {
-			dt = swe_cfl_dt(ax, ay, kp.dx, kp.dy, kp.cfl,
-				kp.max_dt > 0 && kp.max_dt < cap ? kp.max_dt : cap);
+			dt = swe_cfl_min(qx, qy, kp.max_dt > 0 && kp.max_dt < cap ? kp.max_dt : cap);
 			if (!(dt > 0)) {
-				q->err = 1;
+				k.err = 1;
 				dt = 0;
 			}
 		}
-		if (dt > 0) {
-			q->t = dt >= cap ? q->t_stop : q->t + dt;
-			q->steps++;
-			q->last_dt = dt;
-			q->amax = fmax(ax, ay);
-			if (kp.integrator == 2) {
-				q->ax2 = 0;
-				q->ay2 = 0;
-			}
+	}
+	k.dt = dt;
+	k.t1 = !(dt > 0) ? t : dt >= cap ? t_stop : t + dt;
+	k.amax = fmax(ax, ay);
+	k.noop = dt > 0 ? 0 : noop < 2 ? noop + 1 : 2;
+	return k;
+}
+
+/* Write clock k into the control block (one thread); the stage-2 maxima
+ * start again at a real RK2 step where reset2. */
+__device__ static inline void clock_put(ctl_t *q, const struct step_clock &k, bool reset2)
+{
+	q->err = k.err;
+	if (k.dt > 0) {
+		q->t = k.t1;
+		q->steps++;
+		q->last_dt = k.dt;
+		q->amax = k.amax;
+		if (reset2) {
+			q->ax2 = 0;
+			q->ay2 = 0;
 		}
 	}
-	q->noop = dt > 0 ? 0 : q->noop < 2 ? q->noop + 1 : 2;
-	q->dt = dt;
+	q->noop = k.noop;
+	q->dt = k.dt;
 	q->done = 0;
+}
+
+/* The step's dt from the stage-1 speeds, capped at t_stop (clock_of);
+ * dt = 0 marks a no-op step.  One thread, after every stage-1 block
+ * (swe_cuda_kern.cu), or after every subdomain's (k_dt_peers).  The
+ * per-cell kernels' slots of speeds start again from 0. */
+__device__ static inline void set_dt(const kparams_t &kp, ctl_t *q)
+{
+	swe_rbits bx = atomicExch(&q->ax1, (swe_rbits)0), by = atomicExch(&q->ay1, (swe_rbits)0);
+	for (int p = 0; p < 2; p++)
+		q->sp[p][0] = q->sp[p][1] = q->qp[p][0] = q->qp[p][1] = 0;
+	clock_put(q, clock_of(kp, q->t, q->t_stop, q->err, q->noop, bx, by,
+		swe_cfl_q((double)bits_speed(bx), kp.dx, kp.cfl),
+		swe_cfl_q((double)bits_speed(by), kp.dy, kp.cfl)), kp.integrator == 2);
 }
 
 /* The start of a stage kernel, a warp a tile (swe_cuda_kern.cu) or a
@@ -214,7 +251,7 @@ __device__ static inline bool stage_start(const kparams_t &kp, const ctl_t *q, c
 {
 	if (S2) {
 		if (q->dt == 0) {
-			copy_all(kp, q, a);
+			copy_all(kp, q->noop, a);
 			return false;
 		}
 		*dt = (real)q->dt;
@@ -234,10 +271,13 @@ __device__ static inline bool stage_start(const kparams_t &kp, const ctl_t *q, c
  * threads numbered x first) into *ax, *ay (atomicMax on the bits): the
  * stage kernels, a warp a tile (swe_cuda_kern.cu) or a thread a cell
  * (swe_cuda_tile.cu).  Stage 1: the last of the parts blocks that take
- * part (blocks 0 to parts - 1) to arrive then sets dt. */
+ * part (blocks 0 to parts - 1) to arrive then sets dt; with the per-cell
+ * kernels' clock (par >= 0, swe_cuda_step.par) the speeds and their CFL
+ * bounds (the least of the blocks' is that of the largest speed,
+ * swe_cfl_q) go to the step's slots, and stage 2 takes dt from them. */
 template <bool S2, int NW>
 __device__ static inline void block_speeds(const kparams_t &kp, ctl_t *q, swe_rbits *spd,
-	swe_rbits bx, swe_rbits by, int run, unsigned int parts)
+	swe_rbits bx, swe_rbits by, int run, unsigned int parts, int par)
 {
 	__shared__ swe_rbits red[2][NW];
 	const int tid = threadIdx.y * blockDim.x + threadIdx.x;
@@ -260,6 +300,17 @@ __device__ static inline void block_speeds(const kparams_t &kp, ctl_t *q, swe_rb
 	if (S2) {
 		atomicMax(&q->ax2, bx);
 		atomicMax(&q->ay2, by);
+		return;
+	}
+	if (par >= 0) {
+		if (run) {
+			const double qx = swe_cfl_q((double)bits_speed(bx), kp.dx, kp.cfl);
+			const double qy = swe_cfl_q((double)bits_speed(by), kp.dy, kp.cfl);
+			atomicMax(&q->sp[par][0], bx);
+			atomicMax(&q->sp[par][1], by);
+			atomicMax(&q->qp[par][0], ~(unsigned long long)__double_as_longlong(qx));
+			atomicMax(&q->qp[par][1], ~(unsigned long long)__double_as_longlong(qy));
+		}
 		return;
 	}
 	if (run) {

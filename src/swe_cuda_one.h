@@ -52,6 +52,8 @@ struct swe_backend_ctx {
 	/* the next batch walks stacks of kp.stack tiles (the last list held
 	 * every tile; swe_cuda_kern.cu) */
 	int stack_now;
+	/* the per-cell kernels keep their own clock (swe_cuda_step.par) */
+	int cell_clock;
 	long walk_warps;              /* warps of the walks resident at once */
 	double t_stop_dev;            /* t_stop last written to the device */
 	struct swe_prod *prod;        /* flood products (device), or NULL */
