@@ -139,6 +139,17 @@ static void compare(const char *name, const char *setup, int nx, int ny, double 
 	swe_state_free(&b);
 }
 
+/* The dam break over the bumps on the GPU: nx x ny cells of 10 m, 2 m of
+ * water within `radius` m of the centre, h_out m elsewhere. */
+static void bumps_gpu(struct swe_params *p, int nx, int ny, double h_out, double radius)
+{
+	sim_params(p, "bumps_dambreak", nx, ny, 10, 10);
+	sim_set(p, "initial", "h_in", "2");
+	sim_set(p, "initial", "h_out", "%g", h_out);
+	sim_set(p, "initial", "radius", "%g", radius);
+	sim_set(p, "run", "device", "cuda");
+}
+
 /* Run p's set-up on the GPU for `steps` steps with the flood products on;
  * *s: the final state, *pr: the products (free both). */
 static void gpu_products_run(const struct swe_params *p, long steps, struct swe_state *s,
@@ -196,11 +207,7 @@ static void tiles(void)
 	long skipped0 = swe_cuda_tiles_skipped, skipped;
 	size_t n;
 
-	sim_params(&p, "bumps_dambreak", 300, 260, 10, 10);
-	sim_set(&p, "initial", "h_in", "2");
-	sim_set(&p, "initial", "h_out", "0");
-	sim_set(&p, "initial", "radius", "150");
-	sim_set(&p, "run", "device", "cuda");
+	bumps_gpu(&p, 300, 260, 0, 150);
 	gpu_products_run(&p, 600, &a, &pa);
 	skipped = swe_cuda_tiles_skipped - skipped0;
 	sim_set(&p, "parallel", "early_exit", "off");
@@ -330,11 +337,7 @@ static void long_list(void)
 	struct swe_params p;
 	struct swe_state a;
 	struct swe_prod *pa;
-	sim_params(&p, "bumps_dambreak", 1024, 1024, 10, 10);
-	sim_set(&p, "initial", "h_in", "2");
-	sim_set(&p, "initial", "h_out", "0.5");
-	sim_set(&p, "initial", "radius", "2000");
-	sim_set(&p, "run", "device", "cuda");
+	bumps_gpu(&p, 1024, 1024, 0.5, 2000);
 	setenv("SPATE_CUDA_TAIL", "0", 1);
 	gpu_products_run(&p, 100, &a, &pa);
 	unsetenv("SPATE_CUDA_TAIL");
@@ -358,11 +361,7 @@ static void stacks(int nx, int ny, const char *rows, const char *const *vals, in
 	struct swe_state a;
 	struct swe_prod *pa;
 	char what[96];
-	sim_params(&p, "bumps_dambreak", nx, ny, 10, 10);
-	sim_set(&p, "initial", "h_in", "2");
-	sim_set(&p, "initial", "h_out", "1.5");
-	sim_set(&p, "initial", "radius", "2000");
-	sim_set(&p, "run", "device", "cuda");
+	bumps_gpu(&p, nx, ny, 1.5, 2000);
 	if (rows)
 		setenv("SPATE_CUDA_ROWS", rows, 1);
 	setenv("SPATE_CUDA_STACK", "1", 1);
@@ -411,11 +410,7 @@ static void late_products(void)
 	struct swe_prod *pa, *pb;
 	size_t n;
 	long s0;
-	sim_params(&p, "bumps_dambreak", 1024, 1024, 10, 10);
-	sim_set(&p, "initial", "h_in", "2");
-	sim_set(&p, "initial", "h_out", "1.5");
-	sim_set(&p, "initial", "radius", "2000");
-	sim_set(&p, "run", "device", "cuda");
+	bumps_gpu(&p, 1024, 1024, 1.5, 2000);
 	setenv("SPATE_CUDA_STACK", "1", 1);
 	gpu_late_products_run(&p, &a, &pa);
 	setenv("SPATE_CUDA_STACK", "4", 1);
