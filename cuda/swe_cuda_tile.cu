@@ -148,7 +148,6 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 	} else if (!stage_start<S2>(kp, q, a, s == 0, &dt, &run)) {
 		return;
 	}
-
 	if (S2 && a.par < 0 && s == 0)
 		t1s = q->t; /* set_dt's */
 	const unsigned int n = run ? n0 : 0;

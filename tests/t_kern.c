@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "swe_kern.h"
+#include "swe_cell.h"
 #include "swe_step.h"
 #include "swe_guard.h"
 
@@ -385,6 +386,39 @@ static void test_zero_forms(void **st)
 	assert_true(isnan(swe_recip((real)NAN)));
 }
 
+/* The CFL bound in parts (swe_cell.h): the least of the bounds of several
+ * speeds (swe_cfl_q; NaN: none) gives swe_cfl_dt of their largest speed,
+ * to the bit, as the GPU's per-cell kernels take it (a block's speeds, its
+ * bound).  Speeds of float values, as the kernels keep them; sets with
+ * zeros and with every speed zero (dt = cap) among them. */
+static void test_cfl_parts(void **st)
+{
+	unsigned int s = 12345u;
+	(void)st;
+	for (int k = 0; k < 4000; k++) {
+		double amax[2] = { 0, 0 }, qmin[2] = { NAN, NAN }, d[2] = { 10, 7.5 };
+		const double cap = k % 5 == 0 ? 1e-3 : 1e3, cfl = 0.45;
+		for (int b = 0; b < 6; b++)
+			for (int xy = 0; xy < 2; xy++) {
+				double a, q;
+				s = s * 1664525u + 1013904223u;
+				a = (double)(float)ldexp(1 + (s >> 8) / 16777216.0, (int)(s % 48) - 24);
+				if (k % 7 == 0 || (s >> 4) % 5 == 0)
+					a = 0;
+				amax[xy] = a > amax[xy] ? a : amax[xy];
+				q = swe_cfl_q(a, d[xy], cfl);
+				if (!isnan(q) && (isnan(qmin[xy]) || q < qmin[xy]))
+					qmin[xy] = q;
+			}
+		{
+			double a = swe_cfl_min(qmin[0], qmin[1], cap);
+			double b = swe_cfl_dt(amax[0], amax[1], d[0], d[1], cfl, cap);
+			assert_memory_equal(&a, &b, sizeof a);
+		}
+	}
+	assert_true(swe_cfl_dt(0, 0, 10, 10, 0.45, 2.5) == 2.5);
+}
+
 /* ------------------------------------------------------------ central-upwind flux */
 
 static void test_flux_dry(void **st)
@@ -736,6 +770,7 @@ int main(void)
 		cmocka_unit_test(test_reconstruct_film),
 		cmocka_unit_test(test_velocity),
 		cmocka_unit_test(test_zero_forms),
+		cmocka_unit_test(test_cfl_parts),
 		cmocka_unit_test(test_flux_dry),
 		cmocka_unit_test(test_flux_consistency),
 		cmocka_unit_test(test_flux_mirror),
