@@ -454,7 +454,9 @@ static void enqueue_step(struct swe_backend_ctx *x, int p)
 		swe_cuda_enqueue_products(&x->kp, &a, x->prod, x->prod_thr, 0, x->stream);
 	if (x->gg.n)
 		swe_cuda_enqueue_gauges(&x->gg, &a, x->stream);
-	swe_cuda_enqueue_tiles(&x->kp, &a, x->stream);
+	k = x->kp;
+	k.wet_first = x->cells_now;
+	swe_cuda_enqueue_tiles(&k, &a, x->stream);
 }
 
 /* Capture GRAPH_STEPS steps from parity p into x->graph[g] (g = p, 2 + p

@@ -157,7 +157,7 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 	 * and left out after): at Malpasset's 7,192 tiles this kernel was 5 us
 	 * of a 42 us step (one H200, doc/bench/kernel.md). */
 	const unsigned char streak = a.streak[t];
-	const unsigned long long cost = a.grab ? a.cost[t] : 0;
+	const unsigned long long cost = a.grab && !kp.wet_first ? a.cost[t] : 0;
 	const unsigned long long gsum = a.grab ? a.grab[4] : 0, gn = a.grab ? a.grab[5] : 0;
 	unsigned short m[3][3];
 	bool rain[3][3];
@@ -200,8 +200,10 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 			a.list1[atomicAdd(a.count1, 1u)] = t;
 			return;
 		}
-		/* long walks first, the others from the end (swe_cuda.h) */
-		if (cost * gn >= gsum)
+		/* long walks first, the others from the end (swe_cuda.h); for the
+		 * per-cell kernels the tiles with water first: they take longest,
+		 * and the blocks that end early fill in with the dry ones */
+		if (kp.wet_first ? m[1][1] != 0 : cost * gn >= gsum)
 			a.list1[atomicAdd(a.count1 + 2, 1u)] = t;
 		else
 			a.list1[kp.ntx * kp.nty - 1 - (int)atomicAdd(a.count1 + 4, 1u)] = t;

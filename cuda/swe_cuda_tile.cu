@@ -141,6 +141,16 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 	 * one wait for memory before the tile's loads instead of three */
 	const unsigned int n0 = a.count[0], nh0 = a.count[2];
 	const int t0 = a.list[blockIdx.x];
+	/* With the clock (RK2: both stages run every step) and the work queue
+	 * on (a.grab), a block takes its first tile by its index and the next
+	 * ones from the stage's count (q->cq), so that the blocks that end
+	 * early take the tiles left (the wet ones come first in the list,
+	 * k_tiles): each stage zeroes the count of the other, which runs
+	 * before or after it, first of all (a no-op step leaves early). */
+	__shared__ unsigned int next_i[2];
+	const bool queue = a.par >= 0 && a.grab;
+	if (queue && blockIdx.x == 0 && s == 0)
+		q->cq[S2 ? 0 : 1] = 0;
 	if (S2 && a.par >= 0) {
 		if (!clock_start(kp, q, a, s == 0, &dt, &t1s))
 			return;
@@ -157,7 +167,7 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 		return;
 	if (s == 0)
 		masks[0] = masks[1] = masks[2] = 0;
-	for (unsigned int i = blockIdx.x; i < n; i += gridDim.x) {
+	for (unsigned int i = blockIdx.x, it = 0; i < n; it++) {
 		const int t = i >= nh ? a.list[kp.ntx * kp.nty - 1 - (int)(i - nh)] :
 			i == blockIdx.x ? t0 : a.list[i];
 		/* its column and row of tiles (t % ntx, t / ntx) by idiv (t < 2^24
@@ -235,6 +245,12 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 			SH(o + 1, s) = F.fn;
 			SH(o + 2, s) = F.ft;
 		};
+		/* the block's next tile from the queue, by the first thread of
+		 * the ring's outer row (idle in phases C and D: the atomic's wait
+		 * holds up no one); read after the tile's last barrier, in slots
+		 * by turns, so that it is not overwritten before all have read it */
+		if (queue && s == nt - WARP)
+			next_i[it & 1] = gridDim.x + atomicAdd(&q->cq[S2], 1u);
 		if (xrow && x >= 1 && x < WARP - HALO)
 			flux_to(fe, SH_FWH, s + 1, SH_XF0, &bx);
 		if (y >= 1 && y < HALO + nr && x >= HALO && x < WARP - HALO)
@@ -307,6 +323,7 @@ __device__ static __forceinline__ void tile_stage(const kparams_t &kp, ctl_t *q,
 				f[p] = 0;
 			masks[0] = masks[1] = masks[2] = 0;
 		}
+		i = queue ? next_i[it & 1] : i + gridDim.x;
 	}
 #undef SH
 	if (!S2 && a.par >= 0 && blockIdx.x == 0 && s == 0)

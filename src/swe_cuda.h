@@ -63,6 +63,10 @@ struct swe_cuda_ctl {
 	                                blocks, as ~bits (atomicMax; 0: none) */
 	double tp[2];
 	int errp[2], noopp[2];
+	/* the per-cell kernels' work queues (with the clock above and the
+	 * queue on): tiles of stage 1 and stage 2 taken past the first wave;
+	 * each stage zeroes the other's, which runs before or after it */
+	unsigned int cq[2];
 	int bad;           /* 1: a step stored a non-finite value (swe_guard_note);
 	                      last, so that the host may set the rest and leave it */
 };
@@ -126,6 +130,9 @@ struct swe_cuda_params {
 	                        up to `stack` tiles of a tile column in one walk
 	                        (1: a tile a walk; swe_cuda_kern.cu) */
 	int sblocks[2];      /* their grids as qblocks */
+	int wet_first;       /* with the queue, the next list (k_tiles) holds the
+	                        tiles with water first, not the long walks: the
+	                        per-cell kernels' batches */
 };
 
 /* Device arrays of one step: U^n (w, hu, hv) -> U^{n+1} (w1, hu1, hv1). */

@@ -26,7 +26,8 @@
  *     (SPATE_CUDA_CELLS=0 for every other case): always (=1) and chosen
  *     by the list's length batch by batch (=2, the default): the same bits
  *     on every comparison's GPU run, the tile map's flood (4-, 8- and
- *     16-row tiles), the long list and the rain and Manning rasters;
+ *     16-row tiles), the long list (its tiles from the queue, and at
+ *     fixed strides) and the rain and Manning rasters;
  *   - every tile in the list (all wet): stacks of 2, 3 and 4 tiles a walk
  *     (SPATE_CUDA_STACK), also on a grid of partial tiles: the bits of a
  *     tile a walk, and stacks were walked; the flood products started
@@ -346,6 +347,12 @@ static void long_list(void)
 	same_bits_with(&p, 100, &a, pa, "SPATE_CUDA_CELLS", "1", "long list: a thread a cell");
 	same_bits_with(&p, 100, &a, pa, "SPATE_CUDA_CELLS", "2",
 		"long list: per cell or walks by the list's length");
+	/* the per-cell blocks take the tiles past the first wave from a queue,
+	 * or at fixed strides: every tile once either way */
+	setenv("SPATE_CUDA_CELLS", "1", 1);
+	same_bits_with(&p, 100, &a, pa, "SPATE_CUDA_QUEUE", "0",
+		"long list: a thread a cell, tiles at fixed strides");
+	setenv("SPATE_CUDA_CELLS", "0", 1);
 	swe_state_free(&a);
 	free(pa);
 }
