@@ -157,8 +157,9 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 	 * and left out after): at Malpasset's 7,192 tiles this kernel was 5 us
 	 * of a 42 us step (one H200, doc/bench/kernel.md). */
 	const unsigned char streak = a.streak[t];
-	const unsigned long long cost = a.grab && !kp.wet_first ? a.cost[t] : 0;
-	const unsigned long long gsum = a.grab ? a.grab[4] : 0, gn = a.grab ? a.grab[5] : 0;
+	const bool by_cost = a.grab && !kp.wet_first; /* the walks' order (below) */
+	const unsigned long long cost = by_cost ? a.cost[t] : 0;
+	const unsigned long long gsum = by_cost ? a.grab[4] : 0, gn = by_cost ? a.grab[5] : 0;
 	unsigned short m[3][3];
 	bool rain[3][3];
 #pragma unroll
@@ -204,7 +205,7 @@ __global__ static void k_tiles(kparams_t kp, step_t a)
 	 * counts are the step's most contended addresses (one H200, Malpasset
 	 * 10 m: 2.452-2.462 s against 2.459-2.470 s with one a tile). */
 	const bool listed = s < 3 && !edge_row;
-	const bool crit = kp.wet_first ? m[1][1] != 0 : cost * gn >= gsum;
+	const bool crit = by_cost ? cost * gn >= gsum : m[1][1] != 0;
 	const bool front = listed && (!a.grab || crit), back = listed && a.grab && !crit;
 	const unsigned int mask = __activemask();
 	const unsigned int fm = __ballot_sync(mask, front), bm = __ballot_sync(mask, back);
