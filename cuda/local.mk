@@ -10,7 +10,8 @@ CUDA_SRCS = cuda/cuda_check.cu cuda/swe_cuda.cu cuda/swe_cuda_guard.cu cuda/swe_
 	cuda/swe_cuda_sub_mem.cu cuda/swe_cuda_sub_tiles.cu cuda/swe_cuda_sub_rows.cu \
 	cuda/swe_cuda_sub_activity.cu cuda/swe_cuda_sub_dev.cu \
 	cuda/swe_cuda_sub_halo.cu cuda/swe_cuda_gauges.cu cuda/swe_cuda_sub_gauges.cu \
-	cuda/swe_cuda_sub_src.cu cuda/swe_cuda_sub_guard.cu $(BSQ_CUDA_SRCS)
+	cuda/swe_cuda_sub_src.cu cuda/swe_cuda_sub_guard.cu cuda/swe_cuda_floor.cu \
+	$(BSQ_CUDA_SRCS)
 # The Boussinesq module's backend (bsq_cuda.h).
 BSQ_CUDA_SRCS = cuda/bsq_cuda.cu cuda/bsq_cuda_kern.cu cuda/bsq_cuda_mg.cu cuda/bsq_cuda_gs.cu \
 	cuda/bsq_cuda_gs_two.cu cuda/bsq_cuda_walk.cu cuda/bsq_cuda_tail.cu
@@ -25,6 +26,7 @@ CUDA_HEADER_DEPS = \
 	$(top_srcdir)/src/swe_kern.h \
 	$(top_srcdir)/src/swe_cell.h \
 	$(top_srcdir)/src/swe_step.h \
+	$(top_srcdir)/src/swe_floor.h \
 	$(top_srcdir)/src/swe_guard.h \
 	$(top_srcdir)/src/swe_multi.h \
 	$(top_srcdir)/src/swe_cuda_sub.h \

@@ -3,8 +3,8 @@
  * bandwidth under a stated byte count; on one device, or decomposed into
  * subdomains of rows over GPUs (--subdomains, --gpus) with each halo-overlap
  * strategy (--overlap).  --case=malpasset and rain time runs on the
- * Malpasset DEM (bench_case.c).  A benchmark prints numbers; it checks
- * nothing. */
+ * Malpasset DEM (bench_case.c); --case=floor the arithmetic of a step alone
+ * (bench_floor.c).  A benchmark prints numbers; it checks nothing. */
 #define _POSIX_C_SOURCE 200809L
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -145,14 +145,14 @@ static int num_opt(const char *a, double lo, double hi, double *v)
  * cases'): 1 taken, 0 not one of them, -1 bad (with a message). */
 static int case_option(const char *a, struct bench_opts *o)
 {
-	static const char *const cases[] = { "dambreak", "malpasset", "rain" };
+	static const char *const cases[] = { "dambreak", "malpasset", "rain", "floor" };
 	if (!strncmp(a, "--case=", 7)) {
-		for (int k = 0; k < 3; k++)
+		for (int k = 0; k < 4; k++)
 			if (!strcmp(a + 7, cases[k])) {
 				o->bcase = k;
 				return 1;
 			}
-		spate_log_error("bench", "%s: use --case=dambreak, malpasset or rain (or, with "
+		spate_log_error("bench", "%s: use --case=dambreak, malpasset, rain or floor (or, with "
 			"--physics=boussinesq, cavity or rayleigh_benard)", a);
 		return -1;
 	}
@@ -273,7 +273,7 @@ int spate_bench(int argc, char **argv)
 			"--seconds in (0, 10000)", SWE_SUB_MAX);
 		return -SPATE_EINVAL;
 	}
-	if (o.bcase != BENCH_DAMBREAK)
+	if (o.bcase == BENCH_MALPASSET || o.bcase == BENCH_RAIN)
 		return spate_bench_case(&o);
 	if (o.dem_opt) {
 		spate_log_error("bench", "%s: only --case=malpasset and rain take it", o.dem_opt);
@@ -299,6 +299,15 @@ int spate_bench(int argc, char **argv)
 	be = spate_backend_select(o.device);
 	if (!be)
 		return -SPATE_ENODEV;
+	if (o.bcase == BENCH_FLOOR) {
+		if (o.subdomains > 1 || o.gpus > 1) {
+			spate_log_error("bench", "--case=floor runs on one device: leave out "
+				"--subdomains and --gpus");
+			return -SPATE_EINVAL;
+		}
+		be->describe(0, desc, sizeof desc);
+		return spate_bench_floor(&o, be->name, desc, dims, n);
+	}
 	be->describe(0, desc, sizeof desc);
 	printf("# spate bench: circular dam break (--case=dambreak), SSP-RK2, one full step = "
 		"both stages, early exit %s\n"

@@ -1,6 +1,6 @@
-/* bench.h: what `spate bench`'s two files share: the options (bench.c
- * parses them) and the benchmark cases on the Malpasset DEM
- * (bench_case.c). */
+/* bench.h: what `spate bench`'s files share: the options (bench.c parses
+ * them), the benchmark cases on the Malpasset DEM (bench_case.c) and the
+ * arithmetic floor (bench_floor.c). */
 #ifndef SPATE_BENCH_H
 #define SPATE_BENCH_H
 
@@ -12,7 +12,7 @@
  * Compute counts 95 bytes a cell for the fp32 kernels: doc/bench/kernel.md.) */
 #define BENCH_VALUES_PER_CELL 17
 
-enum bench_case { BENCH_DAMBREAK, BENCH_MALPASSET, BENCH_RAIN };
+enum bench_case { BENCH_DAMBREAK, BENCH_MALPASSET, BENCH_RAIN, BENCH_FLOOR };
 
 struct bench_opts {
 	const char *device;
@@ -37,6 +37,12 @@ struct bench_opts {
  * its header and one line; 0 or -SPATE_E* (the Malpasset data missing: a
  * message that says where to get it). */
 int spate_bench_case(const struct bench_opts *o);
+
+/* The arithmetic floor of a step (bench_floor.c, swe_floor.h) on the
+ * backend named (cpu or cuda; desc: the device, for the header) at the n
+ * sizes dims: its header and a line a size; 0 or -SPATE_E*. */
+int spate_bench_floor(const struct bench_opts *o, const char *backend, const char *desc,
+	int (*dims)[2], int n);
 
 /* The early exit's counters (swe_backend.h): CPU blocks [0] and CUDA
  * tiles [1], skipped and looked at. */

@@ -27,7 +27,7 @@ src_libspate_a_SOURCES = \
 	src/backend.c \
 	src/swe_run.c src/swe_watch.c \
 	src/output.c src/summary.c src/progress.c src/run_clock.c src/run_signal.c \
-	src/bench.c src/bench_case.c \
+	src/bench.c src/bench_case.c src/bench_floor.c \
 	src/gauge.c \
 	src/ncout.c src/ncpoints.c src/ncutil.c src/ncmapinfo.c \
 	src/ckpt.c src/ckpt_bin.c src/ckpt_nc.c src/ckpt_file.c src/ckpt_sum.c \
@@ -52,7 +52,7 @@ noinst_HEADERS += \
 	src/spate.h \
 	src/swe_guard.h src/swe_watch.h src/swe.h src/swe_backend.h src/backend.h src/params.h src/params_keys.h src/setup.h src/forcing.h src/diag.h src/swe_state.h src/swe_bc.h \
 	src/swe_kern.h src/swe_cell.h \
-	src/swe_step.h \
+	src/swe_step.h src/swe_floor.h \
 	src/swe_cuda.h \
 	src/swe_cuda_dev.h \
 	src/swe_cuda_walk.h \

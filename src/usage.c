@@ -25,9 +25,10 @@ const char spate_opts_run[] =
 
 const char spate_opts_bench[] =
 "  --physics=shallow_water|boussinesq  which module's steps to time\n"
-"  --case=dambreak|malpasset|rain  shallow_water: the circular dam break (all\n"
-"                           wet, default), the Malpasset dam break, or rain on\n"
-"                           its DEM from a dry start (data: --data-dir)\n"
+"  --case=dambreak|malpasset|rain|floor  shallow_water: the circular dam break\n"
+"                           (all wet, default), the Malpasset dam break, rain on\n"
+"                           its DEM from a dry start (data: --data-dir), or the\n"
+"                           arithmetic of a step alone (its floor; --sizes)\n"
 "  --early-exit=on|off      skip dry blocks and tiles or not (default on)\n"
 "  --time=S                 malpasset, rain: simulated seconds from the start\n"
 "                           (default 4000, 1800; --steps=N stops sooner)\n"

@@ -5,6 +5,12 @@
 #   1. --case=dambreak (and the default), early exit on and off, 64^2, 3
 #      steps: exit 0, one data line with 3 steps and positive speeds; the
 #      Boussinesq bench keeps its own --case= (cavity);
+#   1b. --case=floor (the arithmetic floor, swe_floor.h) on 64^2 and 100x37:
+#      exit 0, a line a size with the cells rounded up to 64 a thread,
+#      positive rates, the step rate 1 / (1/stage 1 + 1/stage 2), a hash of
+#      each stage's results; the same hashes on one OpenMP thread, and other
+#      hashes at another size (the hash sees the results); --subdomains=2
+#      refused;
 #   2. bad options (an unknown case, --early-exit=maybe, --rain=-1, a
 #      Malpasset option for the dam break, sizes that are not N or NXxNY
 #      or, for the Boussinesq bench, NXxNYxNZ, or no size) and the
@@ -44,6 +50,36 @@ check "bench --early-exit=off: the header says so" $?
 rc=$?
 [ $rc -eq 0 ] && grep -q "^cavity " "$tmp/out"
 check "bench --physics=boussinesq --case=cavity: a cavity line" $? "(exit $rc)"
+
+# 1b. the arithmetic floor
+floor() {   # floor OUT [ENV...]: the floor on 64^2 and 100x37 into $tmp/OUT
+	local out=$1
+	shift
+	env "$@" "$SPATE" bench --device=cpu --case=floor --sizes=64,100x37 --steps=2 \
+		>"$tmp/$out" 2>"$tmp/$out.err"
+}
+floor fl
+rc=$?
+# backend nx x ny prec cells stage1 stage2 step inputs1 inputs2 bits1 bits2
+awk '!/^#/ { n++; c = int(($2 * $4 + 63) / 64) * 64; s = 1 / (1 / $7 + 1 / $8);
+	if ($1 == "cpu" && $6 == c && $7 > 0 && $8 > 0 && $9 > 0 && $10 > 0 && $11 > 0 &&
+		($9 - s) < 1e-3 * s && (s - $9) < 1e-3 * s && $12 ~ /^[0-9a-f]+$/ &&
+		$13 ~ /^[0-9a-f]+$/ && length($12) == 16 && length($13) == 16) good++ }
+	END { exit !(n == 2 && good == 2) }' "$tmp/fl"
+check "bench --case=floor: a line a size, cells, rates and the step rate add up" \
+	$((rc + $?)) "(exit $rc: $(cat "$tmp/fl" "$tmp/fl.err" | head -c 600))"
+floor fl1 OMP_NUM_THREADS=1
+[ "$(grep -v '^#' "$tmp/fl" | awk '{ print $12, $13 }')" = \
+	"$(grep -v '^#' "$tmp/fl1" | awk '{ print $12, $13 }')" ]
+check "bench --case=floor: the same bits on one thread" $?
+# the two sizes share no thread's results beyond the first 58 threads'
+[ "$(grep -v '^#' "$tmp/fl" | awk '{ print $12 }' | sort -u | wc -l)" -eq 2 ]
+check "bench --case=floor: other results, other hashes" $?
+"$SPATE" bench --device=cpu --case=floor --sizes=64 --steps=1 --subdomains=2 \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -ne 0 ] && grep -q -- "--subdomains" "$tmp/err" && ! grep -q "^cpu " "$tmp/out"
+check "bench --case=floor --subdomains=2: refused, naming it" $? "(exit $rc)"
 
 # 2. bad options, missing data
 for bad in --case=nope --early-exit=maybe --rain=-1 --rain-centre=x --cellsize=40 \

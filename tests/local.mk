@@ -97,6 +97,10 @@ TESTS += tests/mpi_cuda.sh
 # and on two GPU subdomains (gauges_gpu.sh; skips without a GPU).
 dist_check_SCRIPTS += tests/gauges_gpu.sh
 TESTS += tests/gauges_gpu.sh
+# The arithmetic floor (`spate bench --case=floor`): the same bits on the
+# GPU as on the CPU (floor_gpu.sh; skips without a GPU).
+dist_check_SCRIPTS += tests/floor_gpu.sh
+TESTS += tests/floor_gpu.sh
 
 # tools/get-malpasset rebuilds the shared Malpasset grids and observations
 # from the TELEMAC mesh, equal cell by cell (get_malpasset.sh; skips without

@@ -1,0 +1,155 @@
+/* bench_floor.c: `spate bench --case=floor`: the arithmetic floor of a KP07
+ * step (swe_floor.h) on the CPU (OpenMP threads where built with them) or
+ * one GPU: cell-stages a second of each stage and of their table reads
+ * alone, the step rate they make, and the bits of the results (the CPU's and
+ * the GPU's are the same).  A benchmark prints numbers; it checks nothing. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spate.h"
+#include "bench.h"
+#include "swe_floor.h"
+
+void swe_floor_fill(struct swe_floor_tab *t, struct swe_coef *c, real *dt)
+{
+	const double tau = 6.283185307179586;
+	for (int k = 0; k < SWE_FLOOR_TAB; k++) {
+		double x = k / (double)SWE_FLOOR_TAB;
+		t->h[k] = (real)(1.5 + 0.4 * sin(tau * x));
+		t->hu[k] = (real)(0.3 * cos(3 * tau * x));
+		t->hv[k] = (real)(0.2 * sin(5 * tau * x));
+		t->r[k] = 1 / t->h[k];
+		t->fh[k] = (real)1.01 * t->h[k];
+		t->fn[k] = t->hu[k];
+		t->ft[k] = t->hv[k];
+		t->f0[k] = (real)(0.01 * sin(7 * tau * x));
+		t->ff[k] = (real)(9 + 0.1 * cos(2 * tau * x));
+		t->fg[k] = (real)(0.02 * cos(9 * tau * x));
+	}
+	/* the defaults of a run (kappa 1e-2 m, dry 1e-4 m), no friction */
+	c->g = (real)9.81;
+	c->theta = (real)1.3;
+	c->kappa4 = (real)1e-8;
+	c->dry = (real)1e-4;
+	c->n2 = 0;
+	*dt = (real)1e-3;
+}
+
+/* A hash of the bits of n results, in their order (FNV-1a over 32 or 64
+ * bits a value). */
+static unsigned long hash_of(const real *v, long n)
+{
+	unsigned long long x = 14695981039346656037ULL;
+	for (long k = 0; k < n; k++) {
+#ifdef SPATE_DOUBLE
+		unsigned long long b;
+#else
+		unsigned int b;
+#endif
+		memcpy(&b, &v[k], sizeof b);
+		x = (x ^ (unsigned long long)b) * 1099511628211ULL;
+	}
+	return (unsigned long)x;
+}
+
+/* Kernel k (stage 1, 2, their inputs alone) on the CPU, reps times after
+ * one untimed pass; seconds a pass. */
+static double cpu_kernel(int k, const struct swe_floor_tab *t, struct swe_coef c, real dt,
+	long threads, int reps, real *out)
+{
+	double t0 = 0;
+	for (int r = 0; r <= reps; r++) {
+		if (r == 1)
+			t0 = spate_now();
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+		for (long i = 0; i < threads; i++)
+			out[i] = swe_floor_cells(t, c, dt, (unsigned)i, k & 1, k >> 1);
+	}
+	return (spate_now() - t0) / reps;
+}
+
+/* The four kernels on the CPU or the GPU; the stages' results in res[0],
+ * res[1] (threads values each), their hashes in bits. */
+static int floor_on(int gpu, const struct swe_floor_tab *t, struct swe_coef c, real dt,
+	long threads, int reps, double sec[4], real *res[2], unsigned long bits[2])
+{
+	int rc = 0;
+#ifdef HAVE_CUDA
+	if (gpu)
+		rc = swe_cuda_floor(t, c, dt, threads, reps, sec, res);
+#endif
+	/* the table reads alone first: their results go where stage 1's go after */
+	for (int k = 3; k >= 0 && !gpu; k--)
+		sec[k] = cpu_kernel(k, t, c, dt, threads, reps, res[k & 1]);
+	bits[0] = hash_of(res[0], threads);
+	bits[1] = hash_of(res[1], threads);
+	return rc;
+}
+
+int spate_bench_floor(const struct bench_opts *o, const char *backend, const char *desc,
+	int (*dims)[2], int n)
+{
+	struct swe_floor_tab *t = malloc(sizeof *t);
+	struct swe_coef c;
+	real dt;
+	int rc = 0, gpu = !strcmp(backend, "cuda");
+
+	if (!t) {
+		spate_log_error("bench", "floor: no memory for the table");
+		return -SPATE_ENOMEM;
+	}
+	if (!gpu && strcmp(backend, "cpu")) {
+		spate_log_error("bench", "--case=floor runs on the cpu or cuda device, not %s",
+			backend);
+		free(t);
+		return -SPATE_EINVAL;
+	}
+	swe_floor_fill(t, &c, &dt);
+	printf("# spate bench: the arithmetic floor of a KP07 step (--case=floor): each cell's\n"
+		"# formulas once, inputs from a table in cache, wet deep cells on a flat bed\n"
+		"# (swe_floor.h); rates in cell-stages (cell-steps for the step) a second\n"
+		"# device: %s (%s)\n"
+		"# backend    nx x ny     prec        cells    stage 1    stage 2       step"
+		"   inputs 1   inputs 2 bits 1           bits 2\n", backend, desc);
+	for (int i = 0; i < n && !rc; i++) {
+		long cells = (long)dims[i][0] * dims[i][1];
+		long threads = (cells + SWE_FLOOR_CELLS - 1) / SWE_FLOOR_CELLS;
+		double sec[4], r[4];
+		unsigned long bits[2];
+		real *res[2] = { malloc(threads * sizeof(real)), malloc(threads * sizeof(real)) };
+		int reps = o->steps > 0 ? (int)(o->steps < 1000000 ? o->steps : 1000000) : 1;
+		if (!res[0] || !res[1]) {
+			spate_log_error("bench", "floor: no memory for %ld results", 2 * threads);
+			rc = -SPATE_ENOMEM;
+		}
+		if (!rc && o->steps <= 0) {
+			/* about o->seconds of work over the four kernels */
+			rc = floor_on(gpu, t, c, dt, threads, 1, sec, res, bits);
+			double one = sec[0] + sec[1] + sec[2] + sec[3];
+			reps = one > 0 ? (int)fmin(1e6, fmax(1, o->seconds / one)) : 1;
+		}
+		if (!rc)
+			rc = floor_on(gpu, t, c, dt, threads, reps, sec, res, bits);
+		free(res[0]);
+		free(res[1]);
+		if (rc)
+			break;
+		for (int k = 0; k < 4; k++)
+			r[k] = sec[k] > 0 ? (double)threads * SWE_FLOOR_CELLS / sec[k] : 0;
+		printf("%-8s %6d x %-6d %-6s %12ld %10.4e %10.4e %10.4e %10.4e %10.4e %016lx %016lx\n",
+			backend, dims[i][0], dims[i][1], SPATE_PRECISION,
+			threads * SWE_FLOOR_CELLS, r[0], r[1],
+			r[0] > 0 && r[1] > 0 ? 1 / (1 / r[0] + 1 / r[1]) : 0, r[2], r[3], bits[0],
+			bits[1]);
+		fflush(stdout);
+	}
+	free(t);
+	return rc;
+}

@@ -1,0 +1,127 @@
+/* swe_floor.h: the arithmetic floor of a KP07 step, for `spate bench
+ * --case=floor` on the CPU and the GPU alike (bench_floor.c,
+ * cuda/swe_cuda_floor.cu).
+ *
+ * A stage of a cell, as the stage kernels compute it (every reconstruction
+ * and face flux once a cell: the inverse depth of the cell, its x and y
+ * reconstructions, the fluxes through its east and north faces, the two bed
+ * sources, the rates; stage 2 adds U* before and the RK2 update after), with
+ * nothing around it: no walk, no halo, no tile map, no neighbour exchange.
+ * What the kernels share between cells through registers, shuffles or
+ * shared memory (the neighbours' states and inverse depths, the neighbours'
+ * face states, the fluxes through the west and south faces) comes here from
+ * a small table that stays in the L1 cache.  So the rate it runs at bounds
+ * what any kernel of the same numerics can reach on the device: the
+ * stage kernels are bound by the instructions they issue
+ * (doc/bench/kernel.md), and this is the part of them no layout removes.
+ *
+ * The cells are wet, deep, on a flat bed (the dam break's), so every
+ * formula takes its common path.  A thread (GPU) or an iteration (CPU)
+ * does SWE_FLOOR_CELLS cells and returns the sum of their results, so
+ * that nothing is optimised away; the CPU and the GPU give the same bits
+ * (`spate bench --case=floor` prints a hash of them). */
+#ifndef SPATE_SWE_FLOOR_H
+#define SPATE_SWE_FLOOR_H
+
+#include "swe_step.h"
+
+/* Entries of each table (a power of two) and cells a thread. */
+#define SWE_FLOOR_TAB 1024
+#define SWE_FLOOR_CELLS 64
+
+struct swe_floor_tab {
+	real h[SWE_FLOOR_TAB], hu[SWE_FLOOR_TAB], hv[SWE_FLOOR_TAB];
+	real r[SWE_FLOOR_TAB];                                      /* inverse depths */
+	real fh[SWE_FLOOR_TAB], fn[SWE_FLOOR_TAB], ft[SWE_FLOOR_TAB]; /* face states */
+	real f0[SWE_FLOOR_TAB], ff[SWE_FLOOR_TAB], fg[SWE_FLOOR_TAB]; /* fluxes, rates */
+};
+
+/* The SWE_FLOOR_CELLS cells of thread i: stage 1 (s2 = 0) or 2; with
+ * inputs_only, only the table reads (summed), to tell their cost apart. */
+HOSTDEVICE static inline real swe_floor_cells(const struct swe_floor_tab *t, struct swe_coef c,
+	real dt, unsigned i, int s2, int inputs_only)
+{
+	real acc = 0, amax = 0;
+	for (int n = 0; n < SWE_FLOOR_CELLS; n++) {
+		unsigned k = i * 7u + (unsigned)n * 131u;
+#define SWE_FLOOR_T(a, o) t->a[(k + (o)) & (SWE_FLOOR_TAB - 1)]
+		real h0 = SWE_FLOOR_T(h, 0), hu0 = SWE_FLOOR_T(hu, 0), hv0 = SWE_FLOOR_T(hv, 0);
+		real hW = SWE_FLOOR_T(h, 1), huW = SWE_FLOOR_T(hu, 1), hvW = SWE_FLOOR_T(hv, 1);
+		real hE = SWE_FLOOR_T(h, 2), huE = SWE_FLOOR_T(hu, 2), hvE = SWE_FLOOR_T(hv, 2);
+		real hS = SWE_FLOOR_T(h, 3), huS = SWE_FLOOR_T(hu, 3), hvS = SWE_FLOOR_T(hv, 3);
+		real hN = SWE_FLOOR_T(h, 4), huN = SWE_FLOOR_T(hu, 4), hvN = SWE_FLOOR_T(hv, 4);
+		real rW = SWE_FLOOR_T(r, 1), rE = SWE_FLOOR_T(r, 2), rS = SWE_FLOOR_T(r, 3);
+		real rN = SWE_FLOOR_T(r, 4), B = 0, r0, sx, sy, Lw, Lhu, Lhv;
+		struct kp07_face fw, fe, fs, fn, fr, fu;
+		struct kp07_flux fxe, fxw, gn, gs;
+
+		fr.h = SWE_FLOOR_T(fh, 6);
+		fr.hn = SWE_FLOOR_T(fn, 6);
+		fr.ht = SWE_FLOOR_T(ft, 6);
+		fu.h = SWE_FLOOR_T(fh, 7);
+		fu.hn = SWE_FLOOR_T(fn, 7);
+		fu.ht = SWE_FLOOR_T(ft, 7);
+		fr.eta = fu.eta = 0; /* not used by the flux */
+		fxw.f0 = SWE_FLOOR_T(f0, 8);
+		fxw.fn = SWE_FLOOR_T(ff, 8);
+		fxw.ft = SWE_FLOOR_T(fg, 8);
+		gs.f0 = SWE_FLOOR_T(f0, 9);
+		gs.fn = SWE_FLOOR_T(ff, 9);
+		gs.ft = SWE_FLOOR_T(fg, 9);
+		fxw.a = gs.a = 0;
+		if (inputs_only) {
+			acc += h0 + hu0 + hv0 + hW + huW + hvW + hE + huE + hvE + hS + huS + hvS +
+				hN + huN + hvN + rW + rE + rS + rN + fr.h + fr.hn + fr.ht + fu.h +
+				fu.hn + fu.ht + fxw.f0 + fxw.fn + fxw.ft + gs.f0 + gs.fn + gs.ft;
+			if (s2)
+				acc += SWE_FLOOR_T(f0, 5) + SWE_FLOOR_T(ff, 5) + SWE_FLOOR_T(fg, 5);
+			continue;
+		}
+		if (s2) /* U* from U^n and the rates of stage 1 */
+			swe_euler_vals(h0, hu0, hv0, SWE_FLOOR_T(f0, 5), SWE_FLOOR_T(ff, 5),
+				SWE_FLOOR_T(fg, 5), dt, c, &h0, &hu0, &hv0);
+		r0 = kp07_cell_inv_depth(h0, c.kappa4);
+		kp07_reconstruct_wd(hW, h0, hE, huW, hu0, huE, hvW, hv0, hvE, B, B, B, B, B, B, B,
+			rW, r0, rE, c.theta, &fw, &fe);
+		kp07_reconstruct_wd(hS, h0, hN, hvS, hv0, hvN, huS, hu0, huN, B, B, B, B, B, B, B,
+			rS, r0, rN, c.theta, &fs, &fn);
+		sx = kp07_bed_source(fw, fe, c.g, (real)0.1);
+		sy = kp07_bed_source(fs, fn, c.g, (real)0.1);
+		fxe = kp07_central_upwind(fe, fr, c);
+		gn = kp07_central_upwind(fn, fu, c);
+		swe_rhs(fxw, fxe, gs, gn, sx, sy, (real)0.1, (real)0.1, &Lw, &Lhu, &Lhv);
+		amax = swe_max(amax, swe_max(fxe.a, gn.a));
+		if (s2) {
+			real a, b, d;
+			swe_rk2_vals(SWE_FLOOR_T(h, 0), SWE_FLOOR_T(hu, 0), SWE_FLOOR_T(hv, 0), h0, hu0,
+				hv0, Lw, Lhu, Lhv, dt, c, &a, &b, &d);
+			acc += a + b + d;
+		} else {
+			acc += Lw + Lhu + Lhv;
+		}
+#undef SWE_FLOOR_T
+	}
+	return acc + amax;
+}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The table (smooth, wet, deep water: depths 1.1-1.9 m, speeds under
+ * 0.3 m/s) and the coefficients the floor runs with. */
+void swe_floor_fill(struct swe_floor_tab *t, struct swe_coef *c, real *dt);
+
+/* The floor on the current CUDA device: `threads` threads (SWE_FLOOR_CELLS
+ * cells each), every kernel (stage 1, 2, then their inputs alone) once and
+ * then `reps` times; sec[k]: seconds a launch of kernel k; res[s]: the
+ * `threads` results of stage s+1 (host arrays).  0, or -SPATE_E* (message
+ * given). */
+int swe_cuda_floor(const struct swe_floor_tab *t, struct swe_coef c, real dt, long threads,
+	int reps, double sec[4], real *res[2]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
