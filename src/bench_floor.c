@@ -30,6 +30,7 @@ void swe_floor_fill(struct swe_floor_tab *t, struct swe_coef *c, real *dt)
 		t->f0[k] = (real)(0.01 * sin(7 * tau * x));
 		t->ff[k] = (real)(9 + 0.1 * cos(2 * tau * x));
 		t->fg[k] = (real)(0.02 * cos(9 * tau * x));
+		t->b[k] = (real)(0.05 * sin(11 * tau * x));
 	}
 	/* the defaults of a run (kappa 1e-2 m, dry 1e-4 m), no friction */
 	c->g = (real)9.81;
@@ -113,7 +114,7 @@ int spate_bench_floor(const struct bench_opts *o, const char *backend, const cha
 	}
 	swe_floor_fill(t, &c, &dt);
 	printf("# spate bench: the arithmetic floor of a KP07 step (--case=floor): each cell's\n"
-		"# formulas once, inputs from a table in cache, wet deep cells on a flat bed\n"
+		"# formulas once, inputs from a table in cache, wet deep cells on a gentle bed\n"
 		"# (swe_floor.h); rates in cell-stages (cell-steps for the step) a second\n"
 		"# device: %s (%s)\n"
 		"# backend    nx x ny     prec        cells    stage 1    stage 2       step"

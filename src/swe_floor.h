@@ -15,8 +15,9 @@
  * stage kernels are bound by the instructions they issue
  * (doc/bench/kernel.md), and this is the part of them no layout removes.
  *
- * The cells are wet, deep, on a flat bed (the dam break's), so every
- * formula takes its common path.  A thread (GPU) or an iteration (CPU)
+ * The cells are wet and deep on a gentle bed (a few centimetres of relief,
+ * read from the table like the rest, so that no bed term is known to the
+ * compiler), so every formula takes its common path.  A thread (GPU) or an iteration (CPU)
  * does SWE_FLOOR_CELLS cells and returns the sum of their results, so
  * that nothing is optimised away; the CPU and the GPU give the same bits
  * (`spate bench --case=floor` prints a hash of them). */
@@ -34,6 +35,7 @@ struct swe_floor_tab {
 	real r[SWE_FLOOR_TAB];                                      /* inverse depths */
 	real fh[SWE_FLOOR_TAB], fn[SWE_FLOOR_TAB], ft[SWE_FLOOR_TAB]; /* face states */
 	real f0[SWE_FLOOR_TAB], ff[SWE_FLOOR_TAB], fg[SWE_FLOOR_TAB]; /* fluxes, rates */
+	real b[SWE_FLOOR_TAB];                                      /* beds */
 };
 
 /* The SWE_FLOOR_CELLS cells of thread i: stage 1 (s2 = 0) or 2; with
@@ -51,7 +53,11 @@ HOSTDEVICE static inline real swe_floor_cells(const struct swe_floor_tab *t, str
 		real hS = SWE_FLOOR_T(h, 3), huS = SWE_FLOOR_T(hu, 3), hvS = SWE_FLOOR_T(hv, 3);
 		real hN = SWE_FLOOR_T(h, 4), huN = SWE_FLOOR_T(hu, 4), hvN = SWE_FLOOR_T(hv, 4);
 		real rW = SWE_FLOOR_T(r, 1), rE = SWE_FLOOR_T(r, 2), rS = SWE_FLOOR_T(r, 3);
-		real rN = SWE_FLOOR_T(r, 4), B = 0, r0, sx, sy, Lw, Lhu, Lhv;
+		real rN = SWE_FLOOR_T(r, 4), r0, sx, sy, Lw, Lhu, Lhv;
+		/* centre beds of the cell and its neighbours, its face beds */
+		real Bc = SWE_FLOOR_T(b, 0), BW = SWE_FLOOR_T(b, 1), BE = SWE_FLOOR_T(b, 2);
+		real BS = SWE_FLOOR_T(b, 3), BN = SWE_FLOOR_T(b, 4), Bw = SWE_FLOOR_T(b, 5);
+		real Be = SWE_FLOOR_T(b, 6), Bs = SWE_FLOOR_T(b, 7), Bn = SWE_FLOOR_T(b, 8);
 		struct kp07_face fw, fe, fs, fn, fr, fu;
 		struct kp07_flux fxe, fxw, gn, gs;
 
@@ -72,7 +78,8 @@ HOSTDEVICE static inline real swe_floor_cells(const struct swe_floor_tab *t, str
 		if (inputs_only) {
 			acc += h0 + hu0 + hv0 + hW + huW + hvW + hE + huE + hvE + hS + huS + hvS +
 				hN + huN + hvN + rW + rE + rS + rN + fr.h + fr.hn + fr.ht + fu.h +
-				fu.hn + fu.ht + fxw.f0 + fxw.fn + fxw.ft + gs.f0 + gs.fn + gs.ft;
+				fu.hn + fu.ht + fxw.f0 + fxw.fn + fxw.ft + gs.f0 + gs.fn + gs.ft +
+				Bc + BW + BE + BS + BN + Bw + Be + Bs + Bn;
 			if (s2)
 				acc += SWE_FLOOR_T(f0, 5) + SWE_FLOOR_T(ff, 5) + SWE_FLOOR_T(fg, 5);
 			continue;
@@ -81,10 +88,10 @@ HOSTDEVICE static inline real swe_floor_cells(const struct swe_floor_tab *t, str
 			swe_euler_vals(h0, hu0, hv0, SWE_FLOOR_T(f0, 5), SWE_FLOOR_T(ff, 5),
 				SWE_FLOOR_T(fg, 5), dt, c, &h0, &hu0, &hv0);
 		r0 = kp07_cell_inv_depth(h0, c.kappa4);
-		kp07_reconstruct_wd(hW, h0, hE, huW, hu0, huE, hvW, hv0, hvE, B, B, B, B, B, B, B,
-			rW, r0, rE, c.theta, &fw, &fe);
-		kp07_reconstruct_wd(hS, h0, hN, hvS, hv0, hvN, huS, hu0, huN, B, B, B, B, B, B, B,
-			rS, r0, rN, c.theta, &fs, &fn);
+		kp07_reconstruct_wd(hW, h0, hE, huW, hu0, huE, hvW, hv0, hvE, BW, BE, Bw, Be, Bs,
+			Bn, Bc, rW, r0, rE, c.theta, &fw, &fe);
+		kp07_reconstruct_wd(hS, h0, hN, hvS, hv0, hvN, huS, hu0, huN, BS, BN, Bs, Bn, Bw,
+			Be, Bc, rS, r0, rN, c.theta, &fs, &fn);
 		sx = kp07_bed_source(fw, fe, c.g, (real)0.1);
 		sy = kp07_bed_source(fs, fn, c.g, (real)0.1);
 		fxe = kp07_central_upwind(fe, fr, c);
@@ -109,7 +116,8 @@ extern "C" {
 #endif
 
 /* The table (smooth, wet, deep water: depths 1.1-1.9 m, speeds under
- * 0.3 m/s) and the coefficients the floor runs with. */
+ * 0.3 m/s, beds within 5 cm of 0) and the coefficients the floor runs
+ * with. */
 void swe_floor_fill(struct swe_floor_tab *t, struct swe_coef *c, real *dt);
 
 /* The floor on the current CUDA device: `threads` threads (SWE_FLOOR_CELLS
