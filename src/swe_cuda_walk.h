@@ -24,8 +24,6 @@
 
 #include "swe_cuda_dev.h"
 
-#include <type_traits>
-
 /* One tile of a stage, or a part of its rows (swe_cuda_kern.cu and the top
  * of this file):
  * the warp's strip of 32 columns from c0 - HALO and rows [j0, jend) of the
@@ -87,12 +85,9 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 		nc1 = u.Bc[kc + 1];
 	};
 
-	/* One row of the walk.  HEAD: a row before j0 (the first four of the
-	 * walk), where parts are switched off; the rows from j0 on run the same
-	 * body with those tests known to hold, so the compiler drops them and
-	 * the copies they keep alive. */
-	auto row = [&](int j, auto head) {
-		constexpr bool HEAD = decltype(head)::value;
+	fetch(j0 - 2);
+#pragma unroll 1
+	for (int j = j0 - 4; j < jend; j++) {
 		real w2, hu2, hv2, r2, cb0 = nc0, cb1 = nc1, bm2 = nBm, bw1, be1, bs1, bn1;
 		real sy1 = 0;
 		struct kp07_face fs1 = fn0, fn1 = fn0;
@@ -124,8 +119,7 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 		 * (row j0 - 3 is never loaded and reads as dry, which changes
 		 * only whether row j0 - 1's faces are made now or rebuilt). */
 		bool dry1 = kp.early && w1 <= 0;
-		bool skip = kp.early && (!HEAD || j >= j0 - 2) &&
-			__all_sync(FULL_MASK, drym && dry0 && dry1);
+		bool skip = kp.early && j >= j0 - 2 && __all_sync(FULL_MASK, drym && dry0 && dry1);
 		if (skip) {
 			fs1.h = fs1.eta = fs1.hn = fs1.ht = 0;
 			fn1 = fs1;
@@ -135,7 +129,7 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 			g1.a = -(real)0;
 			sy1 = 0;
 			stale = true;
-		} else if (!HEAD || j >= j0 - 2) {
+		} else if (j >= j0 - 2) {
 			if (stale) {
 				struct kp07_face fs0;
 				kp07_reconstruct_wd(wm, w0, w1, hvm, hv0, hv1, hum, hu0, hu1, bmm, bm1,
@@ -147,7 +141,7 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 				bn1, bw1, be1, bm1, r0, r1, r2, c.theta, &fs1, &fn1);
 			/* row j0 - 1 gives only its north face: the flux below it
 			 * and its bed source serve no row of the walk */
-			if (!HEAD || j >= j0 - 1) {
+			if (j >= j0 - 1) {
 				sy1 = kp07_bed_source(fs1, fn1, c.g, kp.inv_dy);
 				g1 = kp07_central_upwind(fn0, fs1, c);
 				if (upd)
@@ -157,7 +151,7 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 
 		/* x: reconstruct row j, flux through the east face; the west
 		 * face's flux is the west neighbour's east one */
-		if (!HEAD) {
+		if (j >= j0) {
 			struct kp07_face fw, fe, fr;
 			struct kp07_flux fxe, fxw;
 			real sx, Lw, Lhu, Lhv;
@@ -250,15 +244,7 @@ __device__ static inline unsigned short walk(const kparams_t &kp, const ctl_t *q
 		fn0 = fn1;
 		sy0 = sy1;
 		g0 = g1;
-	};
-	int j = j0 - 4;
-	fetch(j0 - 2);
-#pragma unroll 1
-	for (; j < j0 && j < jend; j++)
-		row(j, std::true_type());
-#pragma unroll 1
-	for (; j < jend; j++)
-		row(j, std::false_type());
+	}
 	if (!S2)
 		return 0;
 	return tile_bands(__ballot_sync(FULL_MASK, wet), __ballot_sync(FULL_MASK, wet_s),
