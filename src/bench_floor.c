@@ -1,8 +1,9 @@
 /* bench_floor.c: `spate bench --case=floor`: the arithmetic floor of a KP07
- * step (swe_floor.h) on the CPU (OpenMP threads where built with them) or
- * one GPU: cell-stages a second of each stage and of their table reads
- * alone, the step rate they make, and the bits of the results (the CPU's and
- * the GPU's are the same).  A benchmark prints numbers; it checks nothing. */
+ * step (swe_floor.h; src/swe_floor.c on the CPU, cuda/swe_cuda_floor.cu on
+ * one GPU): cell-stages a second of each stage and of their table reads
+ * alone, the step rate they make, and a hash of the results (the CPU's and
+ * the GPU's are the same bits).  A benchmark prints numbers; it checks
+ * nothing. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -14,32 +15,6 @@
 #include "spate.h"
 #include "bench.h"
 #include "swe_floor.h"
-
-void swe_floor_fill(struct swe_floor_tab *t, struct swe_coef *c, real *dt)
-{
-	const double tau = 6.283185307179586;
-	for (int k = 0; k < SWE_FLOOR_TAB; k++) {
-		double x = k / (double)SWE_FLOOR_TAB;
-		t->h[k] = (real)(1.5 + 0.4 * sin(tau * x));
-		t->hu[k] = (real)(0.3 * cos(3 * tau * x));
-		t->hv[k] = (real)(0.2 * sin(5 * tau * x));
-		t->r[k] = 1 / t->h[k];
-		t->fh[k] = (real)1.01 * t->h[k];
-		t->fn[k] = t->hu[k];
-		t->ft[k] = t->hv[k];
-		t->f0[k] = (real)(0.01 * sin(7 * tau * x));
-		t->ff[k] = (real)(9 + 0.1 * cos(2 * tau * x));
-		t->fg[k] = (real)(0.02 * cos(9 * tau * x));
-		t->b[k] = (real)(0.05 * sin(11 * tau * x));
-	}
-	/* the defaults of a run (kappa 1e-2 m, dry 1e-4 m), no friction */
-	c->g = (real)9.81;
-	c->theta = (real)1.3;
-	c->kappa4 = (real)1e-8;
-	c->dry = (real)1e-4;
-	c->n2 = 0;
-	*dt = (real)1e-3;
-}
 
 /* A hash of the bits of n results, in their order (FNV-1a over 32 or 64
  * bits a value). */
@@ -58,39 +33,22 @@ static unsigned long hash_of(const real *v, long n)
 	return (unsigned long)x;
 }
 
-/* Kernel k (stage 1, 2, their inputs alone) on the CPU, reps times after
- * one untimed pass; seconds a pass. */
-static double cpu_kernel(int k, const struct swe_floor_tab *t, struct swe_coef c, real dt,
-	long threads, int reps, real *out)
-{
-	double t0 = 0;
-	for (int r = 0; r <= reps; r++) {
-		if (r == 1)
-			t0 = spate_now();
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static)
-#endif
-		for (long i = 0; i < threads; i++)
-			out[i] = swe_floor_cells(t, c, dt, (unsigned)i, k & 1, k >> 1);
-	}
-	return (spate_now() - t0) / reps;
-}
-
 /* The four kernels on the CPU or the GPU; the stages' results in res[0],
  * res[1] (threads values each), their hashes in bits. */
 static int floor_on(int gpu, const struct swe_floor_tab *t, struct swe_coef c, real dt,
 	long threads, int reps, double sec[4], real *res[2], unsigned long bits[2])
 {
-	int rc = 0;
+	int rc;
 #ifdef HAVE_CUDA
 	if (gpu)
 		rc = swe_cuda_floor(t, c, dt, threads, reps, sec, res);
+	else
 #endif
-	/* the table reads alone first: their results go where stage 1's go after */
-	for (int k = 3; k >= 0 && !gpu; k--)
-		sec[k] = cpu_kernel(k, t, c, dt, threads, reps, res[k & 1]);
-	bits[0] = hash_of(res[0], threads);
-	bits[1] = hash_of(res[1], threads);
+		rc = swe_cpu_floor(t, c, dt, threads, reps, sec, res);
+	if (!rc) {
+		bits[0] = hash_of(res[0], threads);
+		bits[1] = hash_of(res[1], threads);
+	}
 	return rc;
 }
 

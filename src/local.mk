@@ -27,7 +27,7 @@ src_libspate_a_SOURCES = \
 	src/backend.c \
 	src/swe_run.c src/swe_watch.c \
 	src/output.c src/summary.c src/progress.c src/run_clock.c src/run_signal.c \
-	src/bench.c src/bench_case.c src/bench_floor.c \
+	src/bench.c src/bench_case.c src/bench_floor.c src/swe_floor.c \
 	src/gauge.c \
 	src/ncout.c src/ncpoints.c src/ncutil.c src/ncmapinfo.c \
 	src/ckpt.c src/ckpt_bin.c src/ckpt_nc.c src/ckpt_file.c src/ckpt_sum.c \

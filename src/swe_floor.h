@@ -1,6 +1,6 @@
 /* swe_floor.h: the arithmetic floor of a KP07 step, for `spate bench
- * --case=floor` on the CPU and the GPU alike (bench_floor.c,
- * cuda/swe_cuda_floor.cu).
+ * --case=floor` (bench_floor.c) on the CPU (swe_floor.c) and the GPU
+ * (cuda/swe_cuda_floor.cu) alike.
  *
  * A stage of a cell, as the stage kernels compute it (every reconstruction
  * and face flux once a cell: the inverse depth of the cell, its x and y
@@ -119,6 +119,13 @@ extern "C" {
  * 0.3 m/s, beds within 5 cm of 0) and the coefficients the floor runs
  * with. */
 void swe_floor_fill(struct swe_floor_tab *t, struct swe_coef *c, real *dt);
+
+/* The floor on the CPU: `threads` iterations (SWE_FLOOR_CELLS cells each),
+ * every kernel (stage 1, 2, then their inputs alone) once and then `reps`
+ * times; sec[k]: seconds a pass of kernel k; res[s]: the `threads` results
+ * of stage s+1.  0, or -SPATE_EINVAL (message given). */
+int swe_cpu_floor(const struct swe_floor_tab *t, struct swe_coef c, real dt, long threads,
+	int reps, double sec[4], real *res[2]);
 
 /* The floor on the current CUDA device: `threads` threads (SWE_FLOOR_CELLS
  * cells each), every kernel (stage 1, 2, then their inputs alone) once and
