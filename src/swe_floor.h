@@ -38,6 +38,31 @@ struct swe_floor_tab {
 	real b[SWE_FLOOR_TAB];                                      /* beds */
 };
 
+/* Entry k (modulo the table's size) of the face states, and of the fluxes. */
+HOSTDEVICE static inline struct kp07_face swe_floor_face(const struct swe_floor_tab *t,
+	unsigned k)
+{
+	struct kp07_face f;
+	k &= SWE_FLOOR_TAB - 1;
+	f.h = t->fh[k];
+	f.eta = 0; /* not used by the flux */
+	f.hn = t->fn[k];
+	f.ht = t->ft[k];
+	return f;
+}
+
+HOSTDEVICE static inline struct kp07_flux swe_floor_flux(const struct swe_floor_tab *t,
+	unsigned k)
+{
+	struct kp07_flux F;
+	k &= SWE_FLOOR_TAB - 1;
+	F.f0 = t->f0[k];
+	F.fn = t->ff[k];
+	F.ft = t->fg[k];
+	F.a = 0;
+	return F;
+}
+
 /* The SWE_FLOOR_CELLS cells of thread i: stage 1 (s2 = 0) or 2; with
  * inputs_only, only the table reads (summed), to tell their cost apart. */
 HOSTDEVICE static inline real swe_floor_cells(const struct swe_floor_tab *t, struct swe_coef c,
@@ -61,20 +86,10 @@ HOSTDEVICE static inline real swe_floor_cells(const struct swe_floor_tab *t, str
 		struct kp07_face fw, fe, fs, fn, fr, fu;
 		struct kp07_flux fxe, fxw, gn, gs;
 
-		fr.h = SWE_FLOOR_T(fh, 6);
-		fr.hn = SWE_FLOOR_T(fn, 6);
-		fr.ht = SWE_FLOOR_T(ft, 6);
-		fu.h = SWE_FLOOR_T(fh, 7);
-		fu.hn = SWE_FLOOR_T(fn, 7);
-		fu.ht = SWE_FLOOR_T(ft, 7);
-		fr.eta = fu.eta = 0; /* not used by the flux */
-		fxw.f0 = SWE_FLOOR_T(f0, 8);
-		fxw.fn = SWE_FLOOR_T(ff, 8);
-		fxw.ft = SWE_FLOOR_T(fg, 8);
-		gs.f0 = SWE_FLOOR_T(f0, 9);
-		gs.fn = SWE_FLOOR_T(ff, 9);
-		gs.ft = SWE_FLOOR_T(fg, 9);
-		fxw.a = gs.a = 0;
+		fr = swe_floor_face(t, k + 6); /* the east neighbour's west face */
+		fu = swe_floor_face(t, k + 7); /* the north neighbour's south face */
+		fxw = swe_floor_flux(t, k + 8);
+		gs = swe_floor_flux(t, k + 9);
 		if (inputs_only) {
 			acc += h0 + hu0 + hv0 + hW + huW + hvW + hE + huE + hvE + hS + huS + hvS +
 				hN + huN + hvN + rW + rE + rS + rN + fr.h + fr.hn + fr.ht + fu.h +
