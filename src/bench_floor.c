@@ -88,9 +88,9 @@ int spate_bench_floor(const struct bench_opts *o, const char *backend, const cha
 			spate_log_error("bench", "floor: no memory for %ld results", 2 * threads);
 			rc = -SPATE_ENOMEM;
 		}
-		if (!rc && o->steps <= 0) {
+		if (!rc && o->steps <= 0 &&
+			!(rc = floor_on(gpu, t, c, dt, threads, 1, sec, res, bits))) {
 			/* about o->seconds of work over the four kernels */
-			rc = floor_on(gpu, t, c, dt, threads, 1, sec, res, bits);
 			double one = sec[0] + sec[1] + sec[2] + sec[3];
 			reps = one > 0 ? (int)fmin(1e6, fmax(1, o->seconds / one)) : 1;
 		}
