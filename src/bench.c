@@ -299,16 +299,15 @@ int spate_bench(int argc, char **argv)
 	be = spate_backend_select(o.device);
 	if (!be)
 		return -SPATE_ENODEV;
+	be->describe(0, desc, sizeof desc);
 	if (o.bcase == BENCH_FLOOR) {
 		if (o.subdomains > 1 || o.gpus > 1) {
 			spate_log_error("bench", "--case=floor runs on one device: leave out "
 				"--subdomains and --gpus");
 			return -SPATE_EINVAL;
 		}
-		be->describe(0, desc, sizeof desc);
 		return spate_bench_floor(&o, be->name, desc, dims, n);
 	}
-	be->describe(0, desc, sizeof desc);
 	printf("# spate bench: circular dam break (--case=dambreak), SSP-RK2, one full step = "
 		"both stages, early exit %s\n"
 		"# device: %s (%s)\n# bandwidth counts %d values = %zu bytes per cell per step "

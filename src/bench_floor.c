@@ -7,6 +7,7 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,29 +15,13 @@
 
 #include "spate.h"
 #include "bench.h"
+#include "ckpt.h"
 #include "swe_floor.h"
-
-/* A hash of the bits of n results, in their order (FNV-1a over 32 or 64
- * bits a value). */
-static unsigned long hash_of(const real *v, long n)
-{
-	unsigned long long x = 14695981039346656037ULL;
-	for (long k = 0; k < n; k++) {
-#ifdef SPATE_DOUBLE
-		unsigned long long b;
-#else
-		unsigned int b;
-#endif
-		memcpy(&b, &v[k], sizeof b);
-		x = (x ^ (unsigned long long)b) * 1099511628211ULL;
-	}
-	return (unsigned long)x;
-}
 
 /* The four kernels on the CPU or the GPU; the stages' results in res[0],
  * res[1] (threads values each), their hashes in bits. */
 static int floor_on(int gpu, const struct swe_floor_tab *t, struct swe_coef c, real dt,
-	long threads, int reps, double sec[4], real *res[2], unsigned long bits[2])
+	long threads, int reps, double sec[4], real *res[2], uint64_t bits[2])
 {
 	int rc;
 #ifdef HAVE_CUDA
@@ -46,8 +31,9 @@ static int floor_on(int gpu, const struct swe_floor_tab *t, struct swe_coef c, r
 #endif
 		rc = swe_cpu_floor(t, c, dt, threads, reps, sec, res);
 	if (!rc) {
-		bits[0] = hash_of(res[0], threads);
-		bits[1] = hash_of(res[1], threads);
+		/* the bits of each stage's results, in their order */
+		bits[0] = spate_fnv1a(SPATE_FNV_START, res[0], threads * sizeof(real));
+		bits[1] = spate_fnv1a(SPATE_FNV_START, res[1], threads * sizeof(real));
 	}
 	return rc;
 }
@@ -81,7 +67,7 @@ int spate_bench_floor(const struct bench_opts *o, const char *backend, const cha
 		long cells = (long)dims[i][0] * dims[i][1];
 		long threads = (cells + SWE_FLOOR_CELLS - 1) / SWE_FLOOR_CELLS;
 		double sec[4], r[4];
-		unsigned long bits[2];
+		uint64_t bits[2];
 		real *res[2] = { malloc(threads * sizeof(real)), malloc(threads * sizeof(real)) };
 		int reps = o->steps > 0 ? (int)(o->steps < 1000000 ? o->steps : 1000000) : 1;
 		if (!res[0] || !res[1]) {
@@ -102,7 +88,8 @@ int spate_bench_floor(const struct bench_opts *o, const char *backend, const cha
 			break;
 		for (int k = 0; k < 4; k++)
 			r[k] = sec[k] > 0 ? (double)threads * SWE_FLOOR_CELLS / sec[k] : 0;
-		printf("%-8s %6d x %-6d %-6s %12ld %10.4e %10.4e %10.4e %10.4e %10.4e %016lx %016lx\n",
+		printf("%-8s %6d x %-6d %-6s %12ld %10.4e %10.4e %10.4e %10.4e %10.4e %016" PRIx64
+			" %016" PRIx64 "\n",
 			backend, dims[i][0], dims[i][1], SPATE_PRECISION,
 			threads * SWE_FLOOR_CELLS, r[0], r[1],
 			r[0] > 0 && r[1] > 0 ? 1 / (1 / r[0] + 1 / r[1]) : 0, r[2], r[3], bits[0],
