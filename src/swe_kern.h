@@ -79,7 +79,7 @@ HOSTDEVICE static inline real swe_max(real a, real b) { return a > b ? a : b; }
  * they issue; swe_min is a compare and a select there. */
 HOSTDEVICE static inline real swe_min_nz(real a, real b)
 {
-#ifdef __CUDA_ARCH__
+#if defined(__CUDA_ARCH__) && !defined(SPATE_DOUBLE)
 	return R_FMIN(a, b);
 #else
 	return swe_min(a, b);
@@ -87,7 +87,7 @@ HOSTDEVICE static inline real swe_min_nz(real a, real b)
 }
 HOSTDEVICE static inline real swe_max_nz(real a, real b)
 {
-#ifdef __CUDA_ARCH__
+#if defined(__CUDA_ARCH__) && !defined(SPATE_DOUBLE)
 	return R_FMAX(a, b);
 #else
 	return swe_max(a, b);
@@ -115,17 +115,40 @@ HOSTDEVICE static inline real kp07_half_slope(real qm, real q0, real qp, real th
 	return (real)0.5 * s;
 }
 
-/* sqrt(x) for x >= 0 (or NaN), the same bits; a zero is returned as it
- * is.  On the GPU the correctly rounded square root takes a slow path (a
- * call of some 30 instructions) for a zero, which every dry face of a
- * wet/dry front meets: the root of 1 is taken instead and the zero
- * selected after, two selects and no branch.  Malpasset 10 m with
- * swe_div0 and the dry case of kp07_inv_depth: 3.27 -> 2.93 s on one
- * H200; the all-wet 8192^2 grid pays 1.370e10 -> 1.331e10 cell-steps/s
- * (doc/bench/kernel.md). */
+/* Smallest argument swe_sqrt0 takes as it is: 2^-101 (a depth of 4e-32 m
+ * under gravity). */
+#define SWE_SQRT_MIN ((real)3.9443045261050590e-31)
+
+/* sqrt(x) for x >= 0 (or NaN), the same bits on the CPU and the GPU; a
+ * zero is returned as it is (its sign too), a positive x under
+ * SWE_SQRT_MIN is taken as SWE_SQRT_MIN, and in single precision an
+ * infinite x gives NaN (a state gone bad either way: the guard reports
+ * it).  On the GPU in single precision this is the fast path of the
+ * correctly rounded square root (sqrt.rn.f32): the estimate of 1 / sqrt(x)
+ * and one correction in fused multiply-adds, exact for arguments of normal
+ * size; the compiler's sqrt checks the range and branches to a slow path
+ * (a call of some 30 instructions, taken by every zero) at each of the four
+ * calls a cell and stage of the stage kernels, which are bound by the
+ * instructions they issue.  The zero's root is the root of SWE_SQRT_MIN,
+ * replaced by the zero after: two selects and no branch (on Malpasset every
+ * dry face took the slow path before; doc/bench/kernel.md).  Double
+ * precision takes the root of 1 for a zero (no bound). */
 HOSTDEVICE static inline real swe_sqrt0(real x)
 {
+#ifdef SPATE_DOUBLE
 	real s = R_SQRT(x == 0 ? (real)1 : x);
+#else
+	/* not x >= MIN ? x : MIN, which would turn a NaN into MIN */
+	float y = x < SWE_SQRT_MIN ? SWE_SQRT_MIN : x, s;
+#ifdef __CUDA_ARCH__
+	float r;
+	asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(y));
+	s = __fmul_rn(y, r);
+	s = fmaf(fmaf(-s, s, y), __fmul_rn(r, 0.5f), s);
+#else
+	s = isinf(y) ? (float)NAN : sqrtf(y);
+#endif
+#endif
 	return x == 0 ? x : s;
 }
 

@@ -34,7 +34,8 @@
  *     after steps that walked stacks: the bits of a tile a walk;
  *   - the GPU's reciprocals (swe_recip, kp07_inv_depth) against the
  *     CPU's division over their range, its swe_sqrt0 and swe_div0 against
- *     the CPU's sqrt and division, to the bit;
+ *     the CPU's sqrt (from SWE_SQRT_MIN on; the CPU's swe_sqrt0 below) and
+ *     division, to the bit;
  *   - the dry-bed dam break under rain (the sources pass after each step;
  *     early exit on and off: the same bits, every tile computed);
  *   - the tile map with rain rasters on patches of a dry DEM that change in
@@ -449,8 +450,8 @@ static void late_products(void)
 static void recip_same(void)
 {
 	enum { PER = 64 };
-	static real x[220 * PER + 16];
-	static real r[4 * (220 * PER + 16)];
+	static real x[220 * PER + 24];
+	static real r[4 * (220 * PER + 24)];
 	const real k4 = (real)1e-8;
 	unsigned int s = 12345u;
 	int n = 0, nr, bad = 0, badr = 0, bad0 = 0, rc;
@@ -475,6 +476,12 @@ static void recip_same(void)
 	x[n++] = -1;
 	x[n++] = (real)ldexp(1, -140); /* subnormal in single precision */
 	x[n++] = (real)-2.5;
+	/* swe_sqrt0's bound and the top of its fast path's range */
+	x[n++] = SWE_SQRT_MIN;
+	x[n++] = (real)0.99999994 * SWE_SQRT_MIN;
+	x[n++] = (real)1.0000001 * SWE_SQRT_MIN;
+	x[n++] = (real)3e38;
+	x[n++] = (real)3.4028234e38;
 	rc = swe_cuda_recip_values(x, r, n, k4);
 	sim_check(rc == 0, "reciprocals on the GPU: the hook ran (%d)", rc);
 	if (rc)
@@ -484,9 +491,11 @@ static void recip_same(void)
 		if (memcmp(&a, &b, sizeof a) != 0 && !(isnan(a) && isnan(b)) && bad0++ < 3)
 			fprintf(stderr, "swe_div0(%.9g, 0.7): CPU %.9g, GPU %.9g\n", (double)x[i],
 				(double)a, (double)b);
-		a = R_SQRT(x[i]);
+		/* the CPU's swe_sqrt0; from its bound on, the root itself */
+		a = x[i] >= SWE_SQRT_MIN && !isinf(x[i]) ? R_SQRT(x[i]) : swe_sqrt0(x[i]);
 		b = r[2 * n + i];
-		if (x[i] >= 0 && memcmp(&a, &b, sizeof a) != 0 && bad0++ < 3)
+		if (x[i] >= 0 && memcmp(&a, &b, sizeof a) != 0 && !(isnan(a) && isnan(b)) &&
+			bad0++ < 3)
 			fprintf(stderr, "swe_sqrt0(%.9g): CPU %.9g, GPU %.9g\n", (double)x[i],
 				(double)a, (double)b);
 		a = kp07_inv_depth(x[i], k4);
