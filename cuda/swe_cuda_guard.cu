@@ -39,7 +39,8 @@ extern "C" void swe_cuda_enqueue_plant(real *w, const real *hu, const real *hv, 
 
 /* The test hook of the GPU's reciprocals and zero-safe forms (swe_kern.h):
  * r[i] = kp07_inv_depth(x[i], kappa4), r[n + i] = swe_recip(x[i]),
- * r[2n + i] = swe_sqrt0(x[i]), r[3n + i] = swe_div0(x[i], 0.7). */
+ * r[2n + i] = swe_sqrt0(x[i]), r[3n + i] = swe_div0(x[i], 0.7),
+ * r[4n + i] = kp07_speed_ratio(-x[i], 1.75 x[i]), r[5n + i] = kp07_speed_ratio(-0.7, x[i]). */
 __global__ static void k_recip(const real *x, real *r, int n, real kappa4)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -49,6 +50,8 @@ __global__ static void k_recip(const real *x, real *r, int n, real kappa4)
 	r[n + i] = swe_recip(x[i]);
 	r[2 * n + i] = swe_sqrt0(x[i]);
 	r[3 * n + i] = swe_div0(x[i], (real)0.7);
+	r[4 * n + i] = kp07_speed_ratio(-x[i], (real)1.75 * x[i]);
+	r[5 * n + i] = kp07_speed_ratio(-(real)0.7, x[i]);
 }
 
 extern "C" int swe_cuda_recip_values(const real *x, real *r, int n, real kappa4)
@@ -59,10 +62,10 @@ extern "C" int swe_cuda_recip_values(const real *x, real *r, int n, real kappa4)
 		return 0;
 	if (cudaSetDevice(0) == cudaSuccess &&
 		cudaMalloc((void **)&dx, (size_t)n * sizeof *dx) == cudaSuccess &&
-		cudaMalloc((void **)&dr, 4 * (size_t)n * sizeof *dr) == cudaSuccess &&
+		cudaMalloc((void **)&dr, SWE_RECIP_HOOK * (size_t)n * sizeof *dr) == cudaSuccess &&
 		cudaMemcpy(dx, x, (size_t)n * sizeof *dx, cudaMemcpyHostToDevice) == cudaSuccess) {
 		k_recip<<<(n + 255) / 256, 256>>>(dx, dr, n, kappa4);
-		if (cudaMemcpy(r, dr, 4 * (size_t)n * sizeof *r, cudaMemcpyDeviceToHost) ==
+		if (cudaMemcpy(r, dr, SWE_RECIP_HOOK * (size_t)n * sizeof *r, cudaMemcpyDeviceToHost) ==
 			cudaSuccess)
 			rc = 0;
 	}

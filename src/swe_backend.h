@@ -111,8 +111,11 @@ extern long swe_cuda_tiles_skipped, swe_cuda_tiles_seen;
  * walks stacks of tiles (swe_cuda_params.stack), summed likewise. */
 extern long swe_cuda_stacked;
 /* Test hook: kp07_inv_depth(x[i], kappa4) into r[i], swe_recip(x[i]) into
- * r[n + i], swe_sqrt0(x[i]) into r[2n + i] and swe_div0(x[i], 0.7) into
- * r[3n + i], i < n, computed on GPU 0 (r holds 4n); 0 or -SPATE_E*. */
+ * r[n + i], swe_sqrt0(x[i]) into r[2n + i], swe_div0(x[i], 0.7) into
+ * r[3n + i], kp07_speed_ratio(-x[i], 1.75 x[i]) into r[4n + i] and
+ * kp07_speed_ratio(-0.7, x[i]) into r[5n + i], i < n, computed on GPU 0 (r
+ * holds SWE_RECIP_HOOK n); 0 or -SPATE_E*. */
+#define SWE_RECIP_HOOK 6
 int swe_cuda_recip_values(const real *x, real *r, int n, real kappa4);
 #endif
 

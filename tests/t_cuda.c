@@ -451,7 +451,7 @@ static void recip_same(void)
 {
 	enum { PER = 64 };
 	static real x[220 * PER + 24];
-	static real r[4 * (220 * PER + 24)];
+	static real r[SWE_RECIP_HOOK * (220 * PER + 24)];
 	const real k4 = (real)1e-8;
 	unsigned int s = 12345u;
 	int n = 0, nr, bad = 0, badr = 0, bad0 = 0, rc;
@@ -498,6 +498,23 @@ static void recip_same(void)
 			bad0++ < 3)
 			fprintf(stderr, "swe_sqrt0(%.9g): CPU %.9g, GPU %.9g\n", (double)x[i],
 				(double)a, (double)b);
+		/* the flux's speed ratio: am / span (in single precision am /
+		 * min(span, SWE_SPAN_MAX)) where its fast path holds (that in
+		 * [2^-100, 2^26], am at least 2^-100 and at most that in magnitude) */
+		for (int v = 0; v < 2; v++) {
+			real am = v ? -(real)0.7 : -x[i], sp = v ? x[i] : (real)1.75 * x[i];
+			real s = sp;
+#ifndef SPATE_DOUBLE
+			s = sp > SWE_SPAN_MAX ? SWE_SPAN_MAX : sp;
+#endif
+			if (!(s >= (real)ldexp(1, -100) && -am >= (real)ldexp(1, -100) && -am <= s))
+				continue;
+			a = am / s;
+			b = r[(4 + v) * n + i];
+			if (memcmp(&a, &b, sizeof a) != 0 && bad0++ < 3)
+				fprintf(stderr, "kp07_speed_ratio(%.9g, %.9g): CPU %.9g, GPU %.9g\n",
+					(double)am, (double)sp, (double)a, (double)b);
+		}
 		a = kp07_inv_depth(x[i], k4);
 		b = r[i];
 		if (memcmp(&a, &b, sizeof a) != 0 && !(isnan(a) && isnan(b))) {
@@ -518,8 +535,8 @@ static void recip_same(void)
 		"beyond it (%d values differ)", badr);
 	sim_check(bad == 0, "kp07_inv_depth: GPU and CPU to the bit (%d of %d values differ)",
 		bad, n);
-	sim_check(bad0 == 0, "swe_sqrt0 and swe_div0 on the GPU: the square root and the quotient "
-		"to the bit, zeros and their signs too (%d values differ)", bad0);
+	sim_check(bad0 == 0, "swe_sqrt0, swe_div0 and kp07_speed_ratio on the GPU: the square root "
+		"and the quotients to the bit, zeros and their signs too (%d values differ)", bad0);
 }
 
 int main(void)

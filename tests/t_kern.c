@@ -376,6 +376,20 @@ static void test_zero_forms(void **st)
 		assert_memory_equal(&a, &b, sizeof a);
 	}
 	assert_true(isnan(swe_sqrt0((real)NAN)) && isnan(swe_div0((real)NAN, 1)));
+	/* the flux's speed ratio: the quotient, a zero kept with its sign, in
+	 * single precision the span bounded by SWE_SPAN_MAX (a NaN span too) */
+	{
+		real z = -(real)0, q = kp07_speed_ratio(-(real)0.3, (real)0.9), e = -(real)0.3 / (real)0.9;
+		assert_memory_equal(&q, &e, sizeof q);
+		q = kp07_speed_ratio(z, (real)2);
+		assert_memory_equal(&q, &z, sizeof q);
+#ifndef SPATE_DOUBLE
+		assert_true(kp07_speed_ratio(-1, (real)1e30) == -1 / SWE_SPAN_MAX);
+		assert_true(kp07_speed_ratio(-1, (real)NAN) == -1 / SWE_SPAN_MAX);
+#endif
+		assert_true(isnan(kp07_speed_ratio((real)NAN, 1)));
+		assert_true(SWE_SPAN_MAX == (real)ldexp(1, 26));
+	}
 	/* the bound is 2^-101, the fast path's least argument on the GPU */
 	assert_true(SWE_SQRT_MIN == (real)ldexp(1, -101));
 	/* a dry cell's inverse depth is its zero, also where kappa^4 underflows */
