@@ -115,39 +115,79 @@ HOSTDEVICE static inline real kp07_half_slope(real qm, real q0, real qp, real th
 	return (real)0.5 * s;
 }
 
-/* Smallest argument swe_sqrt0 takes as it is: 2^-101 (a depth of 4e-32 m
- * under gravity). */
-#define SWE_SQRT_MIN ((real)3.9443045261050590e-31)
+/* Smallest argument swe_sqrt0 takes as it is: 2^-101 in single precision
+ * (a depth of 4e-32 m under gravity), 2^-960 in double (where 2^-101 let
+ * thin films spread otherwise: Malpasset 10 m took a step more); the
+ * GPU's fast paths hold from 2^-101 and 2^-970. */
+#ifdef SPATE_DOUBLE
+#define SWE_SQRT_MIN 0x1p-960
+#else
+#define SWE_SQRT_MIN 0x1p-101f
+#endif
+
+#if defined(__CUDA_ARCH__) && defined(SPATE_DOUBLE)
+/* The fast paths of the GPU's correctly rounded square root (sqrt.rn.f64)
+ * and quotient (div.rn.f64) in double precision, step by step as the
+ * compiler emits them (nvcc 13, sm_90) but without their range checks and
+ * branches, so the same bits wherever those checks pass: for the root x in
+ * [2^-970, DBL_MAX], for the quotient a / b |a| >= 2^-967 and b far from
+ * the ends of the range.  The estimates' low words are those the compiler
+ * sets (the root's: the argument's high word less 0x03500000; the
+ * reciprocal's: 1). */
+__device__ static inline double swe_sqrt_fast64(double x)
+{
+	double r, e, p, s;
+	asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
+	r = __hiloint2double(__double2hiint(r), __double2hiint(x) - 0x03500000);
+	e = fma(x, -__dmul_rn(r, r), 1.0);
+	p = fma(e, 0.375, 0.5);
+	r = fma(p, __dmul_rn(r, e), r);
+	s = __dmul_rn(x, r);
+	/* r / 2, by the exponent */
+	r = __hiloint2double(__double2hiint(r) - 0x00100000, __double2loint(r));
+	return fma(fma(s, -s, x), r, s);
+}
+
+__device__ static inline double swe_div_fast64(double a, double b)
+{
+	double y, e, q;
+	asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(b));
+	y = __hiloint2double(__double2hiint(y), 1);
+	e = fma(-b, y, 1.0);
+	e = fma(e, e, e);
+	y = fma(y, e, y);
+	y = fma(y, fma(-b, y, 1.0), y);
+	q = __dmul_rn(a, y);
+	return fma(y, fma(-b, q, a), q);
+}
+#endif
 
 /* sqrt(x) for x >= 0 (or NaN), the same bits on the CPU and the GPU; a
  * zero is returned as it is (its sign too), a positive x under
- * SWE_SQRT_MIN is taken as SWE_SQRT_MIN, and in single precision an
- * infinite x gives NaN (a state gone bad either way: the guard reports
- * it).  On the GPU in single precision this is the fast path of the
- * correctly rounded square root (sqrt.rn.f32): the estimate of 1 / sqrt(x)
- * and one correction in fused multiply-adds, exact for arguments of normal
- * size; the compiler's sqrt checks the range and branches to a slow path
- * (a call of some 30 instructions, taken by every zero) at each of the four
- * calls a cell and stage of the stage kernels, which are bound by the
- * instructions they issue.  The zero's root is the root of SWE_SQRT_MIN,
- * replaced by the zero after: two selects and no branch (on Malpasset every
- * dry face took the slow path before; doc/bench/kernel.md).  Double
- * precision takes the root of 1 for a zero (no bound). */
+ * SWE_SQRT_MIN is taken as SWE_SQRT_MIN, and an infinite x gives NaN (a
+ * state gone bad either way: the guard reports it).  On the GPU this is
+ * the fast path of the correctly rounded square root alone (in single
+ * precision sqrt.rn.f32's: the estimate of 1 / sqrt(x) and one correction
+ * in fused multiply-adds; in double swe_sqrt_fast64), exact for arguments
+ * of normal size; the compiler's sqrt checks the range and branches to a
+ * slow path (a call of some 30 instructions, taken by every zero) at each
+ * of the four calls a cell and stage of the stage kernels, which are bound
+ * by the instructions they issue.  The zero's root is the root of
+ * SWE_SQRT_MIN, replaced by the zero after: two selects and no branch (on
+ * Malpasset every dry face took the slow path before; doc/bench/kernel.md). */
 HOSTDEVICE static inline real swe_sqrt0(real x)
 {
-#ifdef SPATE_DOUBLE
-	real s = R_SQRT(x == 0 ? (real)1 : x);
-#else
 	/* not x >= MIN ? x : MIN, which would turn a NaN into MIN */
-	float y = x < SWE_SQRT_MIN ? SWE_SQRT_MIN : x, s;
-#ifdef __CUDA_ARCH__
+	real y = x < SWE_SQRT_MIN ? SWE_SQRT_MIN : x, s;
+#if defined(__CUDA_ARCH__) && !defined(SPATE_DOUBLE)
 	float r;
 	asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(y));
 	s = __fmul_rn(y, r);
 	s = fmaf(fmaf(-s, s, y), __fmul_rn(r, 0.5f), s);
+#elif defined(__CUDA_ARCH__)
+	s = swe_sqrt_fast64(y);
 #else
-	s = isinf(y) ? (float)NAN : sqrtf(y);
-#endif
+	s = isinf(y) ? (real)NAN : R_SQRT(y);
 #endif
 	return x == 0 ? x : s;
 }
@@ -215,7 +255,10 @@ HOSTDEVICE static inline real swe_recip(real x)
  * nothing.  Two calls a cell and stage in the stage kernels. */
 HOSTDEVICE static inline real kp07_speed_ratio(real am, real span)
 {
-#ifdef SPATE_DOUBLE
+#if defined(SPATE_DOUBLE) && defined(__CUDA_ARCH__)
+	real q = swe_div_fast64(am, span);
+	return am == 0 ? am : q;
+#elif defined(SPATE_DOUBLE)
 	return swe_div0(am, span);
 #else
 	/* a NaN span is taken as the bound on both (swe_min_nz, swe_min); am

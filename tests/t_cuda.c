@@ -507,7 +507,8 @@ static void recip_same(void)
 #ifndef SPATE_DOUBLE
 			s = sp > SWE_SPAN_MAX ? SWE_SPAN_MAX : sp;
 #endif
-			if (!(s >= (real)ldexp(1, -100) && -am >= (real)ldexp(1, -100) && -am <= s))
+			if (!(s >= (real)ldexp(1, -100) && s <= SWE_SPAN_MAX &&
+				-am >= (real)ldexp(1, -100) && -am <= s))
 				continue;
 			a = am / s;
 			b = r[(4 + v) * n + i];

@@ -350,8 +350,8 @@ static void test_velocity(void **st)
 }
 
 /* The zero-safe forms give the bits of the plain ones (swe_kern.h): the
- * quotient everywhere, the square root but at a zero (the zero) and, in
- * single precision, under SWE_SQRT_MIN (the root of SWE_SQRT_MIN) */
+ * quotient everywhere, the square root but at a zero (the zero), under
+ * SWE_SQRT_MIN (the root of SWE_SQRT_MIN) and at infinity (NaN) */
 static void test_zero_forms(void **st)
 {
 	static const double xs[] = { 0, -0.0, 1e-40, 3.9e-31, 3.9443045261050590e-31, 1e-30, 0.3,
@@ -359,14 +359,12 @@ static void test_zero_forms(void **st)
 	(void)st;
 	for (size_t i = 0; i < sizeof xs / sizeof *xs; i++) {
 		real x = (real)xs[i], a = R_SQRT(x), b = swe_sqrt0(x);
-#ifndef SPATE_DOUBLE
 		if (x > 0 && x < SWE_SQRT_MIN)
 			a = R_SQRT(SWE_SQRT_MIN);
 		if (isinf(x)) {
 			assert_true(isnan(b)); /* a bad state either way */
 			continue;
 		}
-#endif
 		assert_memory_equal(&a, &b, sizeof a);
 		a = x / (real)0.7;
 		b = swe_div0(x, (real)0.7);
@@ -390,8 +388,20 @@ static void test_zero_forms(void **st)
 		assert_true(isnan(kp07_speed_ratio((real)NAN, 1)));
 		assert_true(SWE_SPAN_MAX == (real)ldexp(1, 26));
 	}
-	/* the bound is 2^-101, the fast path's least argument on the GPU */
+	/* the bound: 2^-101 (single), 2^-960 (double), within the GPU's fast paths */
+#ifdef SPATE_DOUBLE
+	assert_true(SWE_SQRT_MIN == ldexp(1, -960));
+	{
+		real t = (real)1e-300, a = swe_sqrt0(t), b = R_SQRT(SWE_SQRT_MIN);
+		assert_memory_equal(&a, &b, sizeof a);
+		t = (real)1e-280;
+		a = swe_sqrt0(t);
+		b = R_SQRT(t);
+		assert_memory_equal(&a, &b, sizeof a);
+	}
+#else
 	assert_true(SWE_SQRT_MIN == (real)ldexp(1, -101));
+#endif
 	/* a dry cell's inverse depth is its zero, also where kappa^4 underflows */
 	{
 		real z = 0, m = -(real)0, a = kp07_inv_depth(z, (real)1e-12),
