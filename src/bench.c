@@ -141,6 +141,21 @@ static int num_opt(const char *a, double lo, double hi, double *v)
 	return 1;
 }
 
+/* A whole number of option a (after its '='), in [lo, hi]; -1 with a
+ * message (atol would take "abc" as 0, the default, and "1e3" as 1). */
+static int whole_opt(const char *a, double lo, double hi, long *v)
+{
+	double d;
+	if (num_opt(a, lo, hi, &d) < 0)
+		return -1;
+	if (d != floor(d)) {
+		spate_log_error("bench", "%s: give a whole number in [%g, %g]", a, lo, hi);
+		return -1;
+	}
+	*v = (long)d;
+	return 1;
+}
+
 /* The options of the flood cases (--case, --early-exit, the Malpasset
  * cases'): 1 taken, 0 not one of them, -1 bad (with a message). */
 static int case_option(const char *a, struct bench_opts *o)
@@ -232,6 +247,7 @@ int spate_bench(int argc, char **argv)
 	o.rain_x = 4700;
 	o.rain_y = 4300;
 	for (int i = 0; i < argc; i++) {
+		long v;
 		int c = case_option(argv[i], &o);
 		if (c < 0)
 			return -SPATE_EINVAL;
@@ -241,15 +257,21 @@ int spate_bench(int argc, char **argv)
 			o.device = argv[i] + 9;
 		else if (!strncmp(argv[i], "--sizes=", 8))
 			sizes = argv[i] + 8;
-		else if (!strncmp(argv[i], "--steps=", 8))
-			o.steps = atol(argv[i] + 8);
-		else if (!strncmp(argv[i], "--seconds=", 10))
-			o.seconds = atof(argv[i] + 10);
-		else if (!strncmp(argv[i], "--subdomains=", 13))
-			o.subdomains = atoi(argv[i] + 13);
-		else if (!strncmp(argv[i], "--gpus=", 7))
-			o.gpus = atoi(argv[i] + 7);
-		else if (!strncmp(argv[i], "--overlap=", 10))
+		else if (!strncmp(argv[i], "--steps=", 8)) {
+			if (whole_opt(argv[i], 1, 1e12, &o.steps) < 0)
+				return -SPATE_EINVAL;
+		} else if (!strncmp(argv[i], "--seconds=", 10)) {
+			if (num_opt(argv[i], 1e-3, 1e4, &o.seconds) < 0)
+				return -SPATE_EINVAL;
+		} else if (!strncmp(argv[i], "--subdomains=", 13)) {
+			if (whole_opt(argv[i], 1, SWE_SUB_MAX, &v) < 0)
+				return -SPATE_EINVAL;
+			o.subdomains = (int)v;
+		} else if (!strncmp(argv[i], "--gpus=", 7)) {
+			if (whole_opt(argv[i], 0, 65536, &v) < 0)
+				return -SPATE_EINVAL;
+			o.gpus = (int)v;
+		} else if (!strncmp(argv[i], "--overlap=", 10))
 			overlaps = argv[i] + 10;
 		else if (!strncmp(argv[i], "--transport=", 12)) {
 			static const char *const names[] = { "auto", "mpi", "nccl" };
@@ -266,12 +288,6 @@ int spate_bench(int argc, char **argv)
 			spate_log_error("bench", "unknown option %s (see spate --help)", argv[i]);
 			return -SPATE_EINVAL;
 		}
-	}
-	if (o.subdomains < 1 || o.subdomains > SWE_SUB_MAX || o.gpus < 0 ||
-		!(o.seconds > 0 && o.seconds < 1e4)) {
-		spate_log_error("bench", "--subdomains must be in [1, %d], --gpus >= 0, "
-			"--seconds in (0, 10000)", SWE_SUB_MAX);
-		return -SPATE_EINVAL;
 	}
 	if (o.bcase == BENCH_MALPASSET || o.bcase == BENCH_RAIN)
 		return spate_bench_case(&o);

@@ -8,6 +8,7 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,16 @@ struct bench_dims {
 	int nx, ny, nz;
 };
 
+/* The number after option a's '=' into *x: whole (nothing after it) and
+ * finite; 0, or -SPATE_EINVAL (atof would take "abc" as 0). */
+static int number(const char *a, double *x)
+{
+	char *end;
+	const char *v = strchr(a, '=') + 1;
+	*x = strtod(v, &end);
+	return end != v && !*end && isfinite(*x) ? 0 : -SPATE_EINVAL;
+}
+
 /* NXxNYxNZ, whole (nothing after it), into d. */
 static int size_of(const char *tok, struct bench_dims *d)
 {
@@ -170,6 +181,7 @@ int bsq_bench(int argc, char **argv)
 	struct bench_dims dims[BSQ_BENCH_SIZES];
 	int rc = 0, n = 0;
 	for (int i = 0; i < argc; i++) {
+		double x;
 		if (!strcmp(argv[i], "--physics=boussinesq") || !strcmp(argv[i], "--device=cpu"))
 			continue;
 		if (!strcmp(argv[i], "--device=auto") || !strcmp(argv[i], "--device=cuda")) {
@@ -185,16 +197,25 @@ int bsq_bench(int argc, char **argv)
 			snprintf(sizes, sizeof sizes, "%s", argv[i] + 8);
 		else if (!strncmp(argv[i], "--pressure=", 11))
 			snprintf(solvers, sizeof solvers, "%s", argv[i] + 11);
-		else if (!strncmp(argv[i], "--steps=", 8))
-			c.steps = atol(argv[i] + 8);
+		else if (!strncmp(argv[i], "--steps=", 8)) {
+			if (number(argv[i], &x) || x != floor(x) || x < 1 || x > 1e12) {
+				spate_log_error("bench", "%s: give a whole number of steps >= 1", argv[i]);
+				return -SPATE_EINVAL;
+			}
+			c.steps = (long)x;
+		}
 		else if (!strcmp(argv[i], "--case=rayleigh_benard"))
 			c.rb = 1;
 		else if (!strcmp(argv[i], "--case=cavity"))
 			c.rb = 0;
 		else if (!strcmp(argv[i], "--case=vcycle"))
 			c.rb = 2;
-		else if (!strncmp(argv[i], "--tol=", 6))
-			c.tol = atof(argv[i] + 6);
+		else if (!strncmp(argv[i], "--tol=", 6)) {
+			if (number(argv[i], &c.tol) || !(c.tol > 0)) {
+				spate_log_error("bench", "%s: give a tolerance > 0", argv[i]);
+				return -SPATE_EINVAL;
+			}
+		}
 		else if (!strcmp(argv[i], "--warm-start=linear"))
 			c.warm = BSQ_WARM_LINEAR;
 		else if (!strcmp(argv[i], "--warm-start=previous"))

@@ -13,7 +13,9 @@
 #      refused;
 #   2. bad options (an unknown case, --early-exit=maybe, --rain=-1, a
 #      Malpasset option for the dam break, sizes that are not N or NXxNY
-#      or, for the Boussinesq bench, NXxNYxNZ, or no size) and the
+#      or, for the Boussinesq bench, NXxNYxNZ, or no size, --steps,
+#      --seconds, --gpus, --subdomains or --tol that are not numbers, not
+#      whole or out of range) and the
 #      Malpasset cases without their data: exit non-zero with a message
 #      naming the option, or tools/get-malpasset;
 #   3. with the Malpasset data ($SPATE_DATA, else ../shared/data; else the
@@ -83,7 +85,8 @@ check "bench --case=floor --subdomains=2: refused, naming it" $? "(exit $rc)"
 
 # 2. bad options, missing data
 for bad in --case=nope --early-exit=maybe --rain=-1 --rain-centre=x --cellsize=40 \
-	--sizes=64abc --sizes=64x64x3 --sizes=64x --sizes= --sizes=,; do
+	--sizes=64abc --sizes=64x64x3 --sizes=64x --sizes= --sizes=, --steps=abc --steps=0 \
+	--steps=-5 --steps=2.5 --seconds=x --gpus=x --subdomains=two; do
 	"$SPATE" bench --device=cpu --sizes=64 --steps=1 "$bad" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ $rc -ne 0 ] && grep -q -- "${bad%%=*}" "$tmp/err" && ! grep -q "^cpu " "$tmp/out"
@@ -94,6 +97,14 @@ for bad in --sizes=8x8x8x8 --sizes=8x8 --sizes=3x1x8 --sizes=8x1x8,abc --sizes=;
 		--pressure=jacobi --tol=1e-3 "$bad" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ $rc -ne 0 ] && grep -q -- "--sizes" "$tmp/err" && ! grep -q "^cavity " "$tmp/out"
+	check "bench --physics=boussinesq $bad: refused, naming it" $? \
+		"(exit $rc: $(head -c 300 "$tmp/err"))"
+done
+for bad in --steps=abc --steps=0 --steps=1.5 --tol=x --tol=0 --tol=1e-3x; do
+	"$SPATE" bench --physics=boussinesq --case=cavity --sizes=8x1x8 --steps=1 \
+		--pressure=jacobi --tol=1e-3 "$bad" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -ne 0 ] && grep -q -- "${bad%%=*}" "$tmp/err" && ! grep -q "^cavity " "$tmp/out"
 	check "bench --physics=boussinesq $bad: refused, naming it" $? \
 		"(exit $rc: $(head -c 300 "$tmp/err"))"
 done
