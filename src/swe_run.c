@@ -241,8 +241,8 @@ static int start(struct run *u)
 	/* under MPI every rank loads the gauges: sampling them is collective */
 	if (p->gauge_file[0] && (!o->no_output || decomp_world_size() > 1)) {
 		char path[2 * SWE_PATH_MAX + 16];
-		terrain_resolve(p, p->gauge_file, path, sizeof path);
-		if ((rc = gauge_load(&u->gs, path, &u->s, p->gauge_radius, p->gauge_threshold)))
+		if ((rc = terrain_find(p, "gauges", p->gauge_file, path, sizeof path)) ||
+			(rc = gauge_load(&u->gs, path, &u->s, p->gauge_radius, p->gauge_threshold)))
 			return rc;
 	}
 	if (o->restart && (rc = restore(&u->ck, o->restart, p, &u->s, &u->gs, &u->clk,

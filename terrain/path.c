@@ -4,6 +4,7 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,10 +25,32 @@ void terrain_resolve(const struct swe_params *p, const char *path, char *out, si
 	snprintf(out, n, "%s", path);
 }
 
+int terrain_find(const struct swe_params *p, const char *part, const char *path, char *out,
+	size_t n)
+{
+	int err;
+	terrain_resolve(p, path, out, n);
+	/* GDAL's own names (/vsizip/..., NETCDF:"f.nc":z) are left to GDAL */
+	if (!strncmp(out, "/vsi", 4) || strchr(path, ':') || access(out, R_OK) == 0)
+		return 0;
+	err = errno;
+	if (path[0] == '/' || !p->data_dir[0])
+		spate_log_error(part, "%s: cannot open it: %s", path, strerror(err));
+	else
+		spate_log_error(part, "%s: cannot open it: %s, neither in the data folder %s "
+			"nor from the working directory: give the folder that holds it with "
+			"--data-dir=DIR or SPATE_DATA=DIR ([domain] data_dir), or an absolute path%s",
+			path, strerror(err), p->data_dir, strncmp(path, "malpasset/", 10) ? "" :
+			" (tools/get-malpasset --out DIR builds the Malpasset data)");
+	return -SPATE_EIO;
+}
+
 int terrain_read_path(const struct swe_params *p, const char *path, struct terrain_grid *g)
 {
 	char full[2 * SWE_PATH_MAX + 16];
-	terrain_resolve(p, path, full, sizeof full);
+	int rc = terrain_find(p, "terrain", path, full, sizeof full);
+	if (rc)
+		return rc;
 #ifdef HAVE_GDAL
 	{
 		size_t n = strlen(full);

@@ -81,6 +81,13 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p);
  * data_dir when the file is there, else relative to the working directory. */
 void terrain_resolve(const struct swe_params *p, const char *path, char *out, size_t n);
 
+/* terrain_resolve, and a file there that can be read (GDAL's own names,
+ * /vsi... or with a ':', are left to GDAL): 0, or -SPATE_EIO after a message
+ * of part (such as "gauges") that says where it was looked for and how to
+ * give its folder. */
+int terrain_find(const struct swe_params *p, const char *part, const char *path, char *out,
+	size_t n);
+
 /* map.c: write g as a single-band Float32 GeoTIFF (its grid as the
  * geotransform, its CRS, NoData -9999 where v is NAN).  Returns 0 or
  * -SPATE_E* after a message; -SPATE_EUNSUPPORTED without GDAL. */

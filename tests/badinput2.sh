@@ -210,6 +210,17 @@ expect "gauge at x = 1e300 (fuzz_gauge)" 2 "g.csv:2: huge at (1e+300, -1e+300) i
 	-- run "$tmp/g.conf"
 dem "$tmp/dem.asc" '[gauges]' "file = $tmp/no-such.csv" >"$tmp/g0.conf"
 expect "missing gauge file" 2 "no-such.csv: cannot open" -- run "$tmp/g0.conf"
+# a relative one is looked for under [domain] data_dir, then from the
+# working directory: the message says so, and how to give its folder
+dem "$tmp/dem.asc" '[gauges]' "file = no-such-folder/g.csv" >"$tmp/g1.conf"
+expect "missing gauge file, relative" 2 "no-such-folder/g.csv: cannot open" \
+	"data folder $tmp/data" "--data-dir=DIR" -- run "$tmp/g1.conf" "--data-dir=$tmp/data" \
+	"--output.dir=$tmp/g1-out"
+n=$((n + 1))
+if [ -e "$tmp/g1-out" ]; then
+	echo "FAIL missing gauge file, relative: $tmp/g1-out was made"
+	fail=$((fail + 1))
+fi
 
 # ---------------------------------------------------------------- checkpoints
 # A binary checkpoint of the 20 x 20 dam break after 3 steps.

@@ -249,6 +249,23 @@ refused "binary junk" "$tmp/binary.asc"
 head -c 60 "$tmp/plane.asc.gz" >"$tmp/cut.asc.gz"
 refused "truncated gzip stream" "$tmp/cut.asc.gz"
 refused "missing file" "$tmp/no-such-dem.asc"
+# A relative DEM is looked for under [domain] data_dir, then from the working
+# directory: the message names the data folder and how to give another.
+conf no-such-folder/dem.asc >"$tmp/rel.conf"
+rm -rf "$tmp/out"
+"$SPATE" run "$tmp/rel.conf" --data-dir="$tmp/data" >/dev/null 2>"$tmp/err" </dev/null
+rc=$?
+missing=""
+for frag in "no-such-folder/dem.asc: cannot open" "data folder $tmp/data" "--data-dir=DIR"; do
+	grep -qF -- "$frag" "$tmp/err" || missing="$missing '$frag'"
+done
+case " $bad_status " in *" $rc "*) ;; *) missing="$missing (exit status $rc)" ;; esac
+[ -e "$tmp/out" ] && missing="$missing (an output folder)"
+if [ -z "$missing" ]; then
+	result "missing file, relative to the data folder" 0 "exit $rc"
+else
+	result "missing file, relative to the data folder" 1 "lacks$missing: $(head -c 600 "$tmp/err")"
+fi
 
 # ---------------------------------------------------------------- GDAL
 # vrt GEOTRANSFORM: a VRT over plane.asc with that geotransform ("" = none).
