@@ -23,6 +23,7 @@ struct reader {
 	const char *path;
 	int line;
 	int err, err_line;
+	int read_errno;         /* errno of a read that failed (a folder: EISDIR) */
 	char sec[64], name[128], value[1024];
 	const struct spate_scenario_module *m;
 	void *params;
@@ -35,6 +36,8 @@ static char *read_line(char *str, int num, void *stream)
 	char *s = fgets(str, num, r->f);
 	if (s)
 		r->line++;
+	else if (ferror(r->f))
+		r->read_errno = errno;
 	return s;
 }
 
@@ -114,6 +117,11 @@ int spate_scenario_load(const struct spate_scenario_module *m, void *params, con
 	}
 	rc = ini_parse_stream(read_line, &r, handler, &r);
 	fclose(r.f);
+	if (r.read_errno) {
+		spate_log_error("scenario", "%s: cannot read it: %s (give a scenario file)", path,
+			strerror(r.read_errno));
+		return -SPATE_EIO;
+	}
 	/* rc: the line of libinih's first syntax error (the handler never fails) */
 	if (r.err && (rc <= 0 || r.err_line < rc)) {
 		report_key(&r);

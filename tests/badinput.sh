@@ -86,6 +86,10 @@ expect "bad key (line 6) before a syntax error (line 7)" 1 "keyfirst.conf:6: [ph
 
 expect "nonexistent file" 1 "no-such-file.conf" -- run "$tmp/no-such-file.conf" --no-output
 
+mkdir -p "$tmp/folder.conf"
+expect "a folder for the scenario (not a missing [domain])" 1 "folder.conf: cannot read it" -- \
+	run "$tmp/folder.conf" --no-output
+
 expect "bad override --physics.cfl=2" 1 "spate: command line: [physics] cfl = 2: must be in" -- \
 	run "$tmp/good.conf" --no-output --physics.cfl=2
 
