@@ -274,6 +274,14 @@ static int first_pass(int argc, char **argv, struct ens_spec *e)
 		if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))
 			e->quiet = 1;
 		else if (argv[i][0] != '-' || !argv[i][1]) {
+			const char *a = i > 0 ? argv[i - 1] : "";
+			if (e->scenario && !strncmp(a, "--", 2) && !strchr(a, '=') &&
+				strcmp(a, "--keep-members") && strcmp(a, "--print-members") &&
+				strcmp(a, "--no-cog") && strcmp(a, "--quiet")) {
+				spate_log_error("ensemble", "%s %s: write %s=%s (see spate ensemble "
+					"--help)", a, argv[i], a, argv[i]);
+				return -SPATE_EINVAL;
+			}
 			if (e->scenario) {
 				spate_log_error("ensemble", "more than one scenario (%s, %s)", e->scenario,
 					argv[i]);

@@ -192,19 +192,40 @@ struct run_args {
 	int print_only;
 };
 
+/* Whether option a, with no '=', wants a value there: "--device cpu" for
+ * "--device=cpu" (cpu would read as a second scenario). */
+static int lacks_value(const char *a)
+{
+	return !strncmp(a, "--", 2) && !strchr(a, '=') && strcmp(a, "--print-params") &&
+		strcmp(a, "--no-output") && strcmp(a, "--quiet");
+}
+
+/* A second scenario at argv[i], the first at argv[first]: the message. */
+static void second_scenario(char **argv, int first, int i)
+{
+	int k = i > 0 && lacks_value(argv[i - 1]) ? i : first > 0 &&
+		lacks_value(argv[first - 1]) ? first : -1;
+	if (k >= 0)
+		spate_log_error("run", "%s %s: write %s=%s (see spate run --help)", argv[k - 1],
+			argv[k], argv[k - 1], argv[k]);
+	else
+		spate_log_error("run", "more than one scenario (%s, %s)", argv[first], argv[i]);
+}
+
 /* First pass: the scenario file, --summary VALUE and --quiet (before the
  * scenario is read, whose messages --quiet silences).  Returns 0 or
  * EXIT_USAGE. */
 static int run_args_first(int argc, char **argv, struct run_args *ra)
 {
+	int first = -1;
 	for (int i = 0; i < argc; i++)
 		if (argv[i][0] != '-' || !argv[i][1]) {
 			if (ra->scenario) {
-				spate_log_error("run", "more than one scenario (%s, %s)", ra->scenario,
-					argv[i]);
+				second_scenario(argv, first, i);
 				return EXIT_USAGE;
 			}
 			ra->scenario = argv[i];
+			first = i;
 		} else if (takes_value(argv[i])) {
 			if (++i >= argc) {
 				spate_log_error("run", "%s needs a value", argv[i - 1]);

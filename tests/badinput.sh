@@ -104,6 +104,12 @@ expect "unknown option" 1 "--frobnicate" -- run "$tmp/good.conf" --no-output --f
 
 expect "two scenario files" 1 "good.conf" -- run "$tmp/good.conf" "$tmp/good.conf"
 
+expect "--device cpu, not --device=cpu" 1 "--device cpu: write --device=cpu" -- \
+	run "$tmp/good.conf" --no-output --device cpu
+
+expect "--run.end_time 1 before the scenario" 1 "--run.end_time 1: write --run.end_time=1" -- \
+	run --run.end_time 1 "$tmp/good.conf" --no-output
+
 expect "no scenario file" 1 "scenario" -- run --no-output
 
 expect "unknown command" 1 "frobnicate" -- frobnicate
