@@ -168,7 +168,7 @@ static int case_option(const char *a, struct bench_opts *o)
 				return 1;
 			}
 		spate_log_error("bench", "%s: use --case=dambreak, malpasset, rain or floor (or, with "
-			"--physics=boussinesq, cavity or rayleigh_benard)", a);
+			"--physics=boussinesq, cavity, rayleigh_benard or vcycle)", a);
 		return -1;
 	}
 	if (!strcmp(a, "--early-exit=on") || !strcmp(a, "--early-exit=off")) {
