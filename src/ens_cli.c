@@ -149,7 +149,10 @@ static const char *value(int argc, char **argv, int *i, const char **name)
 			return argv[*i] + n + 1;
 		if (argv[*i][n])
 			continue;
-		return *i + 1 < argc ? argv[++*i] : "";
+		/* "--out --keep-members": a value left out, not a folder "--keep-members" */
+		if (*i + 1 >= argc || !strncmp(argv[*i + 1], "--", 2) || !strcmp(argv[*i + 1], "-q"))
+			return "";
+		return argv[++*i];
 	}
 	return NULL;
 }

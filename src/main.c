@@ -227,8 +227,10 @@ static int run_args_first(int argc, char **argv, struct run_args *ra)
 			ra->scenario = argv[i];
 			first = i;
 		} else if (takes_value(argv[i])) {
-			if (++i >= argc) {
-				spate_log_error("run", "%s needs a value", argv[i - 1]);
+			/* "--summary --quiet" is a value left out, not a file "--quiet" */
+			if (++i >= argc || !strncmp(argv[i], "--", 2) || !strcmp(argv[i], "-q")) {
+				spate_log_error("run", "%s needs a value%s%s (see spate run --help)",
+					argv[i - 1], i < argc ? " before " : "", i < argc ? argv[i] : "");
 				return EXIT_USAGE;
 			}
 			if (!strcmp(argv[i - 1], "--summary"))

@@ -104,6 +104,22 @@ expect "unknown option" 1 "--frobnicate" -- run "$tmp/good.conf" --no-output --f
 
 expect "two scenario files" 1 "good.conf" -- run "$tmp/good.conf" "$tmp/good.conf"
 
+expect "--restart without its file, before --quiet" 1 "--restart needs a value before --quiet" \
+	-- run "$tmp/good.conf" --no-output --restart --quiet
+
+# "--summary --quiet" wrote the summary to a file named --quiet, and was not quiet
+n=$((n + 1))
+spate_abs=$(readlink -f "$SPATE")
+(cd "$tmp" && "$spate_abs" run good.conf --no-output --run.end_time=0.5 --summary --quiet) \
+	>"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+if [ $rc -eq 1 ] && [ ! -e "$tmp/--quiet" ] && grep -qF -- "--summary needs a value" "$tmp/err"; then
+	echo "ok   --summary without its file, before --quiet: exit 1"
+else
+	echo "FAIL --summary without its file, before --quiet: exit $rc; stderr: $(head -c 300 "$tmp/err")"
+	fail=$((fail + 1))
+fi
+
 expect "--device cpu, not --device=cpu" 1 "--device cpu: write --device=cpu" -- \
 	run "$tmp/good.conf" --no-output --device cpu
 

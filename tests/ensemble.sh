@@ -190,6 +190,8 @@ expect "bad percentiles" 1 "--percentiles=10,200: expected at most" \
 expect "--vary without a value" 1 "--vary needs a value" -- "${e[@]}" --members=2 --vary
 expect "unknown option" 1 "unknown option --bogus" -- "${e[@]}" --members=2 --bogus
 expect "no scenario" 1 "no scenario file given" -- ensemble --members=2
+expect "--threshold without its value, before --quiet" 1 "--threshold needs a value" \
+	-- "${e[@]}" --members=2 --threshold --quiet
 expect "--device cpu, not --device=cpu" 1 "--device cpu: write --device=cpu" \
 	-- "${e[@]}" --members=2 --device cpu
 expect "a Boussinesq scenario" 1 "ensembles run flood (shallow_water) scenarios" \
