@@ -100,6 +100,8 @@ extern long swe_cpu_rows_skipped;
 /* Blocks of CPU_BLOCK columns (whole rows included) skipped the same way,
  * and those looked at (skipped or computed), early exit on or off. */
 extern long swe_cpu_blocks_skipped, swe_cpu_blocks_seen;
+/* The values a cell of swe_cuda_recip_values gives (below). */
+#define SWE_RECIP_HOOK 6
 #ifdef HAVE_CUDA
 extern const struct spate_backend spate_backend_cuda;
 /* Tiles the CUDA backend's next step skipped as dry ([parallel] early_exit),
@@ -115,7 +117,6 @@ extern long swe_cuda_stacked;
  * r[3n + i], kp07_speed_ratio(-x[i], 1.75 x[i]) into r[4n + i] and
  * kp07_speed_ratio(-0.7, x[i]) into r[5n + i], i < n, computed on GPU 0 (r
  * holds SWE_RECIP_HOOK n); 0 or -SPATE_E*. */
-#define SWE_RECIP_HOOK 6
 int swe_cuda_recip_values(const real *x, real *r, int n, real kappa4);
 #endif
 
