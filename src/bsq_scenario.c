@@ -295,8 +295,8 @@ int bsq_config_load(struct bsq_config *c, const char *path)
 	static const char *const sections[] = { "domain", "physics", "boundary", "solver", "run",
 		"parallel", "output", NULL };
 	static const struct spate_section_need needs[] = {
-		{ "physics", "add it with model = boussinesq" },
-		{ "run", "add it with end_time = TIME" },
+		{ "physics", "model = boussinesq" },
+		{ "run", "end_time = TIME" },
 		{ NULL, NULL }
 	};
 	static const struct spate_scenario_module m = { sections, needs, sizeof(struct bsq_config),

@@ -12,8 +12,8 @@ static const char *const sections[] = { "domain", "initial", "physics", "boundar
 	"gauges", "parallel", NULL };
 
 static const struct spate_section_need needs[] = {
-	{ "domain", "add it with at least setup, nx, ny and dx" },
-	{ "run", "add it with end_time = SECONDS" },
+	{ "domain", "setup, nx, ny and dx" },
+	{ "run", "end_time = SECONDS" },
 	{ NULL, NULL }
 };
 

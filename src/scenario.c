@@ -27,16 +27,34 @@ struct reader {
 	char sec[64], name[128], value[1024];
 	const struct spate_scenario_module *m;
 	void *params;
-	unsigned long seen;     /* bit per section of m->sections */
+	unsigned long seen;     /* bit per section of m->sections with a key */
+	unsigned long headed;   /* bit per section of m->sections with a [header] */
+	int head_line[64];      /* the line of each section's first [header] */
 };
+
+/* A "[section]" header on line s: its section's bit in r->headed. */
+static void note_header(struct reader *r, const char *s)
+{
+	const char *end;
+	s += strspn(s, " \t");
+	if (*s++ != '[' || !(end = strchr(s, ']')))
+		return;
+	for (int i = 0; i < 64 && r->m->sections[i]; i++)
+		if (!strncmp(s, r->m->sections[i], (size_t)(end - s)) &&
+			!r->m->sections[i][end - s] && !(r->headed & (1ul << i))) {
+			r->headed |= 1ul << i;
+			r->head_line[i] = r->line;
+		}
+}
 
 static char *read_line(char *str, int num, void *stream)
 {
 	struct reader *r = stream;
 	char *s = fgets(str, num, r->f);
-	if (s)
+	if (s) {
 		r->line++;
-	else if (ferror(r->f))
+		note_header(r, s);
+	} else if (ferror(r->f))
 		r->read_errno = errno;
 	return s;
 }
@@ -93,11 +111,15 @@ static int needs_met(const struct reader *r)
 		int i = 0;
 		while (r->m->sections[i] && strcmp(r->m->sections[i], n->section))
 			i++;
-		if (!(r->seen & (1ul << i))) {
-			fprintf(stderr, "spate: %s:%d: missing section [%s]: %s\n", r->path, r->line,
-				n->section, n->hint);
-			return 0;
-		}
+		if (r->seen & (1ul << i))
+			continue;
+		if (r->headed & (1ul << i))
+			fprintf(stderr, "spate: %s:%d: section [%s] has no keys: give it at least %s\n",
+				r->path, r->head_line[i], n->section, n->keys);
+		else
+			fprintf(stderr, "spate: %s:%d: missing section [%s]: add it with at least %s\n",
+				r->path, r->line, n->section, n->keys);
+		return 0;
 	}
 	return 1;
 }

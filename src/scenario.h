@@ -7,10 +7,10 @@
 
 #include <stddef.h>
 
-/* A section a module requires, and what to say when it is missing. */
+/* A section a module requires, and the keys it needs at least. */
 struct spate_section_need {
 	const char *section;
-	const char *hint;       /* "add it with at least setup, nx, ny and dx" */
+	const char *keys;       /* "setup, nx, ny and dx" */
 };
 
 /* What the reader needs of a module. */

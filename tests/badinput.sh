@@ -67,6 +67,11 @@ expect "unknown section" 1 "bad.conf:6" "phyiscs" -- run "$tmp/bad.conf" --no-ou
 base | sed '8,9d' | bad norun.conf
 expect "missing section [run]" 1 "norun.conf" "[run]" -- run "$tmp/norun.conf" --no-output
 
+# an empty section is there, without its keys: not "missing section"
+base | sed '2,4d' | bad emptydomain.conf
+expect "empty section [domain]" 1 "emptydomain.conf:1: section [domain] has no keys" \
+	"setup, nx, ny and dx" -- run "$tmp/emptydomain.conf" --no-output
+
 { echo "nx = 20"; base; } | bad nosection.conf
 expect "key before any section" 1 "nosection.conf:1" "nx" -- run "$tmp/nosection.conf" --no-output
 
