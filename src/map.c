@@ -189,8 +189,9 @@ int spate_map(int argc, char **argv)
 	if (k > 0)
 		return picture(&a, NULL, NAN, "", "", k);
 #endif
+	/* a file that cannot be read is bad input, as in spate export */
 	if ((rc = spate_nc_read_grid(a.in, a.var, a.t, &g, &t, units, long_name, sizeof units)))
-		return rc;
+		return rc == -SPATE_EIO ? -SPATE_EINVAL : rc;
 	if (k == 0) {
 		rc = terrain_write_geotiff(a.out, &g);
 		if (!rc)

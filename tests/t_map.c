@@ -4,7 +4,8 @@
  * makes GeoTIFFs of max_depth and of the depth snapshot at 20 s.  Read back
  * with GDAL: they have the DEM's CRS and geotransform (exactly), NoData,
  * and the values of the ESRI ASCII grids written beside results.nc (to
- * float precision in a double build).  Bad usage fails with status 1.
+ * float precision in a double build).  Bad usage, and a results file that
+ * cannot be read, fail with status 1.
  * (The printed maps, PNG and PDF: t_mapdraw.c.)  Skips (77) without GDAL or
  * NetCDF. */
 #ifdef HAVE_CONFIG_H
@@ -103,6 +104,11 @@ int main(void)
 	check(WEXITSTATUS(run_spate(cmd)) == 1, "an unknown variable: status 1");
 	snprintf(cmd, sizeof cmd, "map '%s/out/results.nc' -o '%s/x.jpg' 2>/dev/null", dir, dir);
 	check(WEXITSTATUS(run_spate(cmd)) == 1, "an unknown picture format: status 1");
+	/* a results file that cannot be read is bad input, as for spate export */
+	snprintf(cmd, sizeof cmd, "map '%s/none.nc' -o '%s/x.tif' 2>/dev/null", dir, dir);
+	check(WEXITSTATUS(run_spate(cmd)) == 1, "a missing results file: status 1");
+	snprintf(cmd, sizeof cmd, "map '%s/run.conf' -o '%s/x.tif' 2>/dev/null", dir, dir);
+	check(WEXITSTATUS(run_spate(cmd)) == 1, "a results file that is not NetCDF: status 1");
 	cleanup();
 	printf("t_map: %s\n", failures ? "FAILED" : "all checks passed");
 	return failures ? 1 : 0;
