@@ -48,6 +48,8 @@ static int number(const char *opt, const char *v, double lo, int strict, double 
 /* 1: --help was asked for. */
 static int parse(int argc, char **argv, struct export_args *a)
 {
+	static const char *const valued[] = { "--format", "--out", "--depth-threshold",
+		"--interval", NULL };
 	const char *v;
 	a->in = NULL;
 	a->out[0] = 0;
@@ -57,6 +59,9 @@ static int parse(int argc, char **argv, struct export_args *a)
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			return 1;
+		/* "--out --quiet" is a value left out, not a folder "--quiet" */
+		if (spate_option_left_out(argc, argv, i, valued, "export"))
+			return -SPATE_EINVAL;
 		if ((v = spate_option(argc, argv, &i, "--format"))) {
 			a->gpkg = !strcmp(v, "gpkg") || !strcmp(v, "all");
 			a->cog = !strcmp(v, "cog") || !strcmp(v, "all");

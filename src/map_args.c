@@ -60,7 +60,12 @@ static int page(const char *v, struct spate_map_args *a)
 /* One option at argv[*i]; returns 0, -SPATE_EINVAL, or 1 when it is none. */
 static int option(int argc, char **argv, int *i, struct spate_map_args *a)
 {
+	static const char *const valued[] = { "--var", "--output", "-o", "--format", "--title",
+		"--time", "--dpi", "--extent", "--page", NULL };
 	const char *v;
+	/* "-o --quiet" is a value left out, not a file "--quiet" */
+	if (spate_option_left_out(argc, argv, *i, valued, "map"))
+		return -SPATE_EINVAL;
 	if ((v = value(argc, argv, i, "--var")))
 		a->var = v;
 	else if ((v = value(argc, argv, i, "--output")) || (v = value(argc, argv, i, "-o")))

@@ -52,6 +52,12 @@ int spate_edit_distance(const char *a, const char *b);
  * "--name V" (then *i moves on to V); NULL when argv[*i] is another option
  * or V is missing. */
 const char *spate_option(int argc, char **argv, int *i, const char *name);
+/* Whether argv[i] is one of names (NULL-terminated), written without "=",
+ * with its value left out: nothing follows it, or another option does
+ * ("--..." or -q, as in "-o --quiet").  Returns 1 after a message of command
+ * cmd ("map"), else 0. */
+int spate_option_left_out(int argc, char **argv, int i, const char *const *names,
+	const char *cmd);
 
 /* Make a directory and its parents; returns 0 or -SPATE_EIO. */
 int spate_mkdir_p(const char *dir);

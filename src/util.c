@@ -155,6 +155,23 @@ const char *spate_option(int argc, char **argv, int *i, const char *name)
 	return NULL;
 }
 
+/* Whether option argv[i]'s value was left out (spate.h). */
+int spate_option_left_out(int argc, char **argv, int i, const char *const *names,
+	const char *cmd)
+{
+	const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+	for (int k = 0; names[k]; k++) {
+		if (strcmp(argv[i], names[k]))
+			continue;
+		if (next && strncmp(next, "--", 2) && strcmp(next, "-q"))
+			return 0;
+		spate_log_error(cmd, "%s needs a value%s%s (see spate %s --help)", argv[i],
+			next ? " before " : "", next ? next : "", cmd);
+		return 1;
+	}
+	return 0;
+}
+
 double spate_resident_mib(int peak)
 {
 	char line[256];

@@ -5,7 +5,8 @@
 # temporary folder and expects exit status 1 (bad input: not 0, not 2, not a
 # crash >= 128) and a message on stderr that names the file, the line and the
 # key (each case lists the fragments it needs).  A control case first checks
-# that the good base file runs.
+# that the good base file runs.  A few cases give spate map and spate export
+# an option without its value.
 #
 # Environment: SPATE (the program; set by make check).
 set -u
@@ -124,6 +125,23 @@ else
 	echo "FAIL --summary without its file, before --quiet: exit $rc; stderr: $(head -c 300 "$tmp/err")"
 	fail=$((fail + 1))
 fi
+
+# the same in map and export: "-o --quiet" wrote a map named --quiet
+for c in "map none.nc -o --quiet" "map none.nc --var -q -o x.tif" "map none.nc -o" \
+	"export none.nc --out --quiet" "export none.nc --depth-threshold --quiet"; do
+	read -r -a args <<<"$c"
+	n=$((n + 1))
+	(cd "$tmp" && "$spate_abs" "${args[@]}") >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	want="${args[2]} needs a value"
+	[ "${args[3]:-}" ] && want="$want before ${args[3]}"
+	if [ $rc -eq 1 ] && [ ! -e "$tmp/--quiet" ] && grep -qF -- "$want" "$tmp/err"; then
+		echo "ok   spate $c: exit 1: $want"
+	else
+		echo "FAIL spate $c: exit $rc, expected 1 and '$want'; stderr: $(head -c 300 "$tmp/err")"
+		fail=$((fail + 1))
+	fi
+done
 
 expect "--device cpu, not --device=cpu" 1 "--device cpu: write --device=cpu" -- \
 	run "$tmp/good.conf" --no-output --device cpu
