@@ -13,6 +13,7 @@
 #include "bsq_run.h"
 #include "decomp.h"
 #include "ckpt_file.h"
+#include "summary.h"
 
 enum { EXIT_USAGE = 1, EXIT_RUNTIME = 2, EXIT_INTERRUPTED = 3 };
 
@@ -105,6 +106,10 @@ int bsq_cmd_run(int argc, char **argv)
 		spate_set_quiet(1);
 		a.summary = NULL;
 		a.o.follower = 1;
+	}
+	if (a.summary && spate_summary_check(a.summary)) {
+		free(c);
+		return EXIT_USAGE;
 	}
 	rc = bsq_run(c, &a.o, &r);
 	if (rc == -SPATE_EINTR && !a.o.no_output && !a.o.follower) {

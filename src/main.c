@@ -23,6 +23,7 @@
 #include "bsq_kern.h"
 #include "ens.h"
 #include "export_cli.h"
+#include "summary.h"
 
 #ifndef SPATE_SCENARIODIR
 #define SPATE_SCENARIODIR "/usr/local/share/spate/scenarios"
@@ -373,6 +374,10 @@ static int cmd_run(int argc, char **argv)
 			o.final_products = &rank_prod;
 		}
 	}
+	/* a summary that cannot be written is bad input found now, not hours
+	 * later at the end of the run */
+	if (ra.summary && spate_summary_check(ra.summary))
+		return EXIT_USAGE;
 	rc = swe_run(&p, &o, &r);
 	free(rank_prod);
 	return run_end(rc, &ra, &p, &o, &r);

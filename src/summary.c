@@ -4,7 +4,10 @@
 #include "config.h"
 #endif
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "spate.h"
 #include "summary.h"
@@ -65,6 +68,32 @@ void spate_summary_nums(struct spate_summary *s, const char *k, const double *v,
 		fprintf(s->f, fmt, v[i]);
 	}
 	fputc(']', s->f);
+}
+
+int spate_summary_check(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	struct stat st;
+	int e;
+	if (!strcmp(path, "-"))
+		return 0;
+	if (!stat(path, &st)) {
+		e = S_ISDIR(st.st_mode) ? EISDIR : access(path, W_OK) ? errno : 0;
+		if (e)
+			spate_log_error("summary", "--summary %s: cannot write it: %s", path, strerror(e));
+		return e ? -SPATE_EINVAL : 0;
+	}
+	e = errno;
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	if (!dir[0])
+		snprintf(dir, sizeof dir, "/");
+	if (e == ENOENT)
+		e = access(dir, W_OK | X_OK) ? errno : 0;
+	if (e)
+		spate_log_error("summary", "--summary %s: cannot create it in %s: %s (give a file in "
+			"a folder that exists and can be written)", path, dir, strerror(e));
+	return e ? -SPATE_EINVAL : 0;
 }
 
 int spate_summary_open(struct spate_summary *s, const char *path, const char *module,

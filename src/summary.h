@@ -18,6 +18,11 @@ struct spate_summary {
 int spate_summary_open(struct spate_summary *s, const char *path, const char *module,
 	const char *setup, const char *backend, const char *device, const char *precision);
 
+/* Whether path ("-": standard output) can be written, before a run that
+ * ends with it: a file that can be written, or a new one in a folder that
+ * can.  Creates nothing.  Returns 0 or -SPATE_EINVAL after a message. */
+int spate_summary_check(const char *path);
+
 void spate_summary_str(struct spate_summary *s, const char *key, const char *value);
 void spate_summary_int(struct spate_summary *s, const char *key, long value);
 /* A number with every digit of a double (%.17g). */

@@ -126,7 +126,34 @@ else
 	fail=$((fail + 1))
 fi
 
-# the same in map and export: "-o --quiet" wrote a map named --quiet
+# a --summary that cannot be written is found before the run, which writes
+# nothing (it was found after the run, and exited 2)
+sumcase() {     # sumcase NAME PATH FRAGMENT
+	n=$((n + 1))
+	"$SPATE" run "$tmp/good.conf" --run.end_time=0.5 --output.dir="$tmp/sumout" \
+		--summary "$2" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	if [ $rc -eq 1 ] && [ ! -e "$tmp/sumout" ] && grep -qF -- "$3" "$tmp/err"; then
+		echo "ok   --summary $1: exit 1, nothing written: $(head -n 1 "$tmp/err")"
+	else
+		echo "FAIL --summary $1: exit $rc, expected 1, no $tmp/sumout and '$3'; stderr: \
+$(head -c 300 "$tmp/err")"
+		fail=$((fail + 1))
+	fi
+	rm -rf "$tmp/sumout"
+}
+sumcase "in a folder that does not exist" "$tmp/nodir/s.json" \
+	"--summary $tmp/nodir/s.json: cannot create it in $tmp/nodir: No such file"
+sumcase "in a file, not a folder" "$tmp/good.conf/s.json" "Not a directory"
+sumcase "that is a folder" "$tmp" "--summary $tmp: cannot write it: Is a directory"
+if [ "$(id -u)" -ne 0 ]; then
+	mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
+	sumcase "in a read-only folder" "$tmp/ro/s.json" "cannot create it in $tmp/ro"
+else
+	echo "skip --summary in a read-only folder: root writes there"
+fi
+
+# map and export: an option without its value ("-o --quiet" wrote a map named --quiet)
 for c in "map none.nc -o --quiet" "map none.nc --var -q -o x.tif" "map none.nc -o" \
 	"export none.nc --out --quiet" "export none.nc --depth-threshold --quiet"; do
 	read -r -a args <<<"$c"
