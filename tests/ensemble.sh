@@ -8,6 +8,8 @@
 #     exactly k/8, some lie strictly between 0 and 1, P10 <= P50 <= P90;
 #   - the fields' Cloud Optimized GeoTIFFs (with GDAL) hold the same values;
 #   - --keep-members: each member's own results, between P0 and P100;
+#   - the example of README.md and spate(1) (scenarios/river.conf, with an
+#     inflow boundary) runs as printed, on 4 members of 600 s, and its map;
 #   - bad --vary and other bad options: exit status 1 and a message that
 #     names the problem.
 # The fields are read by tests/t_ens (NetCDF when built with it; else ESRI
@@ -148,6 +150,38 @@ for m in 001 002; do
 		"$(ens "$d" max_depth_p100)")
 	ok "--keep-members: member_$m's max_depth lies between P0 and P100" $? "$out"
 done
+
+# --------------------------------------------- the example of README.md and spate(1)
+# The README's command lines "src/spate ...", continuation lines joined,
+# run as printed in a folder where scenarios/ is the shipped one, scaled
+# down by options added at the end (4 members of 600 s); spate(1) must show
+# the same ensemble command.
+src=${top_srcdir:-$scen/..}
+example() {     # example START: the line "src/spate START...", without "src/spate "
+	awk -v s="src/spate $1" 'index($0, s) == 1 { on = 1 }
+		on { c = c $0; if (!sub(/\\$/, "", c)) { print substr(c, 11); exit } }' "$src/README.md"
+}
+read -r -a ex <<<"$(example ensemble)"
+[ "${ex[1]:-}" = scenarios/river.conf ] && [ -f "$scen/river.conf" ]
+ok "README's ensemble example runs the shipped scenarios/river.conf" $? "${ex[*]}"
+sed -n '/^spate ensemble @pkgdatadir@/,/[^e]$/p' "$src/man/spate.1.in" |
+	sed 's/^spate //; s/\\e$//; s/\\-/-/g; s/@pkgdatadir@\///' | tr -s ' \n' '\n\n' |
+	sort >"$tmp/man.ex"
+printf '%s\n' "${ex[@]}" | sort | diff -q - "$tmp/man.ex" >/dev/null
+ok "spate(1) shows the README's ensemble example" $? "$(tr '\n' ' ' <"$tmp/man.ex")"
+mkdir -p "$tmp/ex" && ln -s "$scen" "$tmp/ex/scenarios"
+(cd "$tmp/ex" && "$SPATE" "${ex[@]}" --members=4 --run.end_time=600 --run.threads=1 \
+	--device=cpu --output.format=$fmt -q)
+ok "the README's ensemble example runs (4 members of 600 s)" $?
+out=$("$check" prob "$(ens "$tmp/ex/ens" flood_probability)" 4)
+between=${out#between }
+[ "${between:-0}" -gt 0 ] 2>/dev/null
+ok "the example: $between cells flood with a probability strictly between 0 and 1" $? "$out"
+if [ $fmt = both ] && "$SPATE" --version | grep -q '^Cairo: yes'; then
+	read -r -a ex <<<"$(example "map ens/")"
+	(cd "$tmp/ex" && "$SPATE" "${ex[@]}" -q) && [ -s "$tmp/ex/probability.png" ]
+	ok "the README's map of the example's flood probability: ${ex[*]}" $?
+fi
 
 # --------------------------------------------- bad input
 e=(ensemble "$conf" "${small[@]}" --out="$tmp/bad")
