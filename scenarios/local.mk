@@ -9,6 +9,7 @@ dist_scenarios_DATA = \
 	scenarios/dambreak1d_dry.conf \
 	scenarios/smooth_wave.conf \
 	scenarios/river.conf \
+	scenarios/malpasset.conf \
 	scenarios/bsq_cavity.conf \
 	scenarios/bsq_cube.conf \
 	scenarios/bsq_heated_cavity.conf \

@@ -11,7 +11,9 @@
 #     every built-in set-up of the SETUPS list;
 #   - man/spate.1.in has an entry for every command that `spate --help`
 #     lists, an "Options of" paragraph for each that has options, and names
-#     every long option of `spate --help` and of each `spate COMMAND --help`.
+#     every long option of `spate --help` and of each `spate COMMAND --help`;
+#   - every scenarios/NAME.conf the man pages name is installed (listed in
+#     scenarios/local.mk).
 #   A key counts only in the tag of an entry (the line after .TP).
 # Exits 1 listing what is missing.
 #
@@ -191,6 +193,14 @@ for o in $opts; do
 	# in the man source: "\-\-device", or "\fB\-\-\fIsection.key" split by fonts
 	sed 's/\\f[BIRP]//g; s/\\c//g' "$tmp/man1" | grep -qF -- "$o" ||
 		missing+=("spate.1: option $o (in spate --help or a command's --help)")
+done
+
+# every scenario the man pages name as installed (@pkgdatadir@/scenarios/F.conf,
+# scenarios/F.conf) is one of scenarios/local.mk, which installs them
+for f in $(sed 's/\\f[BIRP]//g' "$man1" "$man5" | grep -Eo 'scenarios/[a-z0-9_]+\.conf' | sort -u); do
+	n=$((n + 1))
+	grep -qE "^[[:space:]]*$f( |$)" "$src/scenarios/local.mk" ||
+		missing+=("scenarios/local.mk: $f, which the man pages name, is not installed")
 done
 
 if [ ${#missing[@]} -gt 0 ]; then
