@@ -119,10 +119,12 @@ spate_abs=$(readlink -f "$SPATE")
 (cd "$tmp" && "$spate_abs" run good.conf --no-output --run.end_time=0.5 --summary --quiet) \
 	>"$tmp/out" 2>"$tmp/err" </dev/null
 rc=$?
-if [ $rc -eq 1 ] && [ ! -e "$tmp/--quiet" ] && grep -qF -- "--summary needs a value" "$tmp/err"; then
+if [ $rc -eq 1 ] && [ ! -e "$tmp/--quiet" ] &&
+	grep -qF -- "--summary needs a value" "$tmp/err"; then
 	echo "ok   --summary without its file, before --quiet: exit 1"
 else
-	echo "FAIL --summary without its file, before --quiet: exit $rc; stderr: $(head -c 300 "$tmp/err")"
+	echo "FAIL --summary without its file, before --quiet: exit $rc;" \
+		"stderr: $(head -c 300 "$tmp/err")"
 	fail=$((fail + 1))
 fi
 

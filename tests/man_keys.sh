@@ -197,7 +197,8 @@ done
 
 # every scenario the man pages name as installed (@pkgdatadir@/scenarios/F.conf,
 # scenarios/F.conf) is one of scenarios/local.mk, which installs them
-for f in $(sed 's/\\f[BIRP]//g' "$man1" "$man5" | grep -Eo 'scenarios/[a-z0-9_]+\.conf' | sort -u); do
+named=$(sed 's/\\f[BIRP]//g' "$man1" "$man5" | grep -Eo 'scenarios/[a-z0-9_]+\.conf' | sort -u)
+for f in $named; do
 	n=$((n + 1))
 	grep -qE "^[[:space:]]*$f( |$)" "$src/scenarios/local.mk" ||
 		missing+=("scenarios/local.mk: $f, which the man pages name, is not installed")
