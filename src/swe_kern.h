@@ -72,11 +72,13 @@ struct kp07_flux {
 HOSTDEVICE static inline real swe_min(real a, real b) { return a < b ? a : b; }
 HOSTDEVICE static inline real swe_max(real a, real b) { return a > b ? a : b; }
 /* Minimum and maximum of two numbers where the sign of a zero result
- * cannot matter (each caller says why): one instruction on the GPU (fminf:
- * IEEE minNum), the comparison above on the CPU (minss).  For numbers (not
- * NaN) the two differ at most in the sign of a zero, so the callers give
- * the same bits on both.  The stage kernels are bound by the instructions
- * they issue; swe_min is a compare and a select there. */
+ * cannot matter (each caller says why): in single precision one
+ * instruction on the GPU (fminf: IEEE minNum), the comparison above on the
+ * CPU (minss).  For numbers (not NaN) the two differ at most in the sign of
+ * a zero, so the callers give the same bits on both.  The stage kernels
+ * are bound by the instructions they issue; swe_min is a compare and a
+ * select there.  In double precision the comparison on both: the GPU's
+ * fmin of doubles is a compare, two selects and a NaN fix-up. */
 HOSTDEVICE static inline real swe_min_nz(real a, real b)
 {
 #if defined(__CUDA_ARCH__) && !defined(SPATE_DOUBLE)
@@ -125,16 +127,19 @@ HOSTDEVICE static inline real kp07_half_slope(real qm, real q0, real qp, real th
 #define SWE_SQRT_MIN 0x1p-101f
 #endif
 
-#if defined(__CUDA_ARCH__) && defined(SPATE_DOUBLE)
-/* The fast paths of the GPU's correctly rounded square root (sqrt.rn.f64)
- * and quotient (div.rn.f64) in double precision, step by step as the
- * compiler emits them (nvcc 13, sm_90) but without their range checks and
- * branches, so the same bits wherever those checks pass: for the root x in
- * [2^-970, DBL_MAX], for the quotient a / b |a| >= 2^-967 and b far from
- * the ends of the range.  The estimates' low words are those the compiler
- * sets (the root's: the argument's high word less 0x03500000; the
+#ifdef __CUDA_ARCH__
+/* The fast paths of the GPU's correctly rounded square root and quotient
+ * (sqrt.rn, div.rn), step by step as the compiler emits them (nvcc 13,
+ * sm_90) but without their range checks and branches, so the same bits
+ * wherever those checks pass.  Single precision: the estimate of 1 /
+ * sqrt(x) and one correction in fused multiply-adds, for x in [2^-101,
+ * FLT_MAX]; the quotient below (swe_div_fast).  Double precision: for the
+ * root x in [2^-970, DBL_MAX], for the quotient a / b |a| >= 2^-967 and b
+ * far from the ends of the range; the estimates' low words are those the
+ * compiler sets (the root's: the argument's high word less 0x03500000; the
  * reciprocal's: 1). */
-__device__ static inline double swe_sqrt_fast64(double x)
+#ifdef SPATE_DOUBLE
+__device__ static inline double swe_sqrt_fast(double x)
 {
 	double r, e, p, s;
 	asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
@@ -147,45 +152,35 @@ __device__ static inline double swe_sqrt_fast64(double x)
 	r = __hiloint2double(__double2hiint(r) - 0x00100000, __double2loint(r));
 	return fma(fma(s, -s, x), r, s);
 }
-
-__device__ static inline double swe_div_fast64(double a, double b)
+#else
+__device__ static inline float swe_sqrt_fast(float x)
 {
-	double y, e, q;
-	asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(b));
-	y = __hiloint2double(__double2hiint(y), 1);
-	e = fma(-b, y, 1.0);
-	e = fma(e, e, e);
-	y = fma(y, e, y);
-	y = fma(y, fma(-b, y, 1.0), y);
-	q = __dmul_rn(a, y);
-	return fma(y, fma(-b, q, a), q);
+	float r, s;
+	asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+	s = __fmul_rn(x, r);
+	return fmaf(fmaf(-s, s, x), __fmul_rn(r, 0.5f), s);
 }
+#endif
 #endif
 
 /* sqrt(x) for x >= 0 (or NaN), the same bits on the CPU and the GPU; a
  * zero is returned as it is (its sign too), a positive x under
  * SWE_SQRT_MIN is taken as SWE_SQRT_MIN, and an infinite x gives NaN (a
  * state gone bad either way: the guard reports it).  On the GPU this is
- * the fast path of the correctly rounded square root alone (in single
- * precision sqrt.rn.f32's: the estimate of 1 / sqrt(x) and one correction
- * in fused multiply-adds; in double swe_sqrt_fast64), exact for arguments
- * of normal size; the compiler's sqrt checks the range and branches to a
- * slow path (a call of some 30 instructions, taken by every zero) at each
- * of the four calls a cell and stage of the stage kernels, which are bound
- * by the instructions they issue.  The zero's root is the root of
+ * the fast path of the correctly rounded square root alone
+ * (swe_sqrt_fast), exact for arguments of normal size; the compiler's sqrt
+ * checks the range and branches to a slow path (a call of some 30
+ * instructions, taken by every zero) at each of the four calls a cell and
+ * stage of the stage kernels, which are bound by the instructions they
+ * issue.  The zero's root is the root of
  * SWE_SQRT_MIN, replaced by the zero after: two selects and no branch (on
  * Malpasset every dry face took the slow path before; doc/bench/kernel.md). */
 HOSTDEVICE static inline real swe_sqrt0(real x)
 {
 	/* not x >= MIN ? x : MIN, which would turn a NaN into MIN */
 	real y = x < SWE_SQRT_MIN ? SWE_SQRT_MIN : x, s;
-#if defined(__CUDA_ARCH__) && !defined(SPATE_DOUBLE)
-	float r;
-	asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(y));
-	s = __fmul_rn(y, r);
-	s = fmaf(fmaf(-s, s, y), __fmul_rn(r, 0.5f), s);
-#elif defined(__CUDA_ARCH__)
-	s = swe_sqrt_fast64(y);
+#ifdef __CUDA_ARCH__
+	s = swe_sqrt_fast(y);
 #else
 	s = isinf(y) ? (real)NAN : R_SQRT(y);
 #endif
@@ -235,18 +230,40 @@ HOSTDEVICE static inline real swe_recip(real x)
 #endif
 }
 
-/* Largest wave-speed span that kp07_speed_ratio divides by: 2^26 m/s. */
+#ifdef __CUDA_ARCH__
+/* a / b by the fast path of div.rn alone (see swe_sqrt_fast): in single
+ * precision the reciprocal of b (swe_recip_of), the quotient, and one
+ * correction by the exact remainder in fused multiply-adds. */
+__device__ static inline real swe_div_fast(real a, real b)
+{
+#ifdef SPATE_DOUBLE
+	double y, e, q;
+	asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(b));
+	y = __hiloint2double(__double2hiint(y), 1);
+	e = fma(-b, y, 1.0);
+	e = fma(e, e, e);
+	y = fma(y, e, y);
+	y = fma(y, fma(-b, y, 1.0), y);
+	q = __dmul_rn(a, y);
+	return fma(y, fma(-b, q, a), q);
+#else
+	float r = swe_recip_of(b), q = __fmul_rn(a, r);
+	return fmaf(r, fmaf(-b, q, a), q);
+#endif
+}
+#endif
+
+/* Largest wave-speed span that kp07_speed_ratio divides by in single
+ * precision: 2^26 m/s. */
 #define SWE_SPAN_MAX ((real)67108864)
 
 /* am / span for am <= 0, |am| <= span and span > 0: the central-upwind
  * flux's a- / (a+ - a-), the same bits on the CPU and the GPU; a zero am
- * is returned as it is (swe_div0), and in single precision a span above
- * SWE_SPAN_MAX (a state gone bad) is taken as SWE_SPAN_MAX (in double
- * precision the bound cost 1.6% on the wet grid).  On the GPU in single precision this
- * is the fast path of the correctly rounded division (div.rn.f32) without
- * its range check (FCHK) and branch: the reciprocal of the span
- * (swe_recip_of), the quotient, and one correction by the exact remainder
- * in fused multiply-adds, which gives the correctly rounded quotient
+ * is returned as it is (as swe_div0), and in single precision a span
+ * above SWE_SPAN_MAX (a state gone bad) is taken as SWE_SPAN_MAX (in
+ * double precision the bound cost 1.6% on the wet grid).  On the GPU the
+ * quotient is the fast path of div.rn without its range check (FCHK) and
+ * branch (swe_div_fast), which gives the correctly rounded quotient
  * (Markstein's theorem) while the span lies in [2^-100, 2^26] and am is 0
  * or at least 2^-100 in magnitude.  Both hold: on a face with water on a
  * side, span >= 2 sqrt(g h) >= 2^-49.5 (swe_sqrt0 bounds the root), and a
@@ -255,22 +272,18 @@ HOSTDEVICE static inline real swe_recip(real x)
  * nothing.  Two calls a cell and stage in the stage kernels. */
 HOSTDEVICE static inline real kp07_speed_ratio(real am, real span)
 {
-#if defined(SPATE_DOUBLE) && defined(__CUDA_ARCH__)
-	real q = swe_div_fast64(am, span);
-	return am == 0 ? am : q;
-#elif defined(SPATE_DOUBLE)
-	return swe_div0(am, span);
+#ifdef SPATE_DOUBLE
+	real s = span;
 #else
 	/* a NaN span is taken as the bound on both (swe_min_nz, swe_min); am
 	 * or a+ carry the NaN into the flux */
-	float s = swe_min_nz(span, SWE_SPAN_MAX);
+	real s = swe_min_nz(span, SWE_SPAN_MAX);
+#endif
 #ifdef __CUDA_ARCH__
-	float r = swe_recip_of(s), q = __fmul_rn(am, r);
-	q = fmaf(r, fmaf(-s, q, am), q);
+	real q = swe_div_fast(am, s);
 	return am == 0 ? am : q;
 #else
 	return swe_div0(am, s);
-#endif
 #endif
 }
 
