@@ -128,30 +128,19 @@ static int bench_size(int nx, int ny, const char *overlaps, const struct bench_o
 	return rc;
 }
 
-/* A number of option a (after its '='), in [lo, hi]; -1 with a message. */
+/* A number of option a (after its '='), in [lo, hi]: 1, or -1 with a
+ * message (spate_option_number). */
 static int num_opt(const char *a, double lo, double hi, double *v)
 {
-	const char *e = strchr(a, '=');
-	char *end;
-	*v = e ? strtod(e + 1, &end) : NAN;
-	if (!e || end == e + 1 || *end || !(*v >= lo && *v <= hi)) {
-		spate_log_error("bench", "%s: give a number in [%g, %g]", a, lo, hi);
-		return -1;
-	}
-	return 1;
+	return spate_option_number("bench", a, lo, hi, 0, v) ? -1 : 1;
 }
 
-/* A whole number of option a (after its '='), in [lo, hi]; -1 with a
- * message (atol would take "abc" as 0, the default, and "1e3" as 1). */
+/* The same, a whole number. */
 static int whole_opt(const char *a, double lo, double hi, long *v)
 {
 	double d;
-	if (num_opt(a, lo, hi, &d) < 0)
+	if (spate_option_number("bench", a, lo, hi, 1, &d))
 		return -1;
-	if (d != floor(d)) {
-		spate_log_error("bench", "%s: give a whole number in [%g, %g]", a, lo, hi);
-		return -1;
-	}
 	*v = (long)d;
 	return 1;
 }

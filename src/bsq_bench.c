@@ -8,7 +8,6 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,16 +154,6 @@ struct bench_dims {
 	int nx, ny, nz;
 };
 
-/* The number after option a's '=' into *x: whole (nothing after it) and
- * finite; 0, or -SPATE_EINVAL (atof would take "abc" as 0). */
-static int number(const char *a, double *x)
-{
-	char *end;
-	const char *v = strchr(a, '=') + 1;
-	*x = strtod(v, &end);
-	return end != v && !*end && isfinite(*x) ? 0 : -SPATE_EINVAL;
-}
-
 /* NXxNYxNZ, whole (nothing after it), into d. */
 static int size_of(const char *tok, struct bench_dims *d)
 {
@@ -198,10 +187,8 @@ int bsq_bench(int argc, char **argv)
 		else if (!strncmp(argv[i], "--pressure=", 11))
 			snprintf(solvers, sizeof solvers, "%s", argv[i] + 11);
 		else if (!strncmp(argv[i], "--steps=", 8)) {
-			if (number(argv[i], &x) || x != floor(x) || x < 1 || x > 1e12) {
-				spate_log_error("bench", "%s: give a whole number of steps >= 1", argv[i]);
+			if (spate_option_number("bench", argv[i], 1, 1e12, 1, &x))
 				return -SPATE_EINVAL;
-			}
 			c.steps = (long)x;
 		}
 		else if (!strcmp(argv[i], "--case=rayleigh_benard"))
@@ -211,10 +198,8 @@ int bsq_bench(int argc, char **argv)
 		else if (!strcmp(argv[i], "--case=vcycle"))
 			c.rb = 2;
 		else if (!strncmp(argv[i], "--tol=", 6)) {
-			if (number(argv[i], &c.tol) || !(c.tol > 0)) {
-				spate_log_error("bench", "%s: give a tolerance > 0", argv[i]);
+			if (spate_option_number("bench", argv[i], 1e-300, 1e300, 0, &c.tol))
 				return -SPATE_EINVAL;
-			}
 		}
 		else if (!strcmp(argv[i], "--warm-start=linear"))
 			c.warm = BSQ_WARM_LINEAR;

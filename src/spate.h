@@ -52,6 +52,12 @@ int spate_edit_distance(const char *a, const char *b);
  * "--name V" (then *i moves on to V); NULL when argv[*i] is another option
  * or V is missing. */
 const char *spate_option(int argc, char **argv, int *i, const char *name);
+/* The number after the '=' of option a ("--steps=20"), the whole rest of
+ * it, in [lo, hi] and, if whole is set, an integer, into *v; 0, or
+ * -SPATE_EINVAL after a message of command cmd naming the option and the
+ * range (atof would take "abc" as 0, atol "2.5" as 2). */
+int spate_option_number(const char *cmd, const char *a, double lo, double hi, int whole,
+	double *v);
 /* Whether argv[i] is one of names (NULL-terminated), written without "=",
  * with its value left out: nothing follows it, or another option does
  * ("--..." or -q, as in "-o --quiet").  Returns 1 after a message of command

@@ -155,6 +155,21 @@ const char *spate_option(int argc, char **argv, int *i, const char *name)
 	return NULL;
 }
 
+/* The number of option a after its '=' (spate.h). */
+int spate_option_number(const char *cmd, const char *a, double lo, double hi, int whole,
+	double *v)
+{
+	const char *e = strchr(a, '=');
+	char *end;
+	*v = e ? strtod(e + 1, &end) : NAN;
+	if (!e || end == e + 1 || *end || !(*v >= lo && *v <= hi) || (whole && *v != floor(*v))) {
+		spate_log_error(cmd, "%s: give a %snumber in [%g, %g]", a, whole ? "whole " : "", lo,
+			hi);
+		return -SPATE_EINVAL;
+	}
+	return 0;
+}
+
 /* Whether option argv[i]'s value was left out (spate.h). */
 int spate_option_left_out(int argc, char **argv, int i, const char *const *names,
 	const char *cmd)
