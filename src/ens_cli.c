@@ -150,7 +150,7 @@ static const char *value(int argc, char **argv, int *i, const char **name)
 		if (argv[*i][n])
 			continue;
 		/* "--out --keep-members": a value left out, not a folder "--keep-members" */
-		if (*i + 1 >= argc || !strncmp(argv[*i + 1], "--", 2) || !strcmp(argv[*i + 1], "-q"))
+		if (*i + 1 >= argc || spate_is_option(argv[*i + 1]))
 			return "";
 		return argv[++*i];
 	}

@@ -229,7 +229,7 @@ static int run_args_first(int argc, char **argv, struct run_args *ra)
 			first = i;
 		} else if (takes_value(argv[i])) {
 			/* "--summary --quiet" is a value left out, not a file "--quiet" */
-			if (++i >= argc || !strncmp(argv[i], "--", 2) || !strcmp(argv[i], "-q")) {
+			if (++i >= argc || spate_is_option(argv[i])) {
 				spate_log_error("run", "%s needs a value%s%s (see spate run --help)",
 					argv[i - 1], i < argc ? " before " : "", i < argc ? argv[i] : "");
 				return EXIT_USAGE;

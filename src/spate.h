@@ -58,6 +58,9 @@ const char *spate_option(int argc, char **argv, int *i, const char *name);
  * range (atof would take "abc" as 0, atol "2.5" as 2). */
 int spate_option_number(const char *cmd, const char *a, double lo, double hi, int whole,
 	double *v);
+/* Whether a command-line word is an option ("--..." or -q), not a value:
+ * a value left out before it ("--summary --quiet") is not taken from it. */
+int spate_is_option(const char *a);
 /* Whether argv[i] is one of names (NULL-terminated), written without "=",
  * with its value left out: nothing follows it, or another option does
  * ("--..." or -q, as in "-o --quiet").  Returns 1 after a message of command

@@ -170,6 +170,12 @@ int spate_option_number(const char *cmd, const char *a, double lo, double hi, in
 	return 0;
 }
 
+/* Whether a is an option rather than a value (spate.h). */
+int spate_is_option(const char *a)
+{
+	return !strncmp(a, "--", 2) || !strcmp(a, "-q");
+}
+
 /* Whether option argv[i]'s value was left out (spate.h). */
 int spate_option_left_out(int argc, char **argv, int i, const char *const *names,
 	const char *cmd)
@@ -178,7 +184,7 @@ int spate_option_left_out(int argc, char **argv, int i, const char *const *names
 	for (int k = 0; names[k]; k++) {
 		if (strcmp(argv[i], names[k]))
 			continue;
-		if (next && strncmp(next, "--", 2) && strcmp(next, "-q"))
+		if (next && !spate_is_option(next))
 			return 0;
 		spate_log_error(cmd, "%s needs a value%s%s (see spate %s --help)", argv[i],
 			next ? " before " : "", next ? next : "", cmd);
