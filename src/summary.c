@@ -70,9 +70,19 @@ void spate_summary_nums(struct spate_summary *s, const char *k, const double *v,
 	fputc(']', s->f);
 }
 
-int spate_summary_check(const char *path)
+/* The folder of path (its part before the last slash; "." without one). */
+static void summary_dir(const char *path, char *dir, size_t n)
 {
 	const char *slash = strrchr(path, '/');
+	snprintf(dir, n, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	if (!dir[0])
+		snprintf(dir, n, "/");
+}
+
+/* A summary's folder may be one the run will make (the output folder, say):
+ * its nearest folder that exists must be a folder and writable. */
+int spate_summary_check(const char *path)
+{
 	char dir[4096];
 	struct stat st;
 	int e;
@@ -85,21 +95,36 @@ int spate_summary_check(const char *path)
 		return e ? -SPATE_EINVAL : 0;
 	}
 	e = errno;
-	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-	if (!dir[0])
-		snprintf(dir, sizeof dir, "/");
-	if (e == ENOENT)
-		e = access(dir, W_OK | X_OK) ? errno : 0;
+	summary_dir(path, dir, sizeof dir);
+	while (e == ENOENT || e == ENOTDIR) {
+		if (!stat(dir, &st)) {
+			e = !S_ISDIR(st.st_mode) ? ENOTDIR : access(dir, W_OK | X_OK) ? errno : 0;
+			break;
+		}
+		if ((errno != ENOENT && errno != ENOTDIR) || !strcmp(dir, ".") || !strcmp(dir, "/")) {
+			e = errno;
+			break;
+		}
+		char *slash = strrchr(dir, '/');   /* one folder up, in place */
+		if (!slash)
+			snprintf(dir, sizeof dir, ".");
+		else
+			slash[slash == dir] = 0;
+	}
 	if (e)
 		spate_log_error("summary", "--summary %s: cannot create it in %s: %s (give a file in "
-			"a folder that exists and can be written)", path, dir, strerror(e));
+			"a folder that can be written)", path, dir, strerror(e));
 	return e ? -SPATE_EINVAL : 0;
 }
 
 int spate_summary_open(struct spate_summary *s, const char *path, const char *module,
 	const char *setup, const char *backend, const char *device, const char *precision)
 {
+	char dir[4096];
 	s->keys = 0;
+	summary_dir(path, dir, sizeof dir);
+	if (strcmp(path, "-") && access(dir, F_OK) && spate_mkdir_p(dir))
+		return -SPATE_EIO;
 	s->f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	if (!s->f) {
 		spate_log_error("summary", "cannot write %s: %s", path, strerror(errno));

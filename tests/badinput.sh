@@ -144,13 +144,29 @@ $(head -c 300 "$tmp/err")"
 	fi
 	rm -rf "$tmp/sumout"
 }
-sumcase "in a folder that does not exist" "$tmp/nodir/s.json" \
-	"--summary $tmp/nodir/s.json: cannot create it in $tmp/nodir: No such file"
 sumcase "in a file, not a folder" "$tmp/good.conf/s.json" "Not a directory"
+sumcase "below a file, in folders to make" "$tmp/good.conf/a/b/s.json" \
+	"--summary $tmp/good.conf/a/b/s.json: cannot create it in $tmp/good.conf: Not a directory"
+# a summary in folders that do not exist yet (the output folder, say) is
+# written there, its folders made (it was refused before the run)
+n=$((n + 1))
+"$SPATE" run "$tmp/good.conf" --run.end_time=0.5 --output.dir="$tmp/sumout" \
+	--summary "$tmp/sumout/deep/s.json" >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+if [ $rc -eq 0 ] && grep -q '"program": "spate ' "$tmp/sumout/deep/s.json" 2>/dev/null; then
+	echo "ok   --summary in folders to make: exit 0, written"
+else
+	echo "FAIL --summary in folders to make: exit $rc, $tmp/sumout/deep/s.json:" \
+		"$(head -c 200 "$tmp/sumout/deep/s.json" 2>&1); stderr: $(head -c 300 "$tmp/err")"
+	fail=$((fail + 1))
+fi
+rm -rf "$tmp/sumout"
 sumcase "that is a folder" "$tmp" "--summary $tmp: cannot write it: Is a directory"
 if [ "$(id -u)" -ne 0 ]; then
 	mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
 	sumcase "in a read-only folder" "$tmp/ro/s.json" "cannot create it in $tmp/ro"
+	sumcase "in folders to make in a read-only one" "$tmp/ro/a/s.json" \
+		"cannot create it in $tmp/ro: Permission denied"
 else
 	echo "skip --summary in a read-only folder: root writes there"
 fi
