@@ -189,11 +189,16 @@ refused "an unknown set-up" "must be one of none, cavity" "${cav[@]}" --domain.s
 refused "an unknown wall kind" "[boundary] xm = wall" "${cav[@]}" --boundary.xm=wall
 refused "a temperature that is not a number" "[boundary] zm_T = hot" "${cav[@]}" --boundary.zm_T=hot
 refused "an odd periodic pair" "periodic" "${cav[@]}" --boundary.xm=periodic
-"$SPATE" "${cav[@]}" --output.dir="$tmp/nosum" --summary "$tmp/nodir/s.json" 2>"$tmp/err"
+"$SPATE" "${cav[@]}" --output.dir="$tmp/nosum" --summary "$tmp/A.json/d/s.json" 2>"$tmp/err"
 rc=$?
-[ $rc -eq 1 ] && [ ! -e "$tmp/nosum" ] && grep -qF "cannot create it in $tmp/nodir" "$tmp/err"
-result $? "refused before the run, nothing written: a --summary in a folder that does not \
-exist (exit $rc: $(head -c 160 "$tmp/err"))"
+[ $rc -eq 1 ] && [ ! -e "$tmp/nosum" ] && grep -qF "cannot create it in $tmp/A.json" "$tmp/err"
+result $? "refused before the run, nothing written: a --summary below a file \
+(exit $rc: $(head -c 160 "$tmp/err"))"
+"$SPATE" "${cav[@]}" --run.end_time=0.05 --output.dir="$tmp/insum" \
+	--summary "$tmp/insum/d/s.json" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(key "$tmp/insum/d/s.json" module)" = bsq ]
+result $? "a --summary in folders still to make: written there (exit $rc: $(head -c 160 "$tmp/err"))"
 printf '[physics]\nmodel = boussinesq\n[domain]\nsetup = cavity\n' >"$tmp/norun.conf"
 refused "no [run] section" "missing section [run]" run "$tmp/norun.conf"
 refused "another model's key" "unknown key of the boussinesq model" "${cav[@]}" --physics.manning=0.03
