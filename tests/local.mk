@@ -117,9 +117,10 @@ EXTRA_DIST += examples/slurm-1node-4gpu.sh examples/slurm-2nodes.sh examples/mpi
 	examples/open_results.py
 
 # The man pages document every scenario key, every command and every option
-# of --help (man_keys.sh); every command answers --help (help.sh).
-dist_check_SCRIPTS += tests/man_keys.sh tests/help.sh
-TESTS += tests/man_keys.sh tests/help.sh
+# of --help (man_keys.sh); every command answers --help (help.sh); the
+# EXAMPLES of spate(1) run as printed, scaled down (man_examples.sh).
+dist_check_SCRIPTS += tests/man_keys.sh tests/help.sh tests/man_examples.sh
+TESTS += tests/man_keys.sh tests/help.sh tests/man_examples.sh
 
 # The Boussinesq slabs over 1, 2 and 3 MPI ranks (bsq_mpi.sh, running
 # t_bsq_slabs under mpiexec; results.nc from N ranks, in parallel with the
