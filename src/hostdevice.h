@@ -22,6 +22,7 @@ typedef double real;
 #define R_ABS(x) fabs(x)
 #define R_FMIN(a, b) fmin(a, b)
 #define R_FMAX(a, b) fmax(a, b)
+#define R_COPYSIGN(a, b) copysign(a, b)
 #define SPATE_PRECISION "double"
 #else
 typedef float real;
@@ -30,6 +31,7 @@ typedef float real;
 #define R_ABS(x) fabsf(x)
 #define R_FMIN(a, b) fminf(a, b)
 #define R_FMAX(a, b) fmaxf(a, b)
+#define R_COPYSIGN(a, b) copysignf(a, b)
 #define SPATE_PRECISION "single"
 #endif
 

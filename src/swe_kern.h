@@ -95,8 +95,24 @@ HOSTDEVICE static inline real swe_max_nz(real a, real b)
 	return swe_max(a, b);
 #endif
 }
-/* x limited to [-m, m] (m >= 0). */
-HOSTDEVICE static inline real swe_clamp(real x, real m) { return x > m ? m : x < -m ? -m : x; }
+/* max(x, 0) for numbers, a zero result +0.  In double precision a test of
+ * the sign bit (integer instructions on the GPU, not a compare of doubles
+ * on its double-precision pipe); a NaN with its sign bit clear is kept
+ * there, where max gives 0. */
+HOSTDEVICE static inline real swe_pos(real x)
+{
+#ifdef SPATE_DOUBLE
+	return signbit(x) ? 0 : x;
+#else
+	return swe_max(x, 0);
+#endif
+}
+/* x limited to [-m, m] (m >= +0): m with the sign of x where |x| > m (one
+ * compare, not two). */
+HOSTDEVICE static inline real swe_clamp(real x, real m)
+{
+	return R_ABS(x) > m ? R_COPYSIGN(m, x) : x;
+}
 
 /* minmod(a, b, c) = min if all > 0, max if all < 0, else 0 (KP07 eq. 2.3):
  * all are > 0 exactly when their minimum is, all < 0 when their maximum is
@@ -318,7 +334,7 @@ HOSTDEVICE static inline real kp07_inv_depth(real h, real kappa4)
  * kp07_reconstruct takes it. */
 HOSTDEVICE static inline real kp07_cell_inv_depth(real h, real kappa4)
 {
-	return kp07_inv_depth(swe_max(h, 0), kappa4);
+	return kp07_inv_depth(swe_pos(h), kappa4);
 }
 
 /* Desingularised velocity (KP07 eq. 2.21) of momentum hq at depth h. */
@@ -337,7 +353,7 @@ HOSTDEVICE static inline real kp07_velocity(real h, real hq, real kappa4)
 HOSTDEVICE static inline real kp07_face_depth(real eta, real dBf, real Bf, real Bref)
 {
 	real a = eta + Bref;
-	return swe_max(a - Bref == eta ? a - Bf : eta - dBf, 0);
+	return swe_pos(a - Bref == eta ? a - Bf : eta - dBf);
 }
 
 /* The level of a neighbour (depth hn over centre bed Bn) relative to the
@@ -446,8 +462,7 @@ HOSTDEVICE static inline void swe_sort4(real *a, real *b, real *c, real *d)
 /* Mean depth of a cell with face beds b1..b4 under a level L. */
 HOSTDEVICE static inline real swe_depth_at_level(real L, real b1, real b2, real b3, real b4)
 {
-	return (real)0.25 * (swe_max(L - b1, 0) + swe_max(L - b2, 0) + swe_max(L - b3, 0) +
-		swe_max(L - b4, 0));
+	return (real)0.25 * (swe_pos(L - b1) + swe_pos(L - b2) + swe_pos(L - b3) + swe_pos(L - b4));
 }
 
 /* The level L of a partially flooded cell from its mean depth h >= 0 (the
@@ -522,7 +537,7 @@ HOSTDEVICE static inline void kp07_reconstruct_wd(real hm, real h0, real hp,
 			Bm, Bp, Bc, rm, r0, rp, theta, fm, fp);
 		return;
 	}
-	L = kp07_cell_level(swe_max(h0, 0), Bm, Bp, Bo1, Bo2, &b);
+	L = kp07_cell_level(swe_pos(h0), Bm, Bp, Bo1, Bo2, &b);
 	fm->h = kp07_face_depth(L, Bm - b, Bm, b);
 	fm->eta = L;
 	fm->hn = fm->h * (n0 * r);
@@ -557,7 +572,7 @@ HOSTDEVICE static inline struct kp07_flux kp07_central_upwind(struct kp07_face L
 	real uL = L.hn * rL, vL = L.ht * rL, uR = R.hn * rR, vR = R.ht * rR;
 	real nL = L.h * uL, nR = R.h * uR;
 	real cL = swe_sqrt0(c.g * L.h), cR = swe_sqrt0(c.g * R.h);
-	real ap = swe_max(swe_max(uL + cL, uR + cR), 0);
+	real ap = swe_pos(swe_max(uL + cL, uR + cR));
 	real am = swe_min(swe_min(uL - cL, uR - cR), 0);
 	real span = ap - am;
 

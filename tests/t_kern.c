@@ -423,6 +423,38 @@ static void test_zero_forms(void **st)
 	assert_true(isnan(swe_recip((real)NAN)));
 }
 
+/* swe_pos and swe_clamp against the plain compares they replace (max(x,
+ * 0); x > m ? m : x < -m ? -m : x), to the bit, zeros with their signs
+ * included; a NaN stays NaN under the clamp. */
+static void test_pos_clamp(void **st)
+{
+	static const double xs[] = { 0, -0.0, 1e-310, -1e-310, 1e-40, -1e-40, 0.5, -0.5, 2, -2,
+		3e38, -3e38, INFINITY, -INFINITY };
+	static const double ms[] = { 0, 1e-40, 0.5, 1, 2, 1e30, INFINITY };
+	(void)st;
+	for (size_t i = 0; i < sizeof xs / sizeof *xs; i++) {
+		real x = (real)xs[i], a = x > 0 ? x : 0, b = swe_pos(x);
+		assert_memory_equal(&a, &b, sizeof a);
+		for (size_t k = 0; k < sizeof ms / sizeof *ms; k++) {
+			real m = (real)ms[k];
+			a = x > m ? m : x < -m ? -m : x;
+			b = swe_clamp(x, m);
+			assert_memory_equal(&a, &b, sizeof a);
+		}
+	}
+	for (int i = 0; i < 100000; i++) {
+		real x = (real)ldexp(urand(-1, 1), (int)urand(-140, 120));
+		real m = (real)ldexp(urand(0, 1), (int)urand(-140, 120));
+		real a = x > 0 ? x : 0, b = swe_pos(x);
+		assert_memory_equal(&a, &b, sizeof a);
+		a = x > m ? m : x < -m ? -m : x;
+		b = swe_clamp(x, m);
+		assert_memory_equal(&a, &b, sizeof a);
+	}
+	assert_true(isnan(swe_clamp((real)NAN, 1)));
+	assert_true(swe_pos(-(real)NAN) == 0);
+}
+
 /* The CFL bound in parts (swe_cell.h): the least of the bounds of several
  * speeds (swe_cfl_q; NaN: none) gives swe_cfl_dt of their largest speed,
  * to the bit, as the GPU's per-cell kernels take it (a block's speeds, its
@@ -807,6 +839,7 @@ int main(void)
 		cmocka_unit_test(test_reconstruct_film),
 		cmocka_unit_test(test_velocity),
 		cmocka_unit_test(test_zero_forms),
+		cmocka_unit_test(test_pos_clamp),
 		cmocka_unit_test(test_cfl_parts),
 		cmocka_unit_test(test_flux_dry),
 		cmocka_unit_test(test_flux_consistency),
