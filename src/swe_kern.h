@@ -96,9 +96,8 @@ HOSTDEVICE static inline real swe_max_nz(real a, real b)
 #endif
 }
 /* max(x, 0) for numbers, a zero result +0.  In double precision a test of
- * the sign bit (integer instructions on the GPU, not a compare of doubles
- * on its double-precision pipe); a NaN with its sign bit clear is kept
- * there, where max gives 0. */
+ * the sign bit (integer instructions on the GPU, not a compare of doubles);
+ * a NaN with its sign bit clear is kept there, where max gives 0. */
 HOSTDEVICE static inline real swe_pos(real x)
 {
 #ifdef SPATE_DOUBLE
@@ -107,11 +106,16 @@ HOSTDEVICE static inline real swe_pos(real x)
 	return swe_max(x, 0);
 #endif
 }
-/* x limited to [-m, m] (m >= +0): m with the sign of x where |x| > m (one
- * compare, not two). */
+/* x limited to [-m, m] (m >= +0).  In double precision m with the sign of
+ * x where |x| > m, the same bits with one compare of doubles, not two (in
+ * single precision that form was 0.5% slower on the GPU). */
 HOSTDEVICE static inline real swe_clamp(real x, real m)
 {
+#ifdef SPATE_DOUBLE
 	return R_ABS(x) > m ? R_COPYSIGN(m, x) : x;
+#else
+	return x > m ? m : x < -m ? -m : x;
+#endif
 }
 
 /* minmod(a, b, c) = min if all > 0, max if all < 0, else 0 (KP07 eq. 2.3):
