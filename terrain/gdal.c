@@ -14,6 +14,7 @@
 #ifdef HAVE_GDAL
 #include <gdal.h>
 #include <cpl_conv.h>
+#include <ogr_srs_api.h>
 
 /* An ESRI ASCII grid that the strict built-in reader is to read instead
  * (asc_ok: read.c can open the file): 1 with g->crs_wkt the CRS GDAL found
@@ -122,7 +123,44 @@ out:
 		terrain_free(g);
 	return rc;
 }
+
+int terrain_crs_metres(const struct terrain_grid *g, const char *path)
+{
+	OGRSpatialReferenceH srs = NULL;
+	char *unit = NULL;
+	double metres = 1;
+	int geo = 0, rc = 0;
+
+	if (g->crs_wkt[0]) {
+		CPLPushErrorHandler(CPLQuietErrorHandler);
+		srs = OSRNewSpatialReference(g->crs_wkt);
+		CPLPopErrorHandler();
+	}
+	if (!srs)
+		return 0;   /* no CRS, or one GDAL cannot read: the grid's own units */
+	if (OSRIsGeographic(srs))
+		geo = 1;
+	else if (OSRIsProjected(srs))
+		metres = OSRGetLinearUnits(srs, &unit);
+	if (geo || fabs(metres - 1) > 1e-9) {
+		spate_log_error("terrain", "%s: its CRS (%s) is in %s, but spate's cells and "
+			"coordinates are metres: reproject it to a projected CRS in metres first "
+			"(gdalwarp -t_srs EPSG:326NN for UTM zone NN north, -r bilinear)", path,
+			OSRGetName(srs) ? OSRGetName(srs) : "unnamed", geo ? "degrees" : unit ? unit :
+			"a unit that is not the metre");
+		rc = -SPATE_EINVAL;
+	}
+	OSRDestroySpatialReference(srs);
+	return rc;
+}
 #else
+int terrain_crs_metres(const struct terrain_grid *g, const char *path)
+{
+	(void)g;
+	(void)path;
+	return 0;
+}
+
 int terrain_gdal_read(const char *path, struct terrain_grid *g, int asc_ok)
 {
 	(void)g;

@@ -286,7 +286,8 @@ int terrain_setup(struct swe_state *s, const struct swe_params *p)
 		free(pg.y);
 		return rc;
 	}
-	if ((rc = beyond_earth(&dem, p->dem, p->max_abs_elevation)) ||
+	if ((rc = terrain_crs_metres(&dem, p->dem)) ||
+		(rc = beyond_earth(&dem, p->dem, p->max_abs_elevation)) ||
 		(p->has_crop && (rc = terrain_crop(&dem, p->crop))) ||
 		(p->cellsize > 0 && (rc = terrain_resample(&dem, p->cellsize))))
 		goto out;

@@ -37,6 +37,12 @@ int terrain_read_asc(const char *path, struct terrain_grid *g);
  * built without GDAL. */
 int terrain_gdal_read(const char *path, struct terrain_grid *g, int asc_ok);
 
+/* gdal.c: 0 when g's CRS is in metres (or g has none, or spate was built
+ * without GDAL); -SPATE_EINVAL after a message naming path when it is
+ * geographic (degrees) or projected in another unit (feet): the solver takes
+ * the grid's cell size as metres. */
+int terrain_crs_metres(const struct terrain_grid *g, const char *path);
+
 /* read.c: any raster GDAL can open, band 1 (terrain_gdal_read); an ESRI
  * ASCII grid the built-in reader can open goes to terrain_read_asc, with the
  * CRS GDAL found.  Returns -SPATE_EUNSUPPORTED when built without GDAL. */
