@@ -97,15 +97,18 @@ static int write_csv(const struct ens_spec *e, const char *dir, const double *v)
 	return 0;
 }
 
-/* One field as ESRI ASCII at path: NaN as FILL; buf holds nx * ny doubles. */
+/* One field as ESRI ASCII at path, with the grid's CRS as a .prj beside it:
+ * NaN as FILL; buf holds nx * ny doubles. */
 static int put_asc(const char *path, const struct swe_state *s, const struct spate_field *f,
 	void *buf)
 {
 	double *g = buf;
 	const double *d = f->data;
+	int rc;
 	for (size_t c = 0; c < (size_t)s->nx * s->ny; c++)
 		g[c] = isnan(d[c]) ? FILL : d[c];
-	return spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, FILL);
+	rc = spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, FILL);
+	return rc ? rc : spate_write_prj(path, s->crs_wkt);
 }
 
 #ifdef HAVE_GDAL

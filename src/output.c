@@ -42,6 +42,26 @@ int spate_write_asc(const char *path, int nx, int ny, double x0, double y0, doub
 	return 0;
 }
 
+int spate_write_prj(const char *path, const char *crs_wkt)
+{
+	char prj[4200];
+	size_t n = strlen(path);
+	FILE *f;
+	if (!crs_wkt || !crs_wkt[0])
+		return 0;
+	if (n > 4 && !strcmp(path + n - 4, ".asc"))
+		n -= 4;
+	if (n + 5 > sizeof prj)
+		return -SPATE_EINVAL;
+	memcpy(prj, path, n);
+	memcpy(prj + n, ".prj", 5);
+	if (!(f = fopen(prj, "w")) || fprintf(f, "%s\n", crs_wkt) < 0 || fclose(f)) {
+		spate_log_error("output", "cannot write %s: %s", prj, strerror(errno));
+		return -SPATE_EIO;
+	}
+	return 0;
+}
+
 const char *const swe_snap_names[4] = { "h", "w", "u", "v" };
 const char *const swe_snap_units[4] = { "m", "m", "m s-1", "m s-1" };
 const char *const swe_snap_long_names[4] = { "water depth", "water level (absolute)",
@@ -93,7 +113,8 @@ int swe_write_grids(const struct swe_state *s, const struct swe_params *p, const
 				g[(size_t)j * s->nx + i] = isnan(v) ? -9999 : v;
 			}
 		snprintf(path, sizeof path, "%s/%s_%04d.asc", dir, swe_snap_names[var], index);
-		rc = spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, -9999);
+		if (!(rc = spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, -9999)))
+			rc = spate_write_prj(path, s->crs_wkt);
 	}
 	free(g);
 	return rc;
@@ -141,7 +162,8 @@ int swe_write_products(const struct swe_state *s, const struct swe_prod *pr, con
 			g[k] = isnan(v) || (s->mask && s->mask[k]) ? -9999 : v;
 		}
 		snprintf(path, sizeof path, "%s/%s.asc", dir, swe_prod_names[var]);
-		rc = spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, -9999);
+		if (!(rc = spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, -9999)))
+			rc = spate_write_prj(path, s->crs_wkt);
 	}
 	free(g);
 	return rc;

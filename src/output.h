@@ -22,6 +22,11 @@ struct swe_result {
 int spate_write_asc(const char *path, int nx, int ny, double x0, double y0, double dx,
 	double dy, const double *data, double nodata);
 
+/* The CRS of the ESRI ASCII grid at path (x.asc) as the .prj beside it
+ * (x.prj), as GDAL and QGIS look for it: the WKT crs_wkt; nothing when
+ * crs_wkt is NULL or empty.  Returns 0 or -SPATE_EIO. */
+int spate_write_prj(const char *path, const char *crs_wkt);
+
 /* A snapshot's fields: depth h (m), level w (m, absolute: bref added back),
  * velocities u, v (m/s, desingularised: kp07_velocity, k4 = kappa^4): their
  * names, CF units and long names, and the value of field var at cell (i,

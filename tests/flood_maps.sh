@@ -16,8 +16,9 @@
 #    a copy with a time in plain seconds and a nameless grid mapping.
 # 3. A DEM with a CRS (.prj, UTM 32N): results.nc has a CF
 #    transverse_mercator grid mapping and passes tools/cf-check; gdalinfo
-#    finds the CRS on results.nc's max_depth, on the COGs, and the
-#    GeoPackage's layers.
+#    finds the CRS on results.nc's max_depth, on the COGs, on the ESRI
+#    ASCII grids (format = both: a .prj beside each) and the GeoPackage's
+#    layers.
 # 4. Refusals: a bad start_time, a restart with another start_time, export
 #    of a missing file or with a bad option: a message and a non-zero exit.
 # Skips (77) without GDAL or NetCDF in spate, or without gdalinfo, ogrinfo
@@ -163,7 +164,8 @@ end_time = 15
 [output]
 dir = $tmp/valley
 EOF
-"$SPATE" run "$tmp/valley.conf" -q && "$SPATE" export "$tmp/valley/results.nc" -q
+"$SPATE" run "$tmp/valley.conf" --output.format=both -q &&
+	"$SPATE" export "$tmp/valley/results.nc" -q
 result "a DEM with a CRS runs and exports" $?
 ncdump -h "$tmp/valley/results.nc" | grep -q 'crs:grid_mapping_name = "transverse_mercator"' &&
 	"$py" "$top_srcdir/tools/cf-check" "$tmp/valley/results.nc"
@@ -173,6 +175,15 @@ for f in "NETCDF:$tmp/valley/results.nc:max_depth" "$tmp/valley/max_depth.tif" \
 	gdalinfo "$f" 2>/dev/null | grep -q 'UTM zone 32N'
 	result "gdalinfo sees the CRS (UTM zone 32N) on ${f##*/}" $?
 done
+last_v=$(cd "$tmp/valley" && ls v_*.asc | tail -n 1)
+for f in max_depth.asc arrival_time.asc h_0000.asc "$last_v"; do
+	gdalinfo "$tmp/valley/$f" 2>/dev/null | grep -q 'UTM zone 32N'
+	result "gdalinfo sees the CRS (UTM zone 32N) on the ESRI ASCII grid $f" $?
+done
+"$SPATE" run "$top_srcdir/scenarios/circular_dambreak.conf" --domain.nx=20 --domain.ny=20 \
+	--run.end_time=1 --output.format=ascii --output.dir="$tmp/nocrs" -q &&
+	[ -f "$tmp/nocrs/max_depth.asc" ] && ! ls "$tmp"/nocrs/*.prj >/dev/null 2>&1
+result "a set-up without a CRS: ESRI ASCII grids and no .prj" $?
 ogrinfo -ro -so "$tmp/valley/flood.gpkg" flood_extent 2>/dev/null | grep -q 'UTM zone 32N'
 result "the GeoPackage's flood_extent is in the DEM's CRS" $?
 check_export "$tmp/valley/results.nc" "$tmp/valley" 0.01 0
