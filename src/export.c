@@ -253,6 +253,23 @@ static int write_gpkg(const struct export_args *a, const float *depth, const flo
 	return rc;
 }
 
+/* A file that opens but has no max_depth: not a flood run's results with
+ * its products.  -SPATE_EINVAL after a message saying what to do; else 0. */
+static int no_products(const char *path)
+{
+	if (spate_nc_var_ndims(path, "x") != 1 || spate_nc_var_ndims(path, "max_depth") == 2)
+		return 0;
+	if (spate_nc_var_ndims(path, "flood_probability") == 2)
+		spate_log_error("export", "%s: an ensemble's fields, not a run's results: spate "
+			"ensemble wrote them as Cloud Optimized GeoTIFFs (NAME.tif) beside it; spate "
+			"export reads the results.nc of spate run", path);
+	else
+		spate_log_error("export", "%s: no flood products (max_depth): spate export reads the "
+			"results.nc of spate run with [output] products = yes (the default): run it "
+			"again so", path);
+	return -SPATE_EINVAL;
+}
+
 int spate_export(int argc, char **argv)
 {
 	struct export_args a;
@@ -272,7 +289,7 @@ int spate_export(int argc, char **argv)
 	return -SPATE_EUNSUPPORTED;
 #endif
 	/* a file that cannot be read is bad input */
-	if ((rc = read_field(a.in, "max_depth", NULL, &depth, &g))) {
+	if ((rc = no_products(a.in)) || (rc = read_field(a.in, "max_depth", NULL, &depth, &g))) {
 		free(depth);
 		return rc == -SPATE_EIO ? -SPATE_EINVAL : rc;
 	}

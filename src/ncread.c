@@ -80,6 +80,29 @@ static int pick_record(int id, int tdim, double t, size_t *rec, double *t_rec)
 	return e;
 }
 
+/* Whether variable v of file id is a map: dimensions (y, x) or (time, y, x). */
+static int is_map(int id, int v)
+{
+	int nd, dim[NC_MAX_VAR_DIMS];
+	char y[NC_MAX_NAME + 1], x[NC_MAX_NAME + 1];
+	return !nc_inq_varndims(id, v, &nd) && (nd == 2 || nd == 3) &&
+		!nc_inq_vardimid(id, v, dim) && !nc_inq_dimname(id, dim[nd - 2], y) &&
+		!nc_inq_dimname(id, dim[nd - 1], x) && !strcmp(y, "y") && !strcmp(x, "x");
+}
+
+/* The names of the maps of file id, ", " between them, into s (n bytes). */
+static void map_names(int id, char *s, size_t n)
+{
+	char name[NC_MAX_NAME + 1];
+	size_t len = 0;
+	int nv = 0;
+	s[0] = 0;
+	nc_inq_nvars(id, &nv);
+	for (int v = 0; v < nv && len < n; v++)
+		if (is_map(id, v) && !nc_inq_varname(id, v, name))
+			len += (size_t)snprintf(s + len, n - len, "%s%s", len ? ", " : "", name);
+}
+
 int spate_nc_read_grid(const char *path, const char *var, double t, struct terrain_grid *g,
 	double *t_out, char *units, char *long_name, size_t n)
 {
@@ -92,9 +115,11 @@ int spate_nc_read_grid(const char *path, const char *var, double t, struct terra
 	NC("opening it", nc_open(path, NC_NOWRITE, &id));
 	open = 1;
 	if (nc_inq_varid(id, var, &v)) {
-		spate_log_error("map", "%s: no variable '%s' (try max_depth, max_speed, max_hazard, "
-			"arrival_time, time_of_max_depth, duration_wet, bed, h, w, u, v; ncdump -h "
-			"lists them)", path, var);
+		char maps[1024];
+		map_names(id, maps, sizeof maps);
+		spate_log_error("map", "%s: no variable '%s': %s%s", path, var, maps[0] ?
+			"choose one of its maps: " : "it has no map (no variable on y, x): not a "
+			"spate results file?", maps);
 		rc = -SPATE_EINVAL;
 		goto out;
 	}

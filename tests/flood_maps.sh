@@ -20,7 +20,9 @@
 #    ASCII grids (format = both: a .prj beside each) and the GeoPackage's
 #    layers.
 # 4. Refusals: a bad start_time, a restart with another start_time, export
-#    of a missing file or with a bad option: a message and a non-zero exit.
+#    of a missing file, of results without products or of an ensemble.nc,
+#    or with a bad option, a map of a variable the file lacks (the message
+#    lists the file's own maps): a message and a non-zero exit.
 # Skips (77) without GDAL or NetCDF in spate, or without gdalinfo, ogrinfo
 # or a python3 with xarray and osgeo.  Without GDAL it checks first that
 # spate export says GDAL is needed.
@@ -220,6 +222,20 @@ result "export --format=shp: exit 1, says why" $? "$out"
 out=$("$SPATE" export "$tmp/demo/results.nc" --depth-threshold=-1 2>&1)
 [ $? -eq 1 ] && grep -q "depth-threshold" <<<"$out"
 result "export --depth-threshold=-1 refused" $? "$out"
+"$SPATE" run "$top_srcdir/scenarios/circular_dambreak.conf" --domain.nx=20 --domain.ny=20 \
+	--run.end_time=1 --output.products=no --output.dir="$tmp/noprod" -q
+out=$("$SPATE" export "$tmp/noprod/results.nc" 2>&1)
+[ $? -eq 1 ] && grep -q "products = yes" <<<"$out"
+result "export of results without products: exit 1, says to keep them" $? "$out"
+"$SPATE" ensemble "$top_srcdir/scenarios/river.conf" --members=1 --run.end_time=30 \
+	--vary physics.manning=0.03:0.05 --out="$tmp/ens" -q
+out=$("$SPATE" export "$tmp/ens/ensemble.nc" 2>&1)
+[ $? -eq 1 ] && grep -q "Cloud Optimized GeoTIFFs (NAME.tif) beside it" <<<"$out"
+result "export of an ensemble.nc: exit 1, says where its GeoTIFFs are" $? "$out"
+out=$("$SPATE" map "$tmp/ens/ensemble.nc" --var max_depth -o "$tmp/p.png" 2>&1)
+[ $? -eq 1 ] && grep -q "flood_probability, arrival_time_min" <<<"$out" &&
+	! grep -q "max_depth," <<<"$out"
+result "map of a variable the file lacks: lists the file's own maps" $? "$out"
 "$SPATE" export --help | grep -q "Usage: spate export"
 result "spate export --help" $?
 exit $fail
