@@ -198,7 +198,8 @@ result $? "refused before the run, nothing written: a --summary below a file \
 	--summary "$tmp/insum/d/s.json" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 0 ] && [ "$(key "$tmp/insum/d/s.json" module)" = bsq ]
-result $? "a --summary in folders still to make: written there (exit $rc: $(head -c 160 "$tmp/err"))"
+result $? "a --summary in folders still to make: written there (exit $rc: \
+$(head -c 160 "$tmp/err"))"
 printf '[physics]\nmodel = boussinesq\n[domain]\nsetup = cavity\n' >"$tmp/norun.conf"
 refused "no [run] section" "missing section [run]" run "$tmp/norun.conf"
 refused "another model's key" "unknown key of the boussinesq model" "${cav[@]}" --physics.manning=0.03
