@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "spate.h"
 #include "bsq_out.h"
@@ -56,18 +57,50 @@ static void describe(struct spate_field *f, const struct bsq_grid *g)
 	}
 }
 
-/* series.csv, its header unless appended to. */
+#define SERIES_HEADER "t,dt,step,energy,div_max,div_l2,cycles,residual,nusselt\n"
+
+/* A restart's series.csv: its header and the rows of steps up to `step`
+ * (the checkpoint's) kept, the rows after them (of a run that went on past
+ * that checkpoint) cut, open for appending; NULL where path is not a
+ * series.csv with its header (then it is written anew). */
+static FILE *series_keep(const char *path, long step)
+{
+	char line[512];
+	long at = -1, k;
+	FILE *f = fopen(path, "r+");
+	if (!f)
+		return NULL;
+	if (fgets(line, sizeof line, f) && !strcmp(line, SERIES_HEADER))
+		do
+			at = ftell(f);
+		while (fgets(line, sizeof line, f) && strchr(line, '\n') &&
+			sscanf(line, "%*[^,],%*[^,],%ld", &k) == 1 && k <= step);
+	if (at >= 0 && fflush(f) == 0 && ftruncate(fileno(f), at) == 0 &&
+		fseek(f, at, SEEK_SET) == 0)
+		return f;
+	fclose(f);
+	return NULL;
+}
+
+/* series.csv, its header unless continued (append: a restart at step
+ * s->step).  Rows fall at the first step at or past 0, interval, 2
+ * interval, ... (the sums a run from t = 0 makes), so a continued run writes
+ * the rows of a run never stopped. */
 static int open_series(struct bsq_out *o, const struct bsq_state *s, int append)
 {
 	char path[BSQ_PATH_MAX + 32];
+	double every = o->c->series_interval;
 	snprintf(path, sizeof path, "%s/series.csv", o->c->out_dir);
-	if (!(o->series = fopen(path, append ? "a" : "w"))) {
+	o->series = append ? series_keep(path, s->step) : NULL;
+	if (!o->series && !(o->series = fopen(path, "w"))) {
 		spate_log_error("output", "cannot write %s: %s", path, strerror(errno));
 		return -SPATE_EIO;
 	}
-	if (!append)
-		fprintf(o->series, "t,dt,step,energy,div_max,div_l2,cycles,residual,nusselt\n");
-	o->next_series = s->t;
+	if (ftell(o->series) == 0)
+		fputs(SERIES_HEADER, o->series);
+	o->next_series = append && every > 0 ? 0 : s->t;
+	while (append && every > 0 && o->next_series <= s->t)
+		o->next_series += every;
 	return 0;
 }
 

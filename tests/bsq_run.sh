@@ -6,8 +6,10 @@
 # results.nc (3D u v w p T along time, with ncdump); a run stopped with
 # checkpoints and continued equals the uninterrupted one byte for byte
 # (series, profiles, results.nc values, summary), in both checkpoint
-# formats; in 3 slabs ([parallel] subdomains) the run is the same byte for
-# byte, and one stopped in 2 slabs and continued in 3 too; a checkpoint
+# formats, and series.csv also with series_interval > 0 and from the last
+# checkpoint of a finished run (no row twice); in 3 slabs ([parallel]
+# subdomains) the run is the same byte for byte, and one stopped in 2 slabs
+# and continued in 3 too; a checkpoint
 # from before [solver] warm_start is taken, one of the other module or of
 # another warm start, or without its p_prev, is refused; bad keys and values
 # give a message naming the key (with "did you mean" for a misspelt one)
@@ -115,6 +117,28 @@ ck=$(ls "$sd"/checkpoint.* 2>/dev/null | head -n 1)
 result $([ -n "$ck" ] && cmp -s "$tmp/A/series.csv" "$sd/series.csv" &&
 	cmp -s "$tmp/A/profiles.csv" "$sd/profiles.csv"; echo $?) \
 	"2 slabs stopped with a checkpoint, continued in 3: series and profiles = one domain"
+
+# series.csv continued: with series_interval > 0 the rows of a run stopped
+# and continued fall at the steps of the uninterrupted run's; continued from
+# the last checkpoint of a run that went on past it (a finished run, or one
+# killed), the rows after that checkpoint are not written twice; continued
+# in a folder without series.csv, the file starts with its header
+ser=(--output.series_interval=0.07 --checkpoint-every=0.3 --output.netcdf=no)
+ckpt() { ls "$1"/checkpoint.* 2>/dev/null | head -n 1; }
+"$SPATE" "${cav[@]}" "${ser[@]}" --output.dir="$tmp/Q"
+"$SPATE" "${cav[@]}" "${ser[@]}" --output.dir="$tmp/Q1" --run.max_steps=40 &&
+	"$SPATE" "${cav[@]}" "${ser[@]}" --output.dir="$tmp/Q1" --restart "$(ckpt "$tmp/Q1")"
+result $(cmp -s "$tmp/Q/series.csv" "$tmp/Q1/series.csv"; echo $?) \
+	"series_interval 0.07: stopped at step 40 and continued: series.csv = uninterrupted run"
+cp -r "$tmp/Q" "$tmp/Q2" && mkdir "$tmp/Q3" && cp "$tmp"/Q/checkpoint.* "$tmp/Q3" &&
+	"$SPATE" "${cav[@]}" "${ser[@]}" --output.dir="$tmp/Q2" --restart "$(ckpt "$tmp/Q2")" &&
+	"$SPATE" "${cav[@]}" "${ser[@]}" --output.dir="$tmp/Q3" --restart "$(ckpt "$tmp/Q3")"
+result $(cmp -s "$tmp/Q/series.csv" "$tmp/Q2/series.csv"; echo $?) \
+	"a finished run continued from its last checkpoint: series.csv = uninterrupted run"
+n=$(($(wc -l <"$tmp/Q3/series.csv") - 1))
+result $([ $n -gt 0 ] && head -n 1 "$tmp/Q3/series.csv" | grep -q '^t,dt,step,' &&
+	cmp -s <(tail -n $n "$tmp/Q/series.csv") <(tail -n $n "$tmp/Q3/series.csv"); echo $?) \
+	"continued in a folder without series.csv: its header, then the uninterrupted run's rows"
 
 # a checkpoint from before [solver] warm_start (no key in its text, no
 # p_prev: made here from a binary one of warm_start = previous) is taken:
