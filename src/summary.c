@@ -4,6 +4,7 @@
 #include "config.h"
 #endif
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -51,10 +52,19 @@ void spate_summary_num(struct spate_summary *s, const char *k, double value)
 	spate_summary_fmt(s, k, "%.17g", value);
 }
 
+/* value in fmt; JSON has no infinity or NaN: null for them. */
+static void number(FILE *f, const char *fmt, double value)
+{
+	if (isfinite(value))
+		fprintf(f, fmt, value);
+	else
+		fputs("null", f);
+}
+
 void spate_summary_fmt(struct spate_summary *s, const char *k, const char *fmt, double value)
 {
 	key(s, k);
-	fprintf(s->f, fmt, value);
+	number(s->f, fmt, value);
 }
 
 void spate_summary_nums(struct spate_summary *s, const char *k, const double *v, int n,
@@ -65,7 +75,7 @@ void spate_summary_nums(struct spate_summary *s, const char *k, const double *v,
 	for (int i = 0; i < n; i++) {
 		if (i)
 			fputs(", ", s->f);
-		fprintf(s->f, fmt, v[i]);
+		number(s->f, fmt, v[i]);
 	}
 	fputc(']', s->f);
 }

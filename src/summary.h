@@ -25,7 +25,8 @@ int spate_summary_check(const char *path);
 
 void spate_summary_str(struct spate_summary *s, const char *key, const char *value);
 void spate_summary_int(struct spate_summary *s, const char *key, long value);
-/* A number with every digit of a double (%.17g). */
+/* A number with every digit of a double (%.17g); null where it is not
+ * finite (JSON has no infinity or NaN), in the two below too. */
 void spate_summary_num(struct spate_summary *s, const char *key, double value);
 /* A number in printf format fmt (one double conversion, e.g. "%.6e"). */
 void spate_summary_fmt(struct spate_summary *s, const char *key, const char *fmt, double value);

@@ -272,6 +272,16 @@ rc=$?
 result $([ $rc = 0 ] && [ "$(key "$tmp/RB.json" ny)" = 48 ] &&
 	[ "$(key "$tmp/RB.json" ly)" = "$(key "$tmp/RB.json" lx)" ]; echo $?) \
 	"rayleigh_benard 48 x 48 x 24: exit $rc, summary ny $(key "$tmp/RB.json" ny), ly = lx"
+# Rayleigh-Benard with kappa = 0: the Nusselt number (1 + <w theta> /
+# kappa) is infinite; the summary is still JSON (no "inf"), nusselt null.
+"$SPATE" run "$scen/bsq_rayleigh_benard.conf" --domain.n=8 --physics.kappa=0 \
+	--run.max_steps=3 --output.netcdf=no --output.dir="$tmp/K0" -q --summary "$tmp/K0.json"
+rc=$?
+json=0
+command -v python3 >/dev/null &&
+	{ python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/K0.json" || json=1; }
+result $([ $rc = 0 ] && [ $json = 0 ] && [ "$(key "$tmp/K0.json" nusselt)" = null ]; echo $?) \
+	"kappa = 0: exit $rc, the summary is JSON, nusselt $(key "$tmp/K0.json" nusselt)"
 # The smoother's sweep in one pass over memory (bsq_mg_gsrb.c) against its
 # two passes, one a colour (SPATE_BSQ_GS=colours): Rayleigh-Benard 64 x 64
 # x 32 (periodic x and y; big enough for the threads' loops), the cube 48^3
