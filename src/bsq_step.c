@@ -10,6 +10,7 @@
  * (struct bsq_ops, bsq_impl.h): the CPU's in bsq_cpu.c, the CUDA one in
  * cuda/bsq_cuda.cu. */
 #include <math.h>
+#include <stdio.h>
 
 #include "bsq_impl.h"
 #include "spate.h"
@@ -44,6 +45,20 @@ static double step_dt(const struct bsq_ops *o, const struct bsq_state *s,
 	dt = fmin(dt, bsq_dt_cfl(p->cfl, g->dx, o->field_max(g, s->u)));
 	dt = fmin(dt, bsq_dt_cfl(p->cfl, g->dy, o->field_max(g, s->v)));
 	return fmin(dt, bsq_dt_cfl(p->cfl, g->dz, o->field_max(g, s->w)));
+}
+
+/* step_dt found no limit (1e300 from bsq_dt_cfl and bsq_dt_diff): the
+ * flow is at rest and nothing diffuses.  -SPATE_EINVAL, saying what to do. */
+static int unbounded(const struct bsq_state *s, const struct bsq_params *p)
+{
+	char why[96];
+	if (p->thermal)
+		snprintf(why, sizeof why, "nu = %g, kappa = %g", p->nu, p->kappa);
+	else
+		snprintf(why, sizeof why, "nu = %g, thermal = no", p->nu);
+	spate_log_error("bsq", "step %ld: no limit bounds the time step: the flow is at rest "
+		"and nothing diffuses (%s): give [run] dt", s->step, why);
+	return -SPATE_EINVAL;
 }
 
 static double predict_row(void *vctx, size_t c0, int n)
@@ -164,6 +179,8 @@ int bsq_step_on(const struct bsq_ops *o, struct bsq_state *s, const struct bsq_p
 		spate_log_error("bsq", "step %ld: time step %g: the flow is not finite", s->step, dt);
 		return -SPATE_ENUMERIC;
 	}
+	if (dt >= 1e300)
+		return unbounded(s, p);
 	/* First step: forward Euler (r = 0). */
 	r = s->step > 0 ? dt / s->dt_prev : 0;
 	for (comp = 0; comp < (p->thermal ? 4 : 3); comp++) {

@@ -1,6 +1,7 @@
 /* t_bsq_bad.c: bad Boussinesq parameters give -SPATE_EINVAL and a message
  * naming the key (STYLE.md "Errors"), never a crash; a state that failed to
- * initialise holds nothing; a step that blows up returns -SPATE_ENUMERIC. */
+ * initialise holds nothing; a step that blows up returns -SPATE_ENUMERIC,
+ * one that nothing bounds (at rest, no diffusion) -SPATE_EINVAL. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -127,6 +128,26 @@ static void test_blow_up(void **unused)
 	bsq_free(&s); /* a freed state can be freed again */
 }
 
+/* Nothing bounds the step of a flow at rest that nothing diffuses (nu = 0,
+ * no temperature: the lid cavity's interior): refused, not a step of 1e300
+ * to t = 1e300; with [run] dt it runs. */
+static void test_no_step_limit(void **unused)
+{
+	struct bsq_params p;
+	struct bsq_state s;
+	(void)unused;
+	bsq_params_default(&p);
+	assert_int_equal(bsq_setup_cavity(&p, 8, 100, 0), 0);
+	p.nu = 0;
+	assert_int_equal(bsq_init(&s, &p), 0);
+	assert_int_equal(bsq_step(&s, &p, NULL), -SPATE_EINVAL);
+	assert_true(s.t == 0 && s.step == 0);
+	p.dt = 0.01;
+	assert_int_equal(bsq_step(&s, &p, NULL), 0);
+	assert_true(s.t == 0.01 && s.step == 1);
+	bsq_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +155,7 @@ int main(void)
 		cmocka_unit_test(test_good_and_jacobi_any_size),
 		cmocka_unit_test(test_bad_setups),
 		cmocka_unit_test(test_blow_up),
+		cmocka_unit_test(test_no_step_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
