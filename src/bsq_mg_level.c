@@ -57,7 +57,7 @@ int bsq_mg_check(const struct bsq_params *p)
 		if (c[d] > c[worst])
 			worst = d;
 	spate_log_error("bsq", "%s = %d: multigrid coarsens %d x %d x %d cells only to "
-		"%d x %d x %d (more than %d): use m 2^k cells with m <= 8 (or solver = jacobi)",
+		"%d x %d x %d (more than %d): use m 2^k cells with m <= 8 (or [solver] pressure = jacobi)",
 		key[worst], given[worst], p->nx, p->ny, p->nz, c[0], c[1], c[2], BSQ_MG_COARSEST);
 	return -SPATE_EINVAL;
 }

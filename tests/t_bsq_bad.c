@@ -95,6 +95,11 @@ static void test_good_and_jacobi_any_size(void **unused)
 	assert_int_equal(init_caught(&p, msg, sizeof msg), 0);
 	base(&p), p.nx = 100, p.solver = BSQ_SOLVER_JACOBI; /* Jacobi: any size */
 	assert_int_equal(init_caught(&p, msg, sizeof msg), 0);
+	/* multigrid's refusal names the key that picks Jacobi */
+	base(&p), p.nx = p.ny = p.nz = 100;
+	assert_int_equal(init_caught(&p, msg, sizeof msg), -SPATE_EINVAL);
+	if (!strstr(msg, "[solver] pressure = jacobi"))
+		fail_msg("no [solver] pressure = jacobi in \"%s\"", msg);
 }
 
 static void test_bad_setups(void **unused)
