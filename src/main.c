@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "spate.h"
 #include "swe.h"
@@ -326,7 +327,7 @@ static int other_model(int argc, char **argv, const char *scenario)
 	int n = 1, rc;
 	if (spate_scenario_model(scenario, model, sizeof model))
 		return EXIT_USAGE;
-	if (strcmp(model, "boussinesq"))
+	if (strcasecmp(model, "boussinesq")) /* as the module reads its values */
 		return -1;
 	if (!(args = malloc(((size_t)argc + 1) * sizeof *args)))
 		return EXIT_RUNTIME;

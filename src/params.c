@@ -372,6 +372,8 @@ static int set_table(struct swe_params *p, const struct key *k, const char *sect
 		return 0;
 	case K_CHOICE: {
 		int c = choice_index(k->choices, value);
+		if (c < 0 && !strcmp(key, "model")) /* boussinesq: main.c picks the module */
+			BAD("must be %s or boussinesq (spate-scenario(5))", k->choices);
 		if (c < 0)
 			BAD("must be one of %s", k->choices);
 		*(int *)field = strcmp(key, "integrator") == 0 ? c + 1 : c;

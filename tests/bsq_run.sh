@@ -224,6 +224,18 @@ rc=$?
 [ $rc -eq 0 ] && [ "$(key "$tmp/insum/d/s.json" module)" = bsq ]
 result $? "a --summary in folders still to make: written there (exit $rc: \
 $(head -c 160 "$tmp/err"))"
+# the model's value is read as the module reads its values, whatever the
+# case; a misspelt one is told that boussinesq is one (it was told
+# "must be one of shallow_water")
+printf '[physics]\nmodel = Boussinesq\n[domain]\nsetup = cavity\nn = 8\n[run]\nend_time = 0.05\n' \
+	>"$tmp/model.conf"
+"$SPATE" run "$tmp/model.conf" -q --output.dir="$tmp/M" --summary "$tmp/M.json" 2>"$tmp/err"
+rc=$?
+result $([ $rc = 0 ] && [ "$(key "$tmp/M.json" module)" = bsq ]; echo $?) \
+	"model = Boussinesq: run by the Boussinesq module (exit $rc: $(head -c 160 "$tmp/err"))"
+sed 's/Boussinesq/bousinesq/' "$tmp/model.conf" >"$tmp/model2.conf"
+refused "a misspelt model" "[physics] model = bousinesq: must be shallow_water or boussinesq" \
+	run "$tmp/model2.conf"
 printf '[physics]\nmodel = boussinesq\n[domain]\nsetup = cavity\n' >"$tmp/norun.conf"
 refused "no [run] section" "missing section [run]" run "$tmp/norun.conf"
 refused "another model's key" "unknown key of the boussinesq model" "${cav[@]}" --physics.manning=0.03
