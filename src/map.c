@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "spate.h"
 #include "ncout.h"
@@ -32,6 +33,18 @@ static int out_kind(const struct spate_map_args *a)
 		if (!strcasecmp(f, names[k]))
 			return k;
 	return -1;
+}
+
+/* The missing folders of the output's path made, as spate run makes its
+ * output folder.  Returns 0 or -SPATE_EIO after a message. */
+static int out_folder(const char *out)
+{
+	char dir[4096];
+	const char *slash = strrchr(out, '/');
+	if (!slash || slash == out || (size_t)(slash - out) >= sizeof dir)
+		return 0;
+	snprintf(dir, sizeof dir, "%.*s", (int)(slash - out), out);
+	return access(dir, F_OK) ? spate_mkdir_p(dir) : 0;
 }
 
 #ifdef HAVE_CAIRO
@@ -192,11 +205,12 @@ int spate_map(int argc, char **argv)
 	/* a file that cannot be read is bad input, as in spate export */
 	if ((rc = spate_nc_read_grid(a.in, a.var, a.t, &g, &t, units, long_name, sizeof units)))
 		return rc == -SPATE_EIO ? -SPATE_EINVAL : rc;
-	if (k == 0) {
+	rc = out_folder(a.out);
+	if (!rc && k == 0) {
 		rc = terrain_write_geotiff(a.out, &g);
 		if (!rc)
 			spate_log_info("spate: map: %s: %s, %d x %d cells\n", a.out, a.var, g.nx, g.ny);
-	} else {
+	} else if (!rc) {
 		rc = picture(&a, &g, t, units, long_name, k);
 	}
 	terrain_free(&g);

@@ -42,11 +42,14 @@ int terrain_write_geotiff(const char *path, const struct terrain_grid *g)
 	CPLErrorReset();
 	drv = GDALGetDriverByName("GTiff");
 	opt = CSLSetNameValue(opt, "COMPRESS", "DEFLATE");
+	CPLPushErrorHandler(CPLQuietErrorHandler);   /* its reason goes into the message */
 	ds = drv ? GDALCreate(drv, path, g->nx, g->ny, 1, GDT_Float32, opt) : NULL;
+	CPLPopErrorHandler();
 	CSLDestroy(opt);
 	if (!ds) {
-		spate_log_error("map", "%s: cannot create the GeoTIFF: %s", path,
-			drv ? CPLGetLastErrorMsg() : "GDAL has no GTiff driver");
+		spate_log_error("map", "%s: cannot write it (%s)%s", path, drv ?
+			CPLGetLastErrorMsg() : "GDAL has no GTiff driver", drv ? ": check that its "
+			"folder exists and can be written" : "");
 		free(row);
 		return -SPATE_EIO;
 	}

@@ -19,7 +19,10 @@
 #    finds the CRS on results.nc's max_depth, on the COGs, on the ESRI
 #    ASCII grids (format = both: a .prj beside each) and the GeoPackage's
 #    layers.
-# 4. Refusals: a bad start_time, a restart with another start_time, export
+# 4. spate map -o FILE.tif (.png, .pdf with Cairo) in folders still to
+#    make: they are made; a GeoTIFF below a plain file: spate's message
+#    (what to check), without GDAL's raw "ERROR 4" line.
+# 5. Refusals: a bad start_time, a restart with another start_time, export
 #    of a missing file, of results without products or of an ensemble.nc,
 #    or with a bad option, a map of a variable the file lacks (the message
 #    lists the file's own maps): a message and a non-zero exit.
@@ -191,7 +194,22 @@ result "the GeoPackage's flood_extent is in the DEM's CRS" $?
 check_export "$tmp/valley/results.nc" "$tmp/valley" 0.01 0
 result "the valley's layers" $?
 
-# ---- 4. refusals
+# ---- 4. spate map -o in folders still to make: made, as spate run makes its
+# own; a GeoTIFF that still cannot be written: spate's message, not only GDAL's
+kinds=tif
+"$SPATE" --version | grep -q '^Cairo: yes' && kinds="tif png pdf"
+for k in $kinds; do
+	"$SPATE" map "$tmp/demo/results.nc" --var max_depth -o "$tmp/new/$k/md.$k" -q &&
+		[ -s "$tmp/new/$k/md.$k" ]
+	result "spate map -o new/$k/md.$k makes its folders" $?
+done
+touch "$tmp/plain"
+out=$("$SPATE" map "$tmp/demo/results.nc" --var max_depth -o "$tmp/plain/md.tif" 2>&1)
+[ $? -ne 0 ] && grep -q "^spate: map: .*plain/md.tif: cannot write it (.*): check that its" \
+	<<<"$out" && ! grep -q "^ERROR" <<<"$out"
+result "a GeoTIFF that cannot be written: spate's message alone" $? "$out"
+
+# ---- 5. refusals
 out=$("$SPATE" run "$top_srcdir/scenarios/circular_dambreak.conf" --run.start_time=2023-02-29 \
 	--no-output 2>&1)
 [ $? -ne 0 ] && grep -q "start_time = 2023-02-29: no such date" <<<"$out"
