@@ -207,7 +207,7 @@ int spate_map(int argc, char **argv)
 		return rc == -SPATE_EIO ? -SPATE_EINVAL : rc;
 	rc = out_folder(a.out);
 	if (!rc && k == 0) {
-		rc = terrain_write_geotiff(a.out, &g);
+		rc = terrain_write_geotiff(a.out, &g, units);
 		if (!rc)
 			spate_log_info("spate: map: %s: %s, %d x %d cells\n", a.out, a.var, g.nx, g.ny);
 	} else if (!rc) {

@@ -27,7 +27,7 @@ static int gdal_failed(const char *path, const char *what)
 	return -SPATE_EIO;
 }
 
-int terrain_write_geotiff(const char *path, const struct terrain_grid *g)
+int terrain_write_geotiff(const char *path, const struct terrain_grid *g, const char *units)
 {
 	GDALDriverH drv;
 	GDALDatasetH ds;
@@ -58,6 +58,8 @@ int terrain_write_geotiff(const char *path, const struct terrain_grid *g)
 		GDALSetProjection(ds, g->crs_wkt);
 	band = GDALGetRasterBand(ds, 1);
 	GDALSetRasterNoDataValue(band, MAP_NODATA);
+	if (units && units[0])
+		GDALSetRasterUnitType(band, units);
 	/* GDAL's row 0 is the northern row */
 	for (int r = 0; r < g->ny && !rc; r++) {
 		const double *v = g->v + (size_t)(g->ny - 1 - r) * g->nx;
@@ -72,9 +74,10 @@ int terrain_write_geotiff(const char *path, const struct terrain_grid *g)
 	return rc ? rc : gdal_failed(path, "closing");
 }
 #else
-int terrain_write_geotiff(const char *path, const struct terrain_grid *g)
+int terrain_write_geotiff(const char *path, const struct terrain_grid *g, const char *units)
 {
 	(void)g;
+	(void)units;
 	spate_log_error("map", "%s: this spate was built without GDAL: no GeoTIFF (rebuild "
 		"with libgdal-dev)", path);
 	return -SPATE_EUNSUPPORTED;

@@ -95,8 +95,9 @@ int terrain_find(const struct swe_params *p, const char *part, const char *path,
 	size_t n);
 
 /* map.c: write g as a single-band Float32 GeoTIFF (its grid as the
- * geotransform, its CRS, NoData -9999 where v is NAN).  Returns 0 or
- * -SPATE_E* after a message; -SPATE_EUNSUPPORTED without GDAL. */
-int terrain_write_geotiff(const char *path, const struct terrain_grid *g);
+ * geotransform, its CRS, NoData -9999 where v is NAN, units as the band's
+ * unit unless NULL or "").  Returns 0 or -SPATE_E* after a message;
+ * -SPATE_EUNSUPPORTED without GDAL. */
+int terrain_write_geotiff(const char *path, const struct terrain_grid *g, const char *units);
 
 #endif

@@ -21,7 +21,8 @@
 #    layers.
 # 4. spate map -o FILE.tif (.png, .pdf with Cairo) in folders still to
 #    make: they are made; a GeoTIFF below a plain file: spate's message
-#    (what to check), without GDAL's raw "ERROR 4" line.
+#    (what to check), without GDAL's raw "ERROR 4" line.  The GeoTIFFs'
+#    band unit (gdalinfo) is the variable's units (m; seconds since ...).
 # 5. Refusals: a bad start_time, a restart with another start_time, export
 #    of a missing file, of results without products or of an ensemble.nc,
 #    or with a bad option, a map of a variable the file lacks (the message
@@ -203,6 +204,13 @@ for k in $kinds; do
 		[ -s "$tmp/new/$k/md.$k" ]
 	result "spate map -o new/$k/md.$k makes its folders" $?
 done
+# the band's unit: the variable's units attribute
+gdalinfo "$tmp/new/tif/md.tif" 2>/dev/null | grep -q '^  Unit Type: m$'
+result "spate map's GeoTIFF of max_depth: band unit m (gdalinfo)" $?
+"$SPATE" map "$tmp/demo/results.nc" --var arrival_time -o "$tmp/new/tif/at.tif" -q &&
+	gdalinfo "$tmp/new/tif/at.tif" 2>/dev/null |
+	grep -q '^  Unit Type: seconds since 1959-12-02 20:13:00$'
+result "spate map's GeoTIFF of arrival_time: band unit results.nc's time units" $?
 touch "$tmp/plain"
 out=$("$SPATE" map "$tmp/demo/results.nc" --var max_depth -o "$tmp/plain/md.tif" 2>&1)
 [ $? -ne 0 ] && grep -q "^spate: map: .*plain/md.tif: cannot write it (.*): check that its" \
