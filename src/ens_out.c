@@ -44,6 +44,7 @@ static int fields(const struct ens_spec *e, const struct ens_fields *f,
 			fl[n].name = name[k];
 			fl[n].long_name = lname[k];
 			fl[n].units = k ? swe_prod_units[3] : "1";
+			fl[n].is_time = k > 0;   /* ensemble.nc: the time units of results.nc */
 			fl[n].data = data[k];
 		} else {
 			int pc = e->pct[k - NFIX];
@@ -190,6 +191,7 @@ static int write_nc(const struct ens_spec *e, const struct swe_params *p,
 	const struct swe_state *s, const double *v, const struct spate_field *fl, int n)
 {
 	char path[SWE_NAME_MAX + 32], (*text)[3][TEXT] = malloc(ENS_VARY_MAX * sizeof *text);
+	char units[SPATE_TIME_TEXT];
 	char (*gtext)[2 * SWE_PATH_MAX] = malloc(3 * sizeof *gtext);
 	char *params = swe_params_text(p);
 	double *b = swe_bed_values(s);
@@ -215,6 +217,8 @@ static int write_nc(const struct ens_spec *e, const struct swe_params *p,
 		spec.nfinals = n;
 		table(&t, e, v, col, at, text);
 		spec.table = &t;
+		spate_time_units(p->start_time, units);
+		spec.time_units = units;
 		spec.attrs = attrs;
 		spec.nattrs = global_attrs(attrs, gtext, e, p, params);
 		rc = spate_nc_create(&nc, path, &spec);

@@ -6,6 +6,8 @@
 #     max_depth, the earliest and mean arrival its arrival_time;
 #   - 8 members with Manning's n from 0 to 0.08: every flood probability is
 #     exactly k/8, some lie strictly between 0 and 1, P10 <= P50 <= P90;
+#   - with a start time, ensemble.nc's arrival times have results.nc's CF
+#     time units ("seconds since <start>"), and xarray decodes them to dates;
 #   - the fields' Cloud Optimized GeoTIFFs (with GDAL) hold the same values;
 #   - --keep-members: each member's own results, between P0 and P100;
 #   - the example of README.md and spate(1) (scenarios/river.conf, with an
@@ -94,6 +96,47 @@ for variant in "no --vary" "LO = HI"; do
 		ok "1 member ($variant): max_depth_p50.asc = the run's max_depth.asc" $?
 	fi
 done
+
+# --------------------------------------------- CF times of ensemble.nc
+# With a start time, arrival_time_min and _mean carry the units of the plain
+# run's arrival_time in results.nc ("seconds since <start>", calendar
+# standard), and xarray (where a python3 has it) decodes them to dates.
+if [ $fmt = both ] && command -v ncdump >/dev/null 2>&1; then
+	d=$tmp/cf
+	start=1959-12-02T20:13:00Z
+	"$SPATE" run "$conf" "${small[@]}" --run.start_time=$start --output.dir="$d/plain" &&
+		"$SPATE" ensemble "$conf" "${small[@]}" --run.start_time=$start --members=2 \
+		--vary physics.manning=0.02:0.04 --out="$d/ens"
+	ok "a run and an ensemble with a start time" $?
+	units() { ncdump -h "$1" | sed -n "s/^[[:space:]]*$2:units = //p"; }
+	want=$(units "$d/plain/results.nc" arrival_time)
+	for v in arrival_time_min arrival_time_mean; do
+		got=$(units "$d/ens/ensemble.nc" $v)
+		[ "$got" = "$want" ] && [ "$got" = '"seconds since 1959-12-02 20:13:00" ;' ] &&
+			ncdump -h "$d/ens/ensemble.nc" | grep -q "$v:calendar = \"standard\""
+		ok "ensemble.nc's $v: results.nc's time units, calendar standard" $? \
+			"$v:units = $got, arrival_time:units = $want"
+	done
+	for py in python3 /usr/bin/python3; do
+		"$py" -c 'import xarray, numpy' 2>/dev/null || continue
+		out=$("$py" - "$d/ens/ensemble.nc" $start 2>&1 <<'PY'
+import sys, warnings, numpy as np, xarray as xr
+warnings.simplefilter("ignore", RuntimeWarning)   # xarray casting the NaN of dry cells
+path, start = sys.argv[1], np.datetime64(sys.argv[2].rstrip("Z"), "ns")
+raw, dec = xr.open_dataset(path, decode_times=False), xr.open_dataset(path)
+for v in ("arrival_time_min", "arrival_time_mean"):
+    d, r = dec[v].values, raw[v].values.astype("float64")
+    want = start + np.round(r[~np.isnan(r)] * 1e9).astype("timedelta64[ns]")
+    # xarray truncates float seconds to whole ns: 1 us of slack
+    if not (d.dtype.kind == "M" and np.array_equal(np.isnat(d), np.isnan(r)) and
+            np.all(np.abs((d[~np.isnat(d)] - want).astype("int64")) <= 1000)):
+        sys.exit("%s decoded as %s, not start_time + t" % (v, d.dtype))
+PY
+)
+		ok "xarray decodes ensemble.nc's arrival times to dates = start_time + t" $? "$out"
+		break
+	done
+fi
 
 # --------------------------------------------- 8 members
 d=$tmp/eight
