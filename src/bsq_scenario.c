@@ -304,13 +304,19 @@ int bsq_config_load(struct bsq_config *c, const char *path)
 	return spate_scenario_load(&m, c, path);
 }
 
-/* The key of that name (it is in the table). */
+/* The index of the key of that name in the table; NKEYS if none. */
 static size_t key_index(const char *section, const char *name)
 {
 	size_t k = 0;
 	while (k < NKEYS && (strcmp(keys[k].section, section) || strcmp(keys[k].name, name)))
 		k++;
 	return k;
+}
+
+int bsq_config_given(const struct bsq_config *c, const char *section, const char *key)
+{
+	size_t k = key_index(section, key);
+	return k < NKEYS && c->set[k];
 }
 
 /* The set-up's parameters over the defaults. */
@@ -340,8 +346,7 @@ static int apply_setup(const struct bsq_config *c, struct bsq_params *p)
 	}
 }
 
-/* The set-up's parameters, then the explicit keys, unchecked. */
-static int resolve(const struct bsq_config *c, struct bsq_params *p)
+int bsq_config_params(const struct bsq_config *c, struct bsq_params *p)
 {
 	size_t p0 = offsetof(struct bsq_config, p), p1 = p0 + sizeof c->p;
 	int rc;
@@ -358,20 +363,6 @@ static int resolve(const struct bsq_config *c, struct bsq_params *p)
 			memcpy((char *)p + (e->off2 - p0), (const char *)c + e->off2, sizeof(double));
 	}
 	return 0;
-}
-
-int bsq_config_resolve(const struct bsq_config *c, struct bsq_params *p)
-{
-	int rc = resolve(c, p);
-#ifndef HAVE_NCCL
-	/* the flood's rule (params_check.c): asked for, NCCL must be there */
-	if (!rc && c->transport == HALO_TRANSPORT_NCCL) {
-		spate_log_error("bsq", "[parallel] transport = nccl: this spate was built without "
-			"NCCL (reconfigure with --with-nccl, or set transport = auto or mpi)");
-		return -SPATE_EUNSUPPORTED;
-	}
-#endif
-	return rc ? rc : bsq_check(p);
 }
 
 /* Key k's value in c as text into buf (n bytes). */
@@ -417,7 +408,7 @@ char *bsq_config_text(const struct bsq_config *c0)
 		return NULL;
 	}
 	*c = *c0;   /* the solver's keys as the run has them (the set-up's, or given) */
-	if (resolve(c0, &c->p))
+	if (bsq_config_params(c0, &c->p))
 		c->p = c0->p;
 	for (size_t k = 0; k < NKEYS; k++) {
 		if (strcmp(sec, keys[k].section)) {

@@ -55,9 +55,22 @@ void bsq_config_quiet(int on);
 /* Read the scenario file at path into c (defaults first). */
 int bsq_config_load(struct bsq_config *c, const char *path);
 
-/* The solver parameters of c: the set-up's, then the explicit keys; then
- * validated (bsq_check).  0 or -SPATE_EINVAL after a message. */
+/* The solver parameters of c: the set-up's, then the explicit keys,
+ * unchecked.  0, or -SPATE_EINVAL after a message (a set-up's bad value). */
+int bsq_config_params(const struct bsq_config *c, struct bsq_params *p);
+
+/* bsq_config_params, then checked (bsq_scenario_check.c): NCCL there where
+ * asked for, every given key read by the set-up, the boundary kinds and
+ * thermal it resolves to (else a message naming each that is not: a key of
+ * another set-up, gbeta, T0 or kappa with thermal = no, a wall velocity
+ * that is no moving wall's tangential one, a temperature on a periodic
+ * face), the parameters valid (bsq_check).  0, -SPATE_EINVAL or
+ * -SPATE_EUNSUPPORTED after a message. */
 int bsq_config_resolve(const struct bsq_config *c, struct bsq_params *p);
+
+/* Whether [section] key was given (in the scenario file or on the command
+ * line): 1 or 0. */
+int bsq_config_given(const struct bsq_config *c, const char *section, const char *key);
 
 /* The resolved keys as INI text (malloc'd; NULL when out of memory). */
 char *bsq_config_text(const struct bsq_config *c);

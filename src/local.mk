@@ -44,7 +44,8 @@ src_libspate_a_SOURCES = \
 	src/bsq_mg.c src/bsq_mg_level.c src/bsq_mg_gsrb.c src/bsq_mg_residual.c \
 	src/bsq_mg_restrict.c src/bsq_mg_interp_pl.c src/bsq_mg_interp_pc.c \
 	src/bsq_jacobi.c \
-	src/bsq_scenario.c src/bsq_out.c src/bsq_ckpt.c src/bsq_run.c src/bsq_cli.c \
+	src/bsq_scenario.c src/bsq_scenario_check.c src/bsq_out.c src/bsq_ckpt.c src/bsq_run.c \
+	src/bsq_cli.c \
 	src/bsq_bench.c src/bsq_device.c src/bsq_cpu.c \
 	src/bsq_slab.c src/bsq_slab_ops.c src/bsq_slab_halo.c src/bsq_slab_out.c
 noinst_HEADERS += \

@@ -13,7 +13,10 @@
 # from before [solver] warm_start is taken, one of the other module or of
 # another warm start, or without its p_prev, is refused; bad keys and values
 # give a message naming the key (with "did you mean" for a misspelt one)
-# and exit status 1.
+# and exit status 1, and so does a key given where nothing reads it (a key
+# of another set-up, buoyancy without a temperature, a wall velocity that is
+# no lid's tangential one, a temperature on a periodic face), while the keys
+# a set-up reads run.
 set -u
 if [ -z "${SPATE:-}" ] || [ ! -x "$SPATE" ]; then
 	echo "bsq_run.sh: SPATE is not set to the spate program" >&2
@@ -239,6 +242,48 @@ refused "a misspelt model" "[physics] model = bousinesq: must be shallow_water o
 printf '[physics]\nmodel = boussinesq\n[domain]\nsetup = cavity\n' >"$tmp/norun.conf"
 refused "no [run] section" "missing section [run]" run "$tmp/norun.conf"
 refused "another model's key" "unknown key of the boussinesq model" "${cav[@]}" --physics.manning=0.03
+# a key given where nothing reads it, even at the value the run has anyway
+# (bsq_scenario_check.c): refused naming it, its section, the set-up or the
+# boundary kind, and what to do; the keys a set-up reads run
+refused "ra with setup = cavity" "[physics] ra is read by setup = heated_cavity and \
+rayleigh_benard only, not setup = cavity: remove it, or change the set-up" "${cav[@]}" \
+	--physics.ra=1e4 --output.dir="$tmp/U"
+refused "plates with setup = cavity" "[physics] plates is read by setup = rayleigh_benard only" \
+	"${cav[@]}" --physics.plates=no_slip --output.dir="$tmp/U"
+refused "re with setup = heated_cavity" "[physics] re is read by setup = cavity, cavity3d and \
+taylor_green only, not setup = heated_cavity" run "$scen/bsq_heated_cavity.conf" \
+	--physics.re=100 --output.dir="$tmp/U"
+printf '[physics]\nmodel = boussinesq\n[domain]\nn = 8\nnx = 8\n[run]\nend_time = 1\n' \
+	>"$tmp/none.conf"
+refused "n with setup = none" "[domain] n is read by setup = cavity" run "$tmp/none.conf" \
+	--output.dir="$tmp/U"
+refused "gbeta with thermal = no" "[physics] gbeta is read only while the temperature is \
+advanced, and thermal = no (as setup = cavity has it): remove it, or set [physics] thermal = yes" \
+	"${cav[@]}" --physics.gbeta=1 --output.dir="$tmp/U"
+refused "a tangential velocity on a no-slip wall" "[boundary] xm_w is read only on a moving \
+wall (xm = lid), and xm = noslip (as setup = cavity has it): remove it, or set \
+[boundary] xm = lid" "${cav[@]}" --boundary.xm_w=1 \
+	--output.dir="$tmp/U"
+refused "a velocity through the lid" "[boundary] zp_w is the velocity through face zp, which no \
+boundary kind reads" "${cav[@]}" --boundary.zp_w=0 \
+	--output.dir="$tmp/U"
+refused "a temperature on a periodic face" "[boundary] ym_T: face ym is periodic (as setup = \
+cavity has it), which has no temperature condition: remove it" "${cav[@]}" --boundary.ym_T=1 \
+	--output.dir="$tmp/U"
+"$SPATE" "${cav[@]}" --run.max_steps=3 --physics.re=400 --boundary.zp_u=2 --boundary.zp_v=0.5 \
+	--physics.thermal=yes --physics.gbeta=1 --physics.kappa=0.1 --boundary.zm_T=1 \
+	--output.netcdf=no --output.dir="$tmp/L" --summary "$tmp/L.json" 2>"$tmp/err"
+rc=$?
+result $([ $rc = 0 ] && [ "$(key "$tmp/L.json" steps)" = 3 ]; echo $?) \
+	"cavity with re, zp_u, zp_v, thermal, gbeta, kappa, zm_T: runs (exit $rc: \
+$(head -c 160 "$tmp/err"))"
+"$SPATE" run "$scen/bsq_rayleigh_benard.conf" --domain.n=8 --physics.plates=free_slip \
+	--physics.wavenumber=2 --physics.amplitude=1e-3 --run.max_steps=3 --output.netcdf=no -q \
+	--output.dir="$tmp/RBK" --summary "$tmp/RBK.json" 2>"$tmp/err"
+rc=$?
+result $([ $rc = 0 ] && [ "$(key "$tmp/RBK.json" steps)" = 3 ]; echo $?) \
+	"rayleigh_benard with ra, pr, plates, wavenumber, amplitude: runs (exit $rc: \
+$(head -c 160 "$tmp/err"))"
 refused "no slabs" "[parallel] subdomains = 0" "${cav[@]}" --parallel.subdomains=0
 refused "more slabs than planes" "[parallel] subdomains = 30" "${cav[@]}" --parallel.subdomains=30
 refused "an unknown overlap" "[parallel] overlap = fast" "${cav[@]}" --parallel.overlap=fast

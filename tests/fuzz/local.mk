@@ -56,7 +56,8 @@ tests/fuzz/fuzz_ckpt_nc: $(FUZZ_CKPT_NC_SRC) $(srcdir)/tests/fuzz/fuzz_file.h co
 
 # The Boussinesq scenario reader: keys, set-up, the checks across keys.
 FUZZ_BSQ_SCENARIO_SRC = $(srcdir)/tests/fuzz/fuzz_bsq_scenario.c $(srcdir)/src/bsq_scenario.c \
-	$(srcdir)/src/scenario.c $(srcdir)/src/bsq_params.c $(srcdir)/src/bsq_setup.c \
+	$(srcdir)/src/bsq_scenario_check.c $(srcdir)/src/bsq_diag.c $(srcdir)/src/scenario.c \
+	$(srcdir)/src/bsq_params.c $(srcdir)/src/bsq_setup.c \
 	$(srcdir)/src/bsq_mg_level.c $(srcdir)/src/bsq_bc.c $(srcdir)/src/bsq_rows.c \
 	$(srcdir)/src/util.c
 tests/fuzz/fuzz_bsq_scenario: $(FUZZ_BSQ_SCENARIO_SRC) $(srcdir)/tests/fuzz/fuzz_file.h config.h
