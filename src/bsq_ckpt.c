@@ -54,7 +54,7 @@ int bsq_ckpt_write(const struct bsq_config *c, const struct bsq_state *s,
 	arrays((struct bsq_state *)s, a);
 	for (int i = 0; i < NNUM && !rc; i++)
 		rc = spate_ckpt_set(&k, num_names[i], v[i]);
-	if (!rc && !(k.text = bsq_config_text(c)))
+	if (!rc && !(k.text = bsq_config_text(c, NULL)))
 		rc = -SPATE_ENOMEM;
 	for (int i = 0; i < NARR && !rc; i++) {
 		void *d;
@@ -101,7 +101,7 @@ static void cut_added(char *now, const char *text)
 static int fits(const struct spate_ckpt *k, const char *path, const struct bsq_config *c,
 	const struct bsq_state *s, const double *v)
 {
-	char *now = bsq_config_text(c);
+	char *now = bsq_config_text(c, NULL);
 	int same;
 	if (now && k->text)
 		cut_added(now, k->text);

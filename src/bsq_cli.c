@@ -94,7 +94,7 @@ int bsq_cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (a.print_only) {
-		char *text = bsq_config_text(c);
+		char *text = bsq_config_text(c, bsq_config_reads);
 		fputs(text ? text : "", stdout);
 		free(text);
 		free(c);

@@ -124,7 +124,7 @@ int bsq_out_open(struct bsq_out *o, const struct bsq_config *c, const struct bsq
 	{
 		struct spate_field f[5];
 		struct spate_nc_spec spec;
-		char *text = bsq_config_text(c);
+		char *text = bsq_config_text(c, NULL);
 		struct spate_attr a[2] = { { "spate_module", "boussinesq", 0 },
 			{ "spate_parameters", text ? text : "", 0 } };
 		describe(f, g);

@@ -396,7 +396,8 @@ static void value_text(const struct bsq_config *c, const struct key *k, char *bu
 	}
 }
 
-char *bsq_config_text(const struct bsq_config *c0)
+char *bsq_config_text(const struct bsq_config *c0, int (*keep)(const struct bsq_config *c,
+	const struct bsq_params *p, const char *section, const char *key))
 {
 	size_t cap = 256 * NKEYS + BSQ_PATH_MAX, len = 0;
 	char *s = malloc(cap), value[BSQ_PATH_MAX + 32];
@@ -410,11 +411,15 @@ char *bsq_config_text(const struct bsq_config *c0)
 	*c = *c0;   /* the solver's keys as the run has them (the set-up's, or given) */
 	if (bsq_config_params(c0, &c->p))
 		c->p = c0->p;
+	else if (keep && !bsq_config_given(c0, "physics", "wavenumber"))
+		c->wavenumber = c->p.wavenumber;   /* the set-up's (0: not given), to read back */
 	for (size_t k = 0; k < NKEYS; k++) {
 		if (strcmp(sec, keys[k].section)) {
 			sec = keys[k].section;
 			len += (size_t)snprintf(s + len, cap - len, "%s[%s]\n", len ? "\n" : "", sec);
 		}
+		if (keep && !keep(c0, &c->p, keys[k].section, keys[k].name))
+			continue;
 		value_text(c, &keys[k], value, sizeof value);
 		len += (size_t)snprintf(s + len, cap - len, "%s = %s\n", keys[k].name, value);
 	}

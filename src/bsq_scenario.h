@@ -72,7 +72,16 @@ int bsq_config_resolve(const struct bsq_config *c, struct bsq_params *p);
  * line): 1 or 0. */
 int bsq_config_given(const struct bsq_config *c, const char *section, const char *key);
 
-/* The resolved keys as INI text (malloc'd; NULL when out of memory). */
-char *bsq_config_text(const struct bsq_config *c);
+/* Whether the set-up, boundary kinds and thermal of c, resolved to p,
+ * read [section] key (bsq_scenario_check.c; the rule bsq_config_resolve
+ * holds the given keys to): 1 or 0. */
+int bsq_config_reads(const struct bsq_config *c, const struct bsq_params *p,
+	const char *section, const char *key);
+
+/* The resolved keys as INI text (malloc'd; NULL when out of memory); with
+ * keep (bsq_config_reads, for --print-params), only the keys it keeps, so
+ * that the text reads back. */
+char *bsq_config_text(const struct bsq_config *c, int (*keep)(const struct bsq_config *c,
+	const struct bsq_params *p, const char *section, const char *key));
 
 #endif

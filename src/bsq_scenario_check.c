@@ -91,87 +91,104 @@ static const char *whose(const struct bsq_config *c, const char *sec, const char
 	return buf;
 }
 
-/* The set-up keys of another set-up; the count refused. */
-static int setup_keys(const struct bsq_config *c)
+/* Face index of a boundary key's prefix ("xm_u": 0), or -1. */
+static int face_of(const char *key)
 {
-	char list[256];
-	int bad = 0;
-	for (size_t i = 0; i < sizeof only / sizeof only[0]; i++) {
-		if (!bsq_config_given(c, only[i].sec, only[i].key) || listed(only[i].setups, c->setup))
-			continue;
-		spate_log_error("scenario", "[%s] %s is read by setup = %s only, not setup = %s: remove "
-			"it, or change the set-up%s", only[i].sec, only[i].key,
-			spelt(only[i].setups, list, sizeof list), c->setup,
-			strcmp(only[i].key, "n") ? "" : " ([domain] nx, ny, nz give the cells)");
-		bad++;
-	}
-	return bad;
+	for (int f = 0; f < BSQ_NFACE; f++)
+		if (!strncmp(key, face_name[f], 2) && key[2] == '_')
+			return f;
+	return -1;
 }
 
-/* gbeta and T0 (and kappa, unless the Nusselt number divides by it)
- * without a temperature; the count refused. */
-static int thermal_keys(const struct bsq_config *c, const struct bsq_params *p)
+/* Whether nothing reads [sec] key under c's set-up and p, its resolved
+ * parameters: 1 with why (n bytes) saying so and what to do, else 0. */
+static int why_unread(const struct bsq_config *c, const struct bsq_params *p, const char *sec,
+	const char *key, char *why, size_t n)
 {
-	static const char *const keys[] = { "gbeta", "T0", "kappa" };
-	char w[64];
+	char list[256], w[64];
 	double dT;
-	int bad = 0;
-	if (p->thermal)
-		return 0;
-	for (int i = 0; i < 3; i++) {
-		if (!bsq_config_given(c, "physics", keys[i]) ||
-			(i == 2 && bsq_diag_nusselt_kind(p, &dT) == 2))
-			continue;
-		spate_log_error("scenario", "[physics] %s is read only while the temperature is "
-			"advanced, and thermal = no%s: remove it, or set [physics] thermal = yes", keys[i],
+	int f = face_of(key), d;
+	for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
+		if (!strcmp(sec, only[i].sec) && !strcmp(key, only[i].key)) {
+			if (listed(only[i].setups, c->setup))
+				return 0;
+			snprintf(why, n, "[%s] %s is read by setup = %s only, not setup = %s: remove it, "
+				"or change the set-up%s", sec, key, spelt(only[i].setups, list, sizeof list),
+				c->setup, strcmp(key, "n") ? "" : " ([domain] nx, ny, nz give the cells)");
+			return 1;
+		}
+	if (!strcmp(sec, "physics") && !p->thermal && (!strcmp(key, "gbeta") ||
+		!strcmp(key, "T0") || (!strcmp(key, "kappa") && bsq_diag_nusselt_kind(p, &dT) != 2))) {
+		snprintf(why, n, "[physics] %s is read only while the temperature is advanced, and "
+			"thermal = no%s: remove it, or set [physics] thermal = yes", key,
 			whose(c, "physics", "thermal", w, sizeof w));
-		bad++;
+		return 1;
 	}
-	return bad;
+	if (strcmp(sec, "boundary") || f < 0 || p->vel_bc[f] < BSQ_NOSLIP ||
+		p->vel_bc[f] > BSQ_PERIODIC || strlen(key) != 4)
+		return 0;
+	if (key[3] == 'T') {
+		if (p->vel_bc[f] != BSQ_PERIODIC)
+			return 0;
+		snprintf(why, n, "[boundary] %s: face %s is periodic%s, which has no temperature "
+			"condition: remove it", key, face_name[f], whose(c, "boundary", face_name[f], w,
+			sizeof w));
+		return 1;
+	}
+	if (!strchr("uvw", key[3]))
+		return 0;
+	d = key[3] - 'u';
+	if (d == f / 2)
+		snprintf(why, n, "[boundary] %s is the velocity through face %s, which no boundary "
+			"kind reads (a wall holds it at 0, a periodic face takes the opposite one's): "
+			"remove it", key, face_name[f]);
+	else if (p->vel_bc[f] != BSQ_LID)
+		snprintf(why, n, "[boundary] %s is read only on a moving wall (%s = lid), and %s = "
+			"%s%s: remove it, or set [boundary] %s = lid", key, face_name[f], face_name[f],
+			kind_name[p->vel_bc[f]], whose(c, "boundary", face_name[f], w, sizeof w),
+			face_name[f]);
+	else
+		return 0;
+	return 1;
 }
 
-/* A face's wall velocities and temperature that its kind does not read;
- * the count refused. */
-static int face_keys(const struct bsq_config *c, const struct bsq_params *p, int f)
+int bsq_config_reads(const struct bsq_config *c, const struct bsq_params *p, const char *sec,
+	const char *key)
 {
-	static const char comp[3] = { 'u', 'v', 'w' };
-	const char *face = face_name[f], *kind = kind_name[p->vel_bc[f]];
-	char key[8], w[64];
-	int bad = 0;
-	for (int d = 0; d < 3; d++) {
-		snprintf(key, sizeof key, "%s_%c", face, comp[d]);
-		if (!bsq_config_given(c, "boundary", key))
-			continue;
-		if (d == f / 2)
-			spate_log_error("scenario", "[boundary] %s is the velocity through face %s, which "
-				"no boundary kind reads (a wall holds it at 0, a periodic face takes the "
-				"opposite one's): remove it", key, face);
-		else if (p->vel_bc[f] != BSQ_LID)
-			spate_log_error("scenario", "[boundary] %s is read only on a moving wall (%s = "
-				"lid), and %s = %s%s: remove it, or set [boundary] %s = lid", key, face, face,
-				kind, whose(c, "boundary", face, w, sizeof w), face);
-		else
-			continue;
-		bad++;
-	}
-	snprintf(key, sizeof key, "%s_T", face);
-	if (p->vel_bc[f] == BSQ_PERIODIC && bsq_config_given(c, "boundary", key)) {
-		spate_log_error("scenario", "[boundary] %s: face %s is periodic%s, which has no "
-			"temperature condition: remove it", key, face, whose(c, "boundary", face, w,
-			sizeof w));
-		bad++;
-	}
-	return bad;
+	char why[512];
+	return !why_unread(c, p, sec, key, why, sizeof why);
 }
 
 /* Every given key that nothing reads under c's set-up and p, its resolved
- * parameters, refused with a message naming it: -SPATE_EINVAL; else 0. */
+ * parameters, refused with a message naming it: -SPATE_EINVAL; else 0.
+ * The keys some read and others not: the set-ups' own, the temperature's,
+ * the faces' velocities and temperatures. */
 static int unread(const struct bsq_config *c, const struct bsq_params *p)
 {
-	int bad = setup_keys(c) + thermal_keys(c, p);
+	static const char *const thermal[] = { "gbeta", "T0", "kappa" };
+	char why[512], key[8];
+	int bad = 0;
+	for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
+		if (bsq_config_given(c, only[i].sec, only[i].key) &&
+			why_unread(c, p, only[i].sec, only[i].key, why, sizeof why)) {
+			spate_log_error("scenario", "%s", why);
+			bad++;
+		}
+	for (int i = 0; i < 3; i++)
+		if (bsq_config_given(c, "physics", thermal[i]) &&
+			why_unread(c, p, "physics", thermal[i], why, sizeof why)) {
+			spate_log_error("scenario", "%s", why);
+			bad++;
+		}
 	for (int f = 0; f < BSQ_NFACE; f++)
-		if (p->vel_bc[f] >= BSQ_NOSLIP && p->vel_bc[f] <= BSQ_PERIODIC)
-			bad += face_keys(c, p, f);
+		for (const char *q = "uvwT"; *q; q++) {
+			snprintf(key, sizeof key, "%s_%c", face_name[f], *q);
+			if (bsq_config_given(c, "boundary", key) &&
+				why_unread(c, p, "boundary", key, why, sizeof why)) {
+				spate_log_error("scenario", "%s", why);
+				bad++;
+			}
+		}
 	return bad ? -SPATE_EINVAL : 0;
 }
 

@@ -367,4 +367,20 @@ refused "a checkpoint of another grid" "another grid or scenario" "${cav[@]}" --
 	--output.dir="$tmp/E" --restart "$bck"
 refused "a checkpoint of another warm start" "another grid or scenario" "${cav[@]}" \
 	--solver.warm_start=previous --output.dir="$tmp/E" --restart "$bck"
+# --print-params prints a scenario that reads back: the keys the set-up
+# reads, resolved (another set-up's ra, pr, plates, or a wavenumber of 0,
+# were printed and refused when read back); read back, it prints the same
+# text and runs the same series as the scenario it came from
+for f in "$scen"/bsq_*.conf; do
+	n=$(basename "$f" .conf)
+	o=(--domain.n=8 --run.end_time=0.05 --output.interval=0 -q)
+	"$SPATE" run "$f" "${o[@]}" --print-params >"$tmp/$n.pp" 2>"$tmp/err" &&
+		"$SPATE" run "$tmp/$n.pp" --print-params >"$tmp/$n.pp2" 2>>"$tmp/err" &&
+		cmp -s "$tmp/$n.pp" "$tmp/$n.pp2" &&
+		"$SPATE" run "$f" "${o[@]}" --output.dir="$tmp/ppA" 2>>"$tmp/err" &&
+		"$SPATE" run "$tmp/$n.pp" -q --output.dir="$tmp/ppB" 2>>"$tmp/err" &&
+		cmp -s "$tmp/ppA/series.csv" "$tmp/ppB/series.csv"
+	result $? "$n: --print-params reads back, the same text and series ($(head -c 160 "$tmp/err"))"
+	rm -rf "$tmp/ppA" "$tmp/ppB"
+done
 exit $fail
