@@ -31,7 +31,6 @@
 #endif
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "spate.h"
 #include "bsq_scenario.h"
@@ -54,16 +53,6 @@ static const struct {
 
 static const char *const face_name[BSQ_NFACE] = { "xm", "xp", "ym", "yp", "zm", "zp" };
 static const char *const kind_name[] = { "noslip", "freeslip", "lid", "periodic" };
-
-/* Whether `word` is one of the '|'-separated `list`, in any case. */
-static int listed(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	for (const char *s = list; s; s = strchr(s, '|') ? strchr(s, '|') + 1 : NULL)
-		if (!strncasecmp(s, word, n) && (s[n] == '|' || !s[n]))
-			return 1;
-	return 0;
-}
 
 /* list "a|b|c" as "a, b and c" into buf. */
 static const char *spelt(const char *list, char *buf, size_t size)
@@ -110,7 +99,7 @@ static int why_unread(const struct bsq_config *c, const struct bsq_params *p, co
 	int f = face_of(key), d;
 	for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
 		if (!strcmp(sec, only[i].sec) && !strcmp(key, only[i].key)) {
-			if (listed(only[i].setups, c->setup))
+			if (spate_listed(only[i].setups, c->setup))
 				return 0;
 			snprintf(why, n, "[%s] %s is read by setup = %s only, not setup = %s: remove it, "
 				"or change the set-up%s", sec, key, spelt(only[i].setups, list, sizeof list),

@@ -57,20 +57,10 @@ static const char *setups_of(const char *sec, const char *key)
 	return NULL;
 }
 
-/* Whether `word` is one of the '|'-separated `list`. */
-static int listed(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	for (const char *s = list; s; s = strchr(s, '|') ? strchr(s, '|') + 1 : NULL)
-		if (!strncmp(s, word, n) && (s[n] == '|' || !s[n]))
-			return 1;
-	return 0;
-}
-
 int swe_key_used(const struct swe_params *p, const char *section, const char *key)
 {
 	const char *s = setups_of(section, key);
-	return !s || listed(s, p->setup);
+	return !s || spate_listed(s, p->setup);
 }
 
 int swe_key_unused(const struct swe_params *p, const char *sec, const char *key)

@@ -58,6 +58,9 @@ const char *spate_option(int argc, char **argv, int *i, const char *name);
  * range (atof would take "abc" as 0, atol "2.5" as 2). */
 int spate_option_number(const char *cmd, const char *a, double lo, double hi, int whole,
 	double *v);
+/* Whether word is one of the '|'-separated names of list ("cavity|lid"),
+ * in any case: 1 or 0 (the set-ups that read a key). */
+int spate_listed(const char *list, const char *word);
 /* Whether a command-line word is an option ("--..." or -q), not a value:
  * a value left out before it ("--summary --quiet") is not taken from it. */
 int spate_is_option(const char *a);

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <math.h>
 
@@ -167,6 +168,15 @@ int spate_option_number(const char *cmd, const char *a, double lo, double hi, in
 			hi);
 		return -SPATE_EINVAL;
 	}
+	return 0;
+}
+
+int spate_listed(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *s = list; s; s = strchr(s, '|') ? strchr(s, '|') + 1 : NULL)
+		if (!strncasecmp(s, word, n) && (s[n] == '|' || !s[n]))
+			return 1;
 	return 0;
 }
 
