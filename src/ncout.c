@@ -47,6 +47,9 @@ struct spate_nc {
 	size_t nbuf;        /* values buf holds */
 	int par;            /* opened by every rank together (NetCDF-4 over MPI-IO) */
 	int rank;           /* this rank, with par */
+	int reopened;       /* a restart's file, written on (not made anew) */
+	int shifted;        /* rec_shift known (after the first record) */
+	long rec_shift;     /* a record index less this is its place in the file */
 };
 
 #define NC(what, call) SPATE_NC("netcdf", what, call)
@@ -404,7 +407,8 @@ int spate_nc_create(struct spate_nc **out, const char *path, const struct spate_
 		"");
 	if (!f->time_units[0])
 		spate_time_units(NULL, f->time_units);
-	if (!(spec->append && reopen(f, path, spec) == 0) && (rc = create(f, spec))) {
+	f->reopened = spec->append && reopen(f, path, spec) == 0;
+	if (!f->reopened && (rc = create(f, spec))) {
 		nc_free(f);
 		return rc;
 	}
@@ -422,8 +426,16 @@ int spate_nc_record_layers(struct spate_nc *f, long rec, double t,
 	const struct spate_field *fl, int n, int k0, int nk)
 {
 	const char *path = f->path;
-	size_t at = (size_t)rec, one = f->par && f->rank != 0 ? 0 : 1;
+	size_t at, one = f->par && f->rank != 0 ? 0 : 1;
 	int rc = 0;
+	if (!f->shifted)
+		NC("placing the records", spate_nc_rec_shift(f->id, f->v_time, f->reopened, rec,
+			&f->rec_shift));
+	f->shifted = 1;
+	if (rec < f->rec_shift)
+		NC("writing time", NC_EINVALCOORDS);   /* records come in order */
+	rec -= f->rec_shift;
+	at = (size_t)rec;
 	NC("writing time", nc_put_vara_double(f->id, f->v_time, &at, &one, &t));
 	for (int k = 0; k < n; k++)
 		NC(fl[k].name, put_field(f, &fl[k], rec, k0, nk));
@@ -457,7 +469,8 @@ int spate_nc_points_row(struct spate_nc *f, long rec, double t, const double *v)
 {
 	const char *path = f->path;
 	int rc = 0;
-	NC("writing a row of the points", f->pts ? spate_ncp_row(f->pts, rec, t, v) : NC_EINVAL);
+	NC("writing a row of the points", f->pts ? spate_ncp_row(f->pts, f->reopened, rec, t, v) :
+		NC_EINVAL);
 out:
 	return rc;
 }

@@ -20,6 +20,8 @@ struct spate_ncp {
 	int n, nseries, nfinal;
 	double fill;
 	int v_time;
+	int shifted;        /* rec_shift known (after the first row) */
+	long rec_shift;     /* a row index less this is its place in the file */
 	int *v;             /* the series, then the final values */
 	double *buf;        /* one value per point */
 };
@@ -129,10 +131,17 @@ int spate_ncp_places(const struct spate_ncp *q, const struct spate_points *p)
 	return nc_put_var_double(q->id, v, p->y);
 }
 
-int spate_ncp_row(struct spate_ncp *q, long rec, double t, const double *v)
+int spate_ncp_row(struct spate_ncp *q, int reopened, long rec, double t, const double *v)
 {
-	size_t start[2] = { (size_t)rec, 0 }, count[2] = { 1, (size_t)q->n };
-	int e = nc_put_var1_double(q->id, q->v_time, start, &t);
+	size_t start[2] = { 0, 0 }, count[2] = { 1, (size_t)q->n };
+	int e = q->shifted ? 0 : spate_nc_rec_shift(q->id, q->v_time, reopened, rec,
+		&q->rec_shift);
+	q->shifted = 1;
+	if (!e && rec < q->rec_shift)
+		e = NC_EINVALCOORDS;   /* rows come in order */
+	start[0] = (size_t)(rec - q->rec_shift);
+	if (!e)
+		e = nc_put_var1_double(q->id, q->v_time, start, &t);
 	for (int k = 0; k < q->nseries && !e; k++) {
 		for (int p = 0; p < q->n; p++)
 			q->buf[p] = v[q->nseries * p + k];

@@ -19,8 +19,9 @@ int spate_ncp_reopen(struct spate_ncp **q, int id, const struct spate_points *p)
 /* Write the names and positions of p (out of define mode). */
 int spate_ncp_places(const struct spate_ncp *q, const struct spate_points *p);
 
-/* Row rec at time t: v[nseries * p + k] series k of point p. */
-int spate_ncp_row(struct spate_ncp *q, long rec, double t, const double *v);
+/* Row rec at time t: v[nseries * p + k] series k of point p; the rows of
+ * a run placed as spate_nc_rec_shift says (reopened: a restart's file). */
+int spate_ncp_row(struct spate_ncp *q, int reopened, long rec, double t, const double *v);
 
 /* The final values, v[nfinal * p + k] (NaN: fill). */
 int spate_ncp_final(struct spate_ncp *q, const double *v);

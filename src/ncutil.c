@@ -143,6 +143,10 @@ int spate_nc_cf_mapping(int id, int v, const char *wkt)
 	return e ? e : spate_nc_att_text(id, v, "grid_mapping_name", "transverse_mercator");
 }
 
+/* The attribute of a time variable that holds the run's record index of
+ * the file's first record (spate_nc_rec_shift). */
+#define FIRST_RECORD "spate_first_record"
+
 int spate_nc_has_var(int id, const char *name, int nd, int *v)
 {
 	int d;
@@ -154,5 +158,26 @@ int spate_nc_has_dim(int id, const char *name, size_t n)
 	size_t len;
 	int d;
 	return !nc_inq_dimid(id, name, &d) && !nc_inq_dimlen(id, d, &len) && len == n;
+}
+
+int spate_nc_rec_shift(int id, int v_time, int reopened, long rec, long *shift)
+{
+	long first = 0;
+	size_t n = 0;
+	nc_type type;
+	int e = 0;
+	if (reopened) {
+		/* none (or not one whole number): a file that starts at record 0 */
+		if (nc_inq_att(id, v_time, FIRST_RECORD, &type, &n) || n != 1 ||
+			nc_get_att_long(id, v_time, FIRST_RECORD, &first) || first < 0)
+			first = 0;
+		*shift = first;
+		return 0;
+	}
+	*shift = rec;
+	if (rec > 0 && !(e = nc_redef(id)) && !(e = nc_put_att_long(id, v_time, FIRST_RECORD,
+		NC_INT, 1, &rec)))
+		e = nc_enddef(id);
+	return e;
 }
 #endif

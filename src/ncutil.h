@@ -57,4 +57,13 @@ int spate_nc_cf_mapping(int id, int v, const char *wkt);
 int spate_nc_has_var(int id, const char *name, int nd, int *v);
 int spate_nc_has_dim(int id, const char *name, size_t n);
 
+/* Where a run's records go in a file (its first record has index rec):
+ * *shift is what to take from each record index.  A file made by this run
+ * starts at its first record (a restart into a new folder left the records
+ * before the checkpoint empty, their times the fill value), and says so in
+ * the attribute spate_first_record of v_time when that is not 0; a file
+ * reopened (a restart's) keeps the shift its attribute says (0 without
+ * one).  0 or a NetCDF error. */
+int spate_nc_rec_shift(int id, int v_time, int reopened, long rec, long *shift);
+
 #endif

@@ -118,6 +118,39 @@ rain=(--physics.rain=10000 --physics.manning=0.03)
 result $? "uninterrupted run, rain and friction"
 stop_and_go rain R0 15 "${rain[@]}" -- "${rain[@]}"
 
+# ------------------------------------------------------------ a new folder
+# Continued into a folder of its own, results.nc holds the records and the
+# gauge rows this run wrote, from its first (they sat after as many empty
+# ones as came before the checkpoint, their times NetCDF's fill value,
+# which xarray cannot decode): the uninterrupted run's last ones, the same
+# times and depths; continued again in that folder, they go on in place.
+if [ $nc = yes ]; then
+	ck=$(ls "$tmp/one"/checkpoint.* | head -n 1)
+	"$SPATE" "${base[@]}" "--output.dir=$tmp/N" --restart "$ck" --run.end_time=30 \
+		--checkpoint-every=7 2>"$tmp/N.err" &&
+		"$SPATE" "${base[@]}" "--output.dir=$tmp/N" --restart "$tmp/N/checkpoint.nc" \
+		2>>"$tmp/N.err"
+	rc=$?
+	# vals FILE VAR [N]: the values of VAR, one a line (the last N)
+	vals() {
+		ncdump -v "$2" "$1" | sed -n "/^ $2 = /,/;/p" | sed "s/^ $2 = //; s/[;}]//g" |
+			tr ',' '\n' | sed 's/^ *//; /^$/d' | tail -n "${3:-+1}"
+	}
+	nt=$(vals "$tmp/N/results.nc" time | wc -l)
+	ng=$(vals "$tmp/N/results.nc" gauge_time | wc -l)
+	[ $rc -eq 0 ] && [ "$nt" -gt 0 ] && [ "$ng" -gt 0 ] &&
+		! vals "$tmp/N/results.nc" time | grep -q '_' &&
+		! vals "$tmp/N/results.nc" gauge_time | grep -q '_' &&
+		diff -q <(vals "$tmp/A/results.nc" time "$nt") <(vals "$tmp/N/results.nc" time) &&
+		diff -q <(vals "$tmp/A/results.nc" gauge_time "$ng") \
+			<(vals "$tmp/N/results.nc" gauge_time) &&
+		diff -q <(vals "$tmp/A/results.nc" h | tail -n "$((nt * 80 * 80))") \
+			<(vals "$tmp/N/results.nc" h) >/dev/null
+	result $? "a new folder: results.nc from the restart's first record, $nt records and $ng \
+gauge rows, the uninterrupted run's last (exit $rc$( [ $rc -ne 0 ] && echo ": $(tail -n 2 \
+"$tmp/N.err")"))"
+fi
+
 # ------------------------------------------------------------ refusals
 ck=$(ls "$tmp/one"/checkpoint.* | head -n 1)
 # refused NAME FRAGMENT ARGS...: the restart fails with FRAGMENT on stderr
