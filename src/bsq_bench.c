@@ -229,6 +229,16 @@ int bsq_bench(int argc, char **argv)
 		spate_log_error("bench", "--sizes: no size (NXxNYxNZ,...)");
 		return -SPATE_EINVAL;
 	}
+	/* and every solver */
+	{
+		char list[64], *save2 = NULL;
+		snprintf(list, sizeof list, "%s", solvers);
+		for (char *v = strtok_r(list, ",", &save2); v; v = strtok_r(NULL, ",", &save2))
+			if (strcmp(v, "multigrid") && strcmp(v, "jacobi")) {
+				spate_log_error("bench", "--pressure: %s: use multigrid or jacobi", v);
+				return -SPATE_EINVAL;
+			}
+	}
 	printf("# boussinesq bench, %s, %s precision, tol %g, warm start %s; bytes per cell "
 		"counted: %d values a step + %d a V(2,2) cycle or %d a sweep, %zu bytes a value\n",
 		c.cuda ? "CUDA" : "CPU", sizeof(bsq_real) == 8 ? "double" : "single", c.tol,
@@ -243,10 +253,6 @@ int bsq_bench(int argc, char **argv)
 		c.nz = dims[i].nz;
 		snprintf(list, sizeof list, "%s", solvers);
 		for (char *v = strtok_r(list, ",", &save2); v && !rc; v = strtok_r(NULL, ",", &save2)) {
-			if (strcmp(v, "multigrid") && strcmp(v, "jacobi")) {
-				spate_log_error("bench", "--pressure: %s: use multigrid or jacobi", v);
-				return -SPATE_EINVAL;
-			}
 			c.solver = strcmp(v, "jacobi") ? BSQ_SOLVER_MG : BSQ_SOLVER_JACOBI;
 			if (c.rb == 2 && c.solver == BSQ_SOLVER_JACOBI)
 				continue; /* V-cycles: multigrid only */

@@ -93,7 +93,8 @@ for bad in --case=nope --early-exit=maybe --rain=-1 --rain-centre=x --cellsize=4
 	check "bench $bad: refused, naming it" $? "(exit $rc: $(head -c 300 "$tmp/err"))"
 done
 for bad in --sizes=8x8x8x8 --sizes=8x8 --sizes=3x1x8 --sizes=8x1x8,abc --sizes= \
-	--steps=abc --steps=0 --steps=1.5 --tol=x --tol=0 --tol=1e-3x; do
+	--steps=abc --steps=0 --steps=1.5 --tol=x --tol=0 --tol=1e-3x --pressure=multigrid,sor \
+	--pressure=sor; do
 	"$SPATE" bench --physics=boussinesq --case=cavity --sizes=8x1x8 --steps=1 \
 		--pressure=jacobi --tol=1e-3 "$bad" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
