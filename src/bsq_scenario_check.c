@@ -148,6 +148,17 @@ int bsq_config_reads(const struct bsq_config *c, const struct bsq_params *p, con
 	return !why_unread(c, p, sec, key, why, sizeof why);
 }
 
+/* Whether [sec] key was given and nothing reads it: 1 after a message. */
+static int refused(const struct bsq_config *c, const struct bsq_params *p, const char *sec,
+	const char *key)
+{
+	char why[512];
+	if (!bsq_config_given(c, sec, key) || !why_unread(c, p, sec, key, why, sizeof why))
+		return 0;
+	spate_log_error("scenario", "%s", why);
+	return 1;
+}
+
 /* Every given key that nothing reads under c's set-up and p, its resolved
  * parameters, refused with a message naming it: -SPATE_EINVAL; else 0.
  * The keys some read and others not: the set-ups' own, the temperature's,
@@ -155,28 +166,16 @@ int bsq_config_reads(const struct bsq_config *c, const struct bsq_params *p, con
 static int unread(const struct bsq_config *c, const struct bsq_params *p)
 {
 	static const char *const thermal[] = { "gbeta", "T0", "kappa" };
-	char why[512], key[8];
+	char key[8];
 	int bad = 0;
 	for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
-		if (bsq_config_given(c, only[i].sec, only[i].key) &&
-			why_unread(c, p, only[i].sec, only[i].key, why, sizeof why)) {
-			spate_log_error("scenario", "%s", why);
-			bad++;
-		}
+		bad += refused(c, p, only[i].sec, only[i].key);
 	for (int i = 0; i < 3; i++)
-		if (bsq_config_given(c, "physics", thermal[i]) &&
-			why_unread(c, p, "physics", thermal[i], why, sizeof why)) {
-			spate_log_error("scenario", "%s", why);
-			bad++;
-		}
+		bad += refused(c, p, "physics", thermal[i]);
 	for (int f = 0; f < BSQ_NFACE; f++)
 		for (const char *q = "uvwT"; *q; q++) {
 			snprintf(key, sizeof key, "%s_%c", face_name[f], *q);
-			if (bsq_config_given(c, "boundary", key) &&
-				why_unread(c, p, "boundary", key, why, sizeof why)) {
-				spate_log_error("scenario", "%s", why);
-				bad++;
-			}
+			bad += refused(c, p, "boundary", key);
 		}
 	return bad ? -SPATE_EINVAL : 0;
 }

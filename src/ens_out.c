@@ -105,11 +105,9 @@ static int put_asc(const char *path, const struct swe_state *s, const struct spa
 {
 	double *g = buf;
 	const double *d = f->data;
-	int rc;
 	for (size_t c = 0; c < (size_t)s->nx * s->ny; c++)
 		g[c] = isnan(d[c]) ? FILL : d[c];
-	rc = spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, FILL);
-	return rc ? rc : spate_write_prj(path, s->crs_wkt);
+	return spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, FILL, s->crs_wkt);
 }
 
 #ifdef HAVE_GDAL

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "spate.h"
 #include "ncout.h"
@@ -33,18 +32,6 @@ static int out_kind(const struct spate_map_args *a)
 		if (!strcasecmp(f, names[k]))
 			return k;
 	return -1;
-}
-
-/* The missing folders of the output's path made, as spate run makes its
- * output folder.  Returns 0 or -SPATE_EIO after a message. */
-static int out_folder(const char *out)
-{
-	char dir[4096];
-	const char *slash = strrchr(out, '/');
-	if (!slash || slash == out || (size_t)(slash - out) >= sizeof dir)
-		return 0;
-	snprintf(dir, sizeof dir, "%.*s", (int)(slash - out), out);
-	return access(dir, F_OK) ? spate_mkdir_p(dir) : 0;
 }
 
 #ifdef HAVE_CAIRO
@@ -205,7 +192,7 @@ int spate_map(int argc, char **argv)
 	/* a file that cannot be read is bad input, as in spate export */
 	if ((rc = spate_nc_read_grid(a.in, a.var, a.t, &g, &t, units, long_name, sizeof units)))
 		return rc == -SPATE_EIO ? -SPATE_EINVAL : rc;
-	rc = out_folder(a.out);
+	rc = spate_mkdir_for(a.out);   /* as spate run makes its output folder */
 	if (!rc && k == 0) {
 		rc = terrain_write_geotiff(a.out, &g, units);
 		if (!rc)

@@ -16,8 +16,31 @@
 #include "products_kern.h"
 #include "summary.h"
 
+/* The CRS crs_wkt of the ESRI ASCII grid at path (x.asc) as the .prj
+ * beside it (x.prj), as GDAL and QGIS look for it; nothing when crs_wkt is
+ * NULL or empty.  Returns 0 or -SPATE_EIO. */
+static int write_prj(const char *path, const char *crs_wkt)
+{
+	char prj[4200];
+	size_t n = strlen(path);
+	FILE *f;
+	if (!crs_wkt || !crs_wkt[0])
+		return 0;
+	if (n > 4 && !strcmp(path + n - 4, ".asc"))
+		n -= 4;
+	if (n + 5 > sizeof prj)
+		return -SPATE_EINVAL;
+	memcpy(prj, path, n);
+	memcpy(prj + n, ".prj", 5);
+	if (!(f = fopen(prj, "w")) || fprintf(f, "%s\n", crs_wkt) < 0 || fclose(f)) {
+		spate_log_error("output", "cannot write %s: %s", prj, strerror(errno));
+		return -SPATE_EIO;
+	}
+	return 0;
+}
+
 int spate_write_asc(const char *path, int nx, int ny, double x0, double y0, double dx,
-	double dy, const double *data, double nodata)
+	double dy, const double *data, double nodata, const char *crs_wkt)
 {
 	FILE *f = fopen(path, "w");
 	if (!f) {
@@ -39,27 +62,7 @@ int spate_write_asc(const char *path, int nx, int ny, double x0, double y0, doub
 		spate_log_error("output", "error writing %s", path);
 		return -SPATE_EIO;
 	}
-	return 0;
-}
-
-int spate_write_prj(const char *path, const char *crs_wkt)
-{
-	char prj[4200];
-	size_t n = strlen(path);
-	FILE *f;
-	if (!crs_wkt || !crs_wkt[0])
-		return 0;
-	if (n > 4 && !strcmp(path + n - 4, ".asc"))
-		n -= 4;
-	if (n + 5 > sizeof prj)
-		return -SPATE_EINVAL;
-	memcpy(prj, path, n);
-	memcpy(prj + n, ".prj", 5);
-	if (!(f = fopen(prj, "w")) || fprintf(f, "%s\n", crs_wkt) < 0 || fclose(f)) {
-		spate_log_error("output", "cannot write %s: %s", prj, strerror(errno));
-		return -SPATE_EIO;
-	}
-	return 0;
+	return write_prj(path, crs_wkt);
 }
 
 const char *const swe_snap_names[4] = { "h", "w", "u", "v" };
@@ -113,8 +116,8 @@ int swe_write_grids(const struct swe_state *s, const struct swe_params *p, const
 				g[(size_t)j * s->nx + i] = isnan(v) ? -9999 : v;
 			}
 		snprintf(path, sizeof path, "%s/%s_%04d.asc", dir, swe_snap_names[var], index);
-		if (!(rc = spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, -9999)))
-			rc = spate_write_prj(path, s->crs_wkt);
+		rc = spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, -9999,
+			s->crs_wkt);
 	}
 	free(g);
 	return rc;
@@ -162,8 +165,8 @@ int swe_write_products(const struct swe_state *s, const struct swe_prod *pr, con
 			g[k] = isnan(v) || (s->mask && s->mask[k]) ? -9999 : v;
 		}
 		snprintf(path, sizeof path, "%s/%s.asc", dir, swe_prod_names[var]);
-		if (!(rc = spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, -9999)))
-			rc = spate_write_prj(path, s->crs_wkt);
+		rc = spate_write_asc(path, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, g, -9999,
+			s->crs_wkt);
 	}
 	free(g);
 	return rc;

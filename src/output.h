@@ -18,14 +18,10 @@ struct swe_result {
 
 /* Write an ESRI ASCII grid of nx x ny values, data[j * nx + i] with j = 0 the
  * southern row; (x0, y0) the lower-left corner.  dx != dy is written with
- * GDAL's DX/DY header.  Returns 0 or -SPATE_EIO. */
+ * GDAL's DX/DY header.  A CRS crs_wkt (NULL or "": none) goes beside it as
+ * x.prj for x.asc, as GDAL and QGIS look for it.  Returns 0 or -SPATE_EIO. */
 int spate_write_asc(const char *path, int nx, int ny, double x0, double y0, double dx,
-	double dy, const double *data, double nodata);
-
-/* The CRS of the ESRI ASCII grid at path (x.asc) as the .prj beside it
- * (x.prj), as GDAL and QGIS look for it: the WKT crs_wkt; nothing when
- * crs_wkt is NULL or empty.  Returns 0 or -SPATE_EIO. */
-int spate_write_prj(const char *path, const char *crs_wkt);
+	double dy, const double *data, double nodata, const char *crs_wkt);
 
 /* A snapshot's fields: depth h (m), level w (m, absolute: bref added back),
  * velocities u, v (m/s, desingularised: kp07_velocity, k4 = kappa^4): their

@@ -73,5 +73,8 @@ int spate_option_left_out(int argc, char **argv, int i, const char *const *names
 
 /* Make a directory and its parents; returns 0 or -SPATE_EIO. */
 int spate_mkdir_p(const char *dir);
+/* Make the missing folders of file path ("out/a/s.json": out/a), as spate
+ * run makes its output folder; returns 0 or -SPATE_EIO. */
+int spate_mkdir_for(const char *path);
 
 #endif

@@ -130,10 +130,8 @@ int spate_summary_check(const char *path)
 int spate_summary_open(struct spate_summary *s, const char *path, const char *module,
 	const char *setup, const char *backend, const char *device, const char *precision)
 {
-	char dir[4096];
 	s->keys = 0;
-	summary_dir(path, dir, sizeof dir);
-	if (strcmp(path, "-") && access(dir, F_OK) && spate_mkdir_p(dir))
+	if (strcmp(path, "-") && spate_mkdir_for(path))
 		return -SPATE_EIO;
 	s->f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	if (!s->f) {

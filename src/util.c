@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 
 #include "spate.h"
@@ -121,6 +122,16 @@ int spate_mkdir_p(const char *dir)
 fail:
 	spate_log_error("output", "cannot create directory %s: %s", buf, strerror(errno));
 	return -SPATE_EIO;
+}
+
+int spate_mkdir_for(const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	if (!slash || slash == path || (size_t)(slash - path) >= sizeof dir)
+		return 0;
+	snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+	return access(dir, F_OK) ? spate_mkdir_p(dir) : 0;
 }
 
 /* The edit distance (Levenshtein) of two short names, for "did you mean"

@@ -150,7 +150,7 @@ static SIM_UNUSED void sim_patch_dem(struct swe_params *p, char *dir, int rain, 
 	for (int k = 0; k < 5; k++) {
 		snprintf(path[k], sizeof path[k], "%s/%s.asc", dir, name[k]);
 		if (spate_write_asc(path[k], SIM_PATCH_NX, SIM_PATCH_NY, 0, 0, 5, 5, f + k * nn,
-			-9999)) {
+			-9999, NULL)) {
 			fprintf(stderr, "test error: cannot write %s\n", path[k]);
 			exit(99);
 		}

@@ -304,8 +304,8 @@ static void check_raster(void)
 		}
 	snprintf(dem, sizeof dem, "%s/dem.asc", dir);
 	snprintf(man, sizeof man, "%s/n.asc", dir);
-	if (spate_write_asc(dem, NX, NY, 0, 0, 5, 5, B, -9999) ||
-		spate_write_asc(man, NX, NY, 0, 0, 5, 5, n, -9999))
+	if (spate_write_asc(dem, NX, NY, 0, 0, 5, 5, B, -9999, NULL) ||
+		spate_write_asc(man, NX, NY, 0, 0, 5, 5, n, -9999, NULL))
 		exit(99);
 	sim_params(&p, "dem", NX, NY, 5, 5);
 	sim_set(&p, "domain", "dem", "%s", dem);

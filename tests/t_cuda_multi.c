@@ -330,10 +330,10 @@ static void check_sources(int ngpu)
 	snprintf(man, sizeof man, "%s/n.asc", dir);
 	snprintf(r1, sizeof r1, "%s/r1.asc", dir);
 	snprintf(r2, sizeof r2, "%s/r2.asc", dir);
-	if (spate_write_asc(dem, NX, NY, 0, 0, 5, 5, B, -9999) ||
-		spate_write_asc(man, NX, NY, 0, 0, 5, 5, n, -9999) ||
-		spate_write_asc(r1, NX, NY, 0, 0, 5, 5, ra, -9999) ||
-		spate_write_asc(r2, NX, NY, 0, 0, 5, 5, rb, -9999))
+	if (spate_write_asc(dem, NX, NY, 0, 0, 5, 5, B, -9999, NULL) ||
+		spate_write_asc(man, NX, NY, 0, 0, 5, 5, n, -9999, NULL) ||
+		spate_write_asc(r1, NX, NY, 0, 0, 5, 5, ra, -9999, NULL) ||
+		spate_write_asc(r2, NX, NY, 0, 0, 5, 5, rb, -9999, NULL))
 		exit(99);
 
 	sim_params(&p, "bumps_dambreak", 160, 120, 5, 5);
