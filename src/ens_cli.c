@@ -277,10 +277,10 @@ static int first_pass(int argc, char **argv, struct ens_spec *e)
 		if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))
 			e->quiet = 1;
 		else if (argv[i][0] != '-' || !argv[i][1]) {
+			static const char *const flags[] = { "--keep-members", "--print-members",
+				"--no-cog", "--quiet", NULL };
 			const char *a = i > 0 ? argv[i - 1] : "";
-			if (e->scenario && !strncmp(a, "--", 2) && !strchr(a, '=') &&
-				strcmp(a, "--keep-members") && strcmp(a, "--print-members") &&
-				strcmp(a, "--no-cog") && strcmp(a, "--quiet")) {
+			if (e->scenario && spate_wants_value(a, flags)) {
 				spate_log_error("ensemble", "%s %s: write %s=%s (see spate ensemble "
 					"--help)", a, argv[i], a, argv[i]);
 				return -SPATE_EINVAL;

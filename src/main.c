@@ -194,19 +194,14 @@ struct run_args {
 	int print_only;
 };
 
-/* Whether option a, with no '=', wants a value there: "--device cpu" for
- * "--device=cpu" (cpu would read as a second scenario). */
-static int lacks_value(const char *a)
-{
-	return !strncmp(a, "--", 2) && !strchr(a, '=') && strcmp(a, "--print-params") &&
-		strcmp(a, "--no-output") && strcmp(a, "--quiet");
-}
+/* The options of spate run that take no value. */
+static const char *const run_flags[] = { "--print-params", "--no-output", "--quiet", NULL };
 
 /* A second scenario at argv[i], the first at argv[first]: the message. */
 static void second_scenario(char **argv, int first, int i)
 {
-	int k = i > 0 && lacks_value(argv[i - 1]) ? i : first > 0 &&
-		lacks_value(argv[first - 1]) ? first : -1;
+	int k = i > 0 && spate_wants_value(argv[i - 1], run_flags) ? i : first > 0 &&
+		spate_wants_value(argv[first - 1], run_flags) ? first : -1;
 	if (k >= 0)
 		spate_log_error("run", "%s %s: write %s=%s (see spate run --help)", argv[k - 1],
 			argv[k], argv[k - 1], argv[k]);

@@ -61,6 +61,10 @@ int spate_option_number(const char *cmd, const char *a, double lo, double hi, in
 /* Whether word is one of the '|'-separated names of list ("cavity|lid"),
  * in any case: 1 or 0 (the set-ups that read a key). */
 int spate_listed(const char *list, const char *word);
+/* Whether a is an option written without "=" that is none of flags (its
+ * options without a value, NULL-terminated): "--device" of "--device cpu",
+ * where "cpu" would read as a second scenario. */
+int spate_wants_value(const char *a, const char *const *flags);
 /* Whether a command-line word is an option ("--..." or -q), not a value:
  * a value left out before it ("--summary --quiet") is not taken from it. */
 int spate_is_option(const char *a);

@@ -191,6 +191,16 @@ int spate_listed(const char *list, const char *word)
 	return 0;
 }
 
+int spate_wants_value(const char *a, const char *const *flags)
+{
+	if (strncmp(a, "--", 2) || strchr(a, '='))
+		return 0;
+	for (int k = 0; flags[k]; k++)
+		if (!strcmp(a, flags[k]))
+			return 0;
+	return 1;
+}
+
 /* Whether a is an option rather than a value (spate.h). */
 int spate_is_option(const char *a)
 {
