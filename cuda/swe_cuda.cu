@@ -147,9 +147,7 @@ int swe_cuda_strip_part_rows(void)
 	return env_int("SPATE_CUDA_PART", PART_ROWS, 1, 16);
 }
 
-/* Tiles a walk on a fully wet map (kparams.stack) for `warps` resident
- * warps of the walks. */
-static int strip_stack(const struct swe_cuda_params *kp, long warps)
+int swe_cuda_strip_stack(const struct swe_cuda_params *kp, long warps)
 {
 	int g = env_int("SPATE_CUDA_STACK", 0, 1, 1 << 16);
 	if (g > 0)
@@ -411,7 +409,8 @@ static int cuda_init(struct swe_backend_ctx **out, const struct swe_state *s0,
 	x->kp.part_rows = swe_cuda_strip_part_rows();
 	x->kp.fill = env_int("SPATE_CUDA_FILL", 1, 0, 1);
 	x->kp.tail = env_int("SPATE_CUDA_TAIL", 25, 0, 100);
-	x->kp.stack = x->kp.qblocks[0] > 0 && x->kp.tiles ? strip_stack(&x->kp, x->walk_warps) : 1;
+	x->kp.stack = x->kp.qblocks[0] > 0 && x->kp.tiles ?
+		swe_cuda_strip_stack(&x->kp, x->walk_warps) : 1;
 	if (rc == 0 && cudaStreamCreateWithFlags(&x->stream, cudaStreamNonBlocking) != cudaSuccess)
 		rc = -SPATE_EDEVICE;
 	if (rc) {

@@ -12,8 +12,9 @@
  *                   stencil needs it, L(U*), U^{n+1} = swe_rk2_vals(...), and
  *                   the ghosts of U^{n+1} (swe_bc_put) at the new time
  *   k_stage1s,      the same on every tile, in stacks of kp.stack tiles of a
- *   k_stage2s       tile column walked in one (one GPU, the batches whose
- *                   lists hold every tile: strip<S2, true>)
+ *   k_stage2s       tile column walked in one (the batches whose lists hold
+ *                   every tile: one GPU, or the interior rows of a GPU
+ *                   subdomain: strip<S2, true>)
  *
  * The time step of GPU subdomains of one process (k_dt_peers) is in
  * swe_cuda_dt.cu.  The passes over cells around a step (forward Euler,
@@ -196,10 +197,13 @@ __device__ static __forceinline__ void strip(const kparams_t &kp, ctl_t *q, cons
 			min(gridDim.x, (items + (unsigned int)nw - 1) / (unsigned int)nw);
 		if (blockIdx.x >= parts)
 			return;
-		gq = a.grab + 2 * (S2 ? 1 : 0);
+		/* with the work queue (one GPU) or without (the interior of a GPU
+		 * subdomain, swe_cuda_enqueue_stacks: items e, e + the grid's warps) */
+		gq = a.grab ? a.grab + 2 * (S2 ? 1 : 0) : NULL;
 		first = parts * (unsigned int)nw;
 		for (unsigned int e = blockIdx.x * nw + warp; e < items;
-			e = __shfl_sync(FULL_MASK, lane ? 0u : atomicAdd(gq, 1u) + first, 0)) {
+			e = gq ? __shfl_sync(FULL_MASK, lane ? 0u : atomicAdd(gq, 1u) + first, 0) :
+				e + gridDim.x * nw) {
 			const int tx = (int)(e % kp.ntx), ty = (int)(e / kp.ntx) * kp.stack;
 			const int tj0 = kp.jlo + ty * kp.rows;
 			const int tj1 = min(tj0 + kp.stack * kp.rows, kp.jhi);
@@ -275,7 +279,7 @@ __device__ static __forceinline__ void strip(const kparams_t &kp, ctl_t *q, cons
 		}
 	}
 	/* the last warp out empties the queue for the next launch */
-	if ((STK || gq) && lane == 0 && atomicAdd(gq + 1, 1u) == first - 1) {
+	if (gq && lane == 0 && atomicAdd(gq + 1, 1u) == first - 1) {
 		gq[0] = 0;
 		gq[1] = 0;
 	}
@@ -388,6 +392,25 @@ void swe_cuda_enqueue_stage(const kparams_t *kp, const step_t *a, int s2, int jl
 		k_stage2<<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
 	else
 		k_stage1<<<grid, WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, a->q, *a);
+}
+
+void swe_cuda_enqueue_stacks(const kparams_t *kp, const step_t *a, int s2, int jlo, int jhi,
+	void *stream)
+{
+	kparams_t k = *kp;
+	step_t b = *a;
+	const int t0 = jlo / kp->rows;
+	if (jhi <= jlo)
+		return;
+	k.jlo = jlo;
+	k.jhi = jhi;
+	k.nty = (jhi - jlo + kp->rows - 1) / kp->rows;
+	k.split = 0; /* a grid by the stacks alone (strip_grid) */
+	b.grab = NULL;
+	if (b.wet)
+		b.wet += (size_t)t0 * kp->ntx * SWE_CUDA_SPLIT;
+	stage_kernel(s2, 1)<<<strip_grid(&k, (long)k.ntx * ((k.nty + k.stack - 1) / k.stack), &b,
+		s2), WARP * kp->warps, 0, (cudaStream_t)stream>>>(k, b.q, b);
 }
 
 void swe_cuda_enqueue_list(const kparams_t *kp, const step_t *a, int s2, int ntiles,

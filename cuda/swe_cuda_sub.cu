@@ -154,7 +154,11 @@ static void launch(struct swe_backend_ctx *x, const step_t *a0, int s2, int r, c
 	if (x->rj[r][1] <= x->rj[r][0])
 		return;
 	i = swe_cuda_sub_tstart(x, s, 0);
-	if (!x->kp.tiles) {
+	if (x->stack_now && (r == 2 || (r == 0 && !x->kp.tiles))) {
+		/* every tile of the interior (or, with overlap none, of the rows) */
+		swe_cuda_enqueue_stacks(&x->kp, &a, s2, x->rj[r][0], x->rj[r][1], s);
+		swe_cuda_stacked++;
+	} else if (!x->kp.tiles) {
 		a.count = x->count + r;
 		swe_cuda_enqueue_stage(&x->kp, &a, s2, x->rj[r][0], x->rj[r][1], s);
 	} else {
@@ -390,6 +394,8 @@ int swe_cuda_sub_speeds(struct swe_backend_ctx *x, double *ax, double *ay)
 	if (!x->last_s2 && x->kp.tiles) {
 		swe_cuda_tiles_skipped += x->nint - (long)*x->hcnt;
 		swe_cuda_tiles_seen += x->nint;
+		if (!x->devdt) /* as swe_cuda_sub_clock_get for the next step */
+			x->stack_now = x->kp.stack > 1 && (long)*x->hcnt == x->nint;
 	}
 	bx = x->last_s2 ? x->hout->ax2 : x->hout->ax1;
 	by = x->last_s2 ? x->hout->ay2 : x->hout->ay1;

@@ -162,6 +162,11 @@ int swe_cuda_sub_clock_get(struct swe_backend_ctx *x, double *t, long *steps, do
 		CUDA_CHECK(cudaMemcpy(&acc, x->dacc, sizeof acc, cudaMemcpyDeviceToHost));
 		swe_cuda_tiles_skipped += x->nint * (h->steps - x->steps0) - (long)(acc - x->acc0);
 		swe_cuda_tiles_seen += x->nint * (h->steps - x->steps0);
+		/* the next steps' interior in stacks while these steps' lists held
+		 * every tile (a tile out of the list computed too: the same bits) */
+		if (h->steps > x->steps0)
+			x->stack_now = x->kp.stack > 1 && acc - x->acc0 ==
+				(unsigned long long)x->nint * (unsigned long long)(h->steps - x->steps0);
 		x->acc0 = acc;
 	}
 	x->steps0 = (long)h->steps;
@@ -250,8 +255,8 @@ static void graph_drop(struct swe_backend_ctx *x)
 /* What a recorded graph holds of subdomain x: its arrays (rows moved,
  * products started), the parity of its state at the graph's first step
  * (a restart), its rows and first row (the sources' rasters), the
- * products' threshold. */
-static void graph_sig(const struct swe_backend_ctx *x, const void *s[7])
+ * products' threshold, the interior's kernels (stacks or the list). */
+static void graph_sig(const struct swe_backend_ctx *x, const void *s[8])
 {
 	size_t thr = 0;
 	memcpy(&thr, &x->prod_thr, sizeof x->prod_thr < sizeof thr ? sizeof x->prod_thr :
@@ -263,12 +268,13 @@ static void graph_sig(const struct swe_backend_ctx *x, const void *s[7])
 	s[4] = (const void *)(size_t)x->rows;
 	s[5] = (const void *)thr;
 	s[6] = (const void *)(size_t)x->row0;
+	s[7] = (const void *)(size_t)x->stack_now;
 }
 
 static int graph_stale(struct swe_backend_ctx **sub, int n)
 {
 	for (int k = 0; k < n; k++) {
-		const void *s[7];
+		const void *s[8];
 		graph_sig(sub[k], s);
 		if (memcmp(s, sub[k]->gsig, sizeof s))
 			return 1;

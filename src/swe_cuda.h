@@ -232,6 +232,13 @@ void swe_cuda_enqueue_stage(const struct swe_cuda_params *kp, const struct swe_c
  * active tiles of its interior. */
 void swe_cuda_enqueue_list(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	int s2, int ntiles, void *stream);
+/* The same on every tile of rows [jlo, jhi) (whole tile rows, a->wet the
+ * tile map's flags from row 0), in stacks of kp->stack tiles (> 1) walked
+ * in one, without a work queue: the interior of a subdomain whose list
+ * holds every tile (strip in swe_cuda_kern.cu: the same bits as the list's
+ * walks). */
+void swe_cuda_enqueue_stacks(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
+	int s2, int jlo, int jhi, void *stream);
 void swe_cuda_enqueue_euler(const struct swe_cuda_params *kp, const struct swe_cuda_step *a,
 	void *stream);
 /* Decomposed runs on GPUs of one process, dt on the devices: the step's dt
@@ -278,6 +285,10 @@ int swe_cuda_strip_cap(const struct swe_cuda_params *kp, int dev);
 int swe_cuda_strip_split(const struct swe_cuda_params *kp, int dev);
 /* kp->part_rows: PART_ROWS (SPATE_CUDA_PART, 1 to 16), swe_cuda.cu. */
 int swe_cuda_strip_part_rows(void);
+/* kp->stack for `warps` resident warps of the walks: STACK_MAX tiles, fewer
+ * while the stacks would be fewer than STACK_WAVES times the warps
+ * (SPATE_CUDA_STACK sets it), swe_cuda.cu. */
+int swe_cuda_strip_stack(const struct swe_cuda_params *kp, long warps);
 
 /* Enqueue the tile map's update after a step (the next step's active list,
  * a->list1: the tiles to compute but those next to an internal edge of a

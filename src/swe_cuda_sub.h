@@ -81,6 +81,10 @@ struct swe_backend_ctx {
 	                                falls (made again when rows move) */
 	unsigned int *hcnt;          /* pinned: tiles the last stage 1 computed in
 	                                the interior */
+	int stack_now;               /* the interior by the kernels of stacks
+	                                (kp.stack > 1; launch in swe_cuda_sub.cu):
+	                                without the tile map always, with it while
+	                                the last steps' lists held every tile */
 	struct swe_cuda_params kp;
 	real *w[2], *hu[2], *hv[2];  /* ping-pong states */
 	real *Lw, *Lhu, *Lhv, *Bc, *Bm;
@@ -139,7 +143,7 @@ struct swe_backend_ctx {
 	struct CUevent_st *ev_fork, *ev_join[2 * DECOMP_MAX];
 	int capturing, gcur;
 	long gsteps;
-	const void *gsig[7];         /* what the graph was recorded with (graph_sig) */
+	const void *gsig[8];         /* what the graph was recorded with (graph_sig) */
 	struct swe_cuda_samples smp; /* gauge cells read back */
 	struct swe_cuda_gauges gg;   /* gauges kept here (gg.n > 0) */
 	struct swe_cuda_gauge_clock *hclk;

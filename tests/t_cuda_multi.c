@@ -14,7 +14,9 @@
  * 2 GPUs in one process; each for [parallel] overlap = none, compute and
  * streams with the time step on the devices (the default in one process),
  * and streams with it reduced on the host (SPATE_HOST_DT=1, as across MPI
- * ranks).
+ * ranks).  The wet dam break again in stacks of 3 tiles (SPATE_CUDA_STACK),
+ * with and without the tile map: every decomposed run must have walked its
+ * interior in stacks (swe_cuda_enqueue_stacks).
  *
  * The tile map inside the subdomains: a small flood in a large dry domain,
  * where every decomposed run must have skipped tiles (and still give the
@@ -47,8 +49,9 @@
 #ifdef HAVE_CUDA
 #include "cudamulti.h"
 
-/* Set by a case whose decomposed runs must skip tiles (the tile map). */
-static int want_skipped;
+/* Set by a case whose decomposed runs must skip tiles (the tile map), or
+ * walk their interiors in stacks of tiles (a wet grid, SPATE_CUDA_STACK). */
+static int want_skipped, want_stacked;
 
 static void check_case(const char *name, const struct swe_params *p, int ngpu)
 {
@@ -68,7 +71,7 @@ static void check_case(const char *name, const struct swe_params *p, int ngpu)
 		for (int v = 0; v < 4; v++) {
 			int same;
 			double diff;
-			long skipped = swe_cuda_tiles_skipped;
+			long skipped = swe_cuda_tiles_skipped, stacked = swe_cuda_stacked;
 			/* v = 3: streams with the time step reduced on the host */
 			if (v == 3)
 				setenv("SPATE_HOST_DT", "1", 1);
@@ -76,6 +79,12 @@ static void check_case(const char *name, const struct swe_params *p, int ngpu)
 				v == 3 ? "streams" : overlap[v], &o);
 			unsetenv("SPATE_HOST_DT");
 			skipped = swe_cuda_tiles_skipped - skipped;
+			stacked = swe_cuda_stacked - stacked;
+			if (want_stacked)
+				sim_check(stacked > 0, "%s: %s %s on %d GPU%s, overlap %s: interiors "
+					"walked in stacks (%ld launches)", name, *dec[d].sub ? dec[d].sub :
+					dec[d].workload, *dec[d].sub ? "subdomains" : "workload",
+					dec[d].gpus, dec[d].gpus > 1 ? "s" : "", overlap[v], stacked);
 			if (want_skipped)
 				sim_check(skipped > 0, "%s: %s %s on %d GPU%s, overlap %s: %ld tiles "
 					"skipped in the subdomains", name, *dec[d].sub ? dec[d].sub :
@@ -418,6 +427,17 @@ int main(void)
 	sim_set(&p, "run", "max_steps", "100");
 	check_case("circular dam break", &p, ngpu);
 	check_ghost("circular dam break", &p, ngpu);
+	/* wet: every list full, so the interiors go in stacks of 3 tiles (on
+	 * grids this small the stacks would be of 1); without the tile map
+	 * (early exit off) from the first step */
+	setenv("SPATE_CUDA_STACK", "3", 1);
+	want_stacked = 1;
+	check_case("circular dam break, stacks of 3 tiles", &p, ngpu);
+	sim_set(&p, "parallel", "early_exit", "off");
+	check_case("circular dam break, stacks of 3 tiles, no tile map", &p, ngpu);
+	sim_set(&p, "parallel", "early_exit", "on");
+	want_stacked = 0;
+	unsetenv("SPATE_CUDA_STACK");
 
 	sim_params(&p, "bumps_dambreak", 200, 150, 5, 5);
 	sim_set(&p, "initial", "radius", "150");
