@@ -155,17 +155,33 @@ extern "C" int bsq_cuda_vcycles(struct bsq_cuda *ctx, const struct bsq_params *p
 	return bsq_cuda_error();
 }
 
-extern "C" int bsq_cuda_download(struct bsq_cuda *ctx, struct bsq_state *s)
+/* u, v, w, T, the time and step count of the device state into s. */
+static int download_flow(const struct bsq_state *d, struct bsq_state *s)
 {
-	const struct bsq_state *d = &ctx->dev;
-	int c, err;
+	int err;
 	if (s->n != d->n || s->nlev != d->nlev) {
 		spate_log_error("cuda", "bsq: download into a state of another grid");
 		return -SPATE_EINVAL;
 	}
 	if ((err = download(s->u, d->u, s->n)) || (err = download(s->v, d->v, s->n)) ||
-		(err = download(s->w, d->w, s->n)) || (err = download(s->T, d->T, s->n)) ||
-		(err = download(s->p, d->p, s->n)))
+		(err = download(s->w, d->w, s->n)) || (err = download(s->T, d->T, s->n)))
+		return err;
+	s->t = d->t;
+	s->dt_prev = d->dt_prev;
+	s->step = d->step;
+	return 0;
+}
+
+extern "C" int bsq_cuda_download_flow(struct bsq_cuda *ctx, struct bsq_state *s)
+{
+	return download_flow(&ctx->dev, s);
+}
+
+extern "C" int bsq_cuda_download(struct bsq_cuda *ctx, struct bsq_state *s)
+{
+	const struct bsq_state *d = &ctx->dev;
+	int c, err;
+	if ((err = download_flow(d, s)) || (err = download(s->p, d->p, s->n)))
 		return err;
 	for (c = 0; c < 4; c++)
 		if ((err = download(s->F[c], d->F[c], s->n)) ||
@@ -178,9 +194,6 @@ extern "C" int bsq_cuda_download(struct bsq_cuda *ctx, struct bsq_state *s)
 		(s->lev[0].v[BSQ_PREV] &&
 		(err = download(s->lev[0].v[BSQ_PREV], d->lev[0].v[BSQ_PREV], s->n))))
 		return err;
-	s->t = d->t;
-	s->dt_prev = d->dt_prev;
-	s->step = d->step;
 	return 0;
 }
 

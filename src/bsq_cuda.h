@@ -35,6 +35,10 @@ int bsq_cuda_vcycles(struct bsq_cuda *ctx, const struct bsq_params *p, int n);
  * of the same grid): fields, ghosts, pressure, explicit terms, time and
  * step count.  Returns 0 or -SPATE_EDEVICE. */
 int bsq_cuda_download(struct bsq_cuda *ctx, struct bsq_state *s);
+/* The same for u, v, w and T alone (what a series row reads: a quarter of
+ * the arrays), with the time and step count; the other host arrays are left
+ * as they were. */
+int bsq_cuda_download_flow(struct bsq_cuda *ctx, struct bsq_state *s);
 /* Releases the device copy (ctx may be NULL). */
 void bsq_cuda_free(struct bsq_cuda *ctx);
 

@@ -54,6 +54,13 @@ int bsq_cuda_download(struct bsq_cuda *ctx, struct bsq_state *s)
 	return refuse();
 }
 
+int bsq_cuda_download_flow(struct bsq_cuda *ctx, struct bsq_state *s)
+{
+	(void)ctx;
+	(void)s;
+	return refuse();
+}
+
 void bsq_cuda_free(struct bsq_cuda *ctx)
 {
 	(void)ctx;

@@ -72,7 +72,7 @@ static double energy_of(const struct bsq_grid *g, double sum)
 double bsq_diag_energy(const struct bsq_state *s)
 {
 	struct diag_ctx x = diag_ctx_of(s);
-	return energy_of(&s->g, bsq_rows_sum(&s->g, energy_row, &x));
+	return energy_of(&s->g, bsq_rows_sum_pure(&s->g, energy_row, &x));
 }
 
 /* The -dT/dx terms of the x = 0 wall held at Tw, row by row of plane k,
@@ -134,7 +134,7 @@ static double nusselt_volume_of(const struct bsq_grid *g, const struct bsq_param
 double bsq_diag_nusselt_volume(const struct bsq_state *s, const struct bsq_params *p, double dT)
 {
 	struct diag_ctx x = diag_ctx_of(s);
-	return nusselt_volume_of(&s->g, p, dT, bsq_rows_sum(&s->g, wT_row, &x));
+	return nusselt_volume_of(&s->g, p, dT, bsq_rows_sum_pure(&s->g, wT_row, &x));
 }
 
 int bsq_diag_nusselt_kind(const struct bsq_params *p, double *dT)
@@ -164,8 +164,8 @@ void bsq_diag_series_planes(const struct bsq_state *s, const struct bsq_params *
 			d[q] = NAN;
 		return;
 	}
-	bsq_rows_planes(&s->g, energy_row, &x, ps);
-	bsq_rows_planes(&s->g, wT_row, &x, ps + s->g.nz);
+	bsq_rows_planes_pure(&s->g, energy_row, &x, ps);
+	bsq_rows_planes_pure(&s->g, wT_row, &x, ps + s->g.nz);
 	for (k = 1; k <= s->g.nz; k++) {
 		double *dk = d + (size_t)(k - 1) * per;
 		dk[0] = ps[k - 1];

@@ -286,6 +286,11 @@ double bsq_rows_sum(const struct bsq_grid *g, bsq_row_fn fn, void *ctx);
 /* ps[k - 1] = the sum of the numbers of the rows of plane k (k = 1..nz),
  * in order. */
 void bsq_rows_planes(const struct bsq_grid *g, bsq_row_fn fn, void *ctx, double *ps);
+/* The same two with the planes in parallel on large grids (each plane's
+ * rows still added in order by one thread, the planes' sums in order: the
+ * same bits), for row functions that only read ctx. */
+double bsq_rows_sum_pure(const struct bsq_grid *g, bsq_row_fn fn, void *ctx);
+void bsq_rows_planes_pure(const struct bsq_grid *g, bsq_row_fn fn, void *ctx, double *ps);
 /* (j, k) of the row that starts at c (and i of c itself). */
 static inline void bsq_row_jk(const struct bsq_grid *g, size_t c, int *i, int *j, int *k)
 {

@@ -125,14 +125,14 @@ double bsq_mg_mean(const struct bsq_level *l, int vec)
 {
 	struct bsq_lctx x = bsq_lctx_of(l);
 	x.in = l->v[vec];
-	return bsq_rows_sum(&l->g, sum_row, &x) / bsq_ncells(&l->g);
+	return bsq_rows_sum_pure(&l->g, sum_row, &x) / bsq_ncells(&l->g);
 }
 
 void bsq_mg_plane_sums(const struct bsq_level *l, int vec, double *ps)
 {
 	struct bsq_lctx x = bsq_lctx_of(l);
 	x.in = l->v[vec];
-	bsq_rows_planes(&l->g, sum_row, &x, ps);
+	bsq_rows_planes_pure(&l->g, sum_row, &x, ps);
 }
 
 static double shift_row(void *vctx, size_t c0, int n)

@@ -1,9 +1,11 @@
 /* bsq_rows.c: the one place where the Boussinesq module loops over planes
  * and rows; the stencil files give a row function (bsq_impl.h).  Planes run
- * in parallel (OpenMP) only in bsq_rows_max, whose result, a max, does not
- * depend on the order; sums run serially in a fixed order, so results are
- * the same bits on any number of threads. */
+ * in parallel (OpenMP) in bsq_rows_max, whose result, a max, does not
+ * depend on the order, and in the _pure sums, where one thread adds each
+ * plane's rows in order and the planes' sums are added in order; so results
+ * are the same bits on any number of threads. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "bsq_impl.h"
 
@@ -33,11 +35,37 @@ static double plane_sum(const struct bsq_grid *g, int k, bsq_row_fn fn, void *ct
 	return sum;
 }
 
-void bsq_rows_planes(const struct bsq_grid *g, bsq_row_fn fn, void *ctx, double *ps)
+/* Each plane's sum by one thread, the planes in parallel where par and the
+ * grid is large. */
+static void planes(const struct bsq_grid *g, bsq_row_fn fn, void *ctx, double *ps, int par)
 {
 	int k;
+#pragma omp parallel for schedule(static) if (par && bsq_count(g) >= BSQ_OMP_MIN)
 	for (k = 1; k <= g->nz; k++)
 		ps[k - 1] = plane_sum(g, k, fn, ctx);
+}
+
+void bsq_rows_planes(const struct bsq_grid *g, bsq_row_fn fn, void *ctx, double *ps)
+{
+	planes(g, fn, ctx, ps, 0);
+}
+
+void bsq_rows_planes_pure(const struct bsq_grid *g, bsq_row_fn fn, void *ctx, double *ps)
+{
+	planes(g, fn, ctx, ps, 1);
+}
+
+double bsq_rows_sum_pure(const struct bsq_grid *g, bsq_row_fn fn, void *ctx)
+{
+	double sum = 0, *ps;
+	int k;
+	if (bsq_count(g) < BSQ_OMP_MIN || !(ps = malloc((size_t)g->nz * sizeof *ps)))
+		return bsq_rows_sum(g, fn, ctx);
+	bsq_rows_planes_pure(g, fn, ctx, ps);
+	for (k = 0; k < g->nz; k++)
+		sum += ps[k];
+	free(ps);
+	return sum;
 }
 
 /* The planes' sums added in order as they come: bsq_sum_ordered of the
