@@ -82,16 +82,18 @@ int bsq_cmd_run(int argc, char **argv)
 		return EXIT_RUNTIME;
 	a.scenario = argv[0];
 	bsq_config_defaults(c);
-	if (bsq_config_load(c, a.scenario) || parse(argc, argv, &a, c) ||
-		bsq_config_resolve(c, &p)) {
-		free(c);
-		return EXIT_USAGE;
-	}
-	if (c->device == BSQ_DEVICE_CUDA && bsq_cuda_available() < 1) {
+	/* under mpirun a fault of the scenario is told once (decomp_world_agree) */
+	spate_log_hold();
+	rc = bsq_config_load(c, a.scenario) || parse(argc, argv, &a, c) ||
+		bsq_config_resolve(c, &p) ? EXIT_USAGE : 0;
+	if (!rc && c->device == BSQ_DEVICE_CUDA && bsq_cuda_available() < 1) {
 		spate_log_error("device", "device = cuda: no usable CUDA GPU (none found, or spate "
 			"was built without CUDA); use device = cpu or auto");
+		rc = EXIT_USAGE;
+	}
+	if ((rc = decomp_world_agree(rc))) {
 		free(c);
-		return EXIT_USAGE;
+		return rc;
 	}
 	if (a.print_only) {
 		char *text = bsq_config_text(c, bsq_config_reads);

@@ -168,11 +168,11 @@ static int unknown(const char *section, const char *key, const char *origin, int
 	if (quiet)
 		return -SPATE_EINVAL;
 	if (best)
-		fprintf(stderr, "spate: %s: [%s] %s: unknown key of the boussinesq model; did you "
+		spate_log_text("spate: %s: [%s] %s: unknown key of the boussinesq model; did you "
 			"mean [%s] %s?\n", where(w, sizeof w, origin, line), section, key, best->section,
 			best->name);
 	else
-		fprintf(stderr, "spate: %s: [%s] %s: unknown key of the boussinesq model (see "
+		spate_log_text("spate: %s: [%s] %s: unknown key of the boussinesq model (see "
 			"spate-scenario(5), BOUSSINESQ)\n", where(w, sizeof w, origin, line), section, key);
 	return -SPATE_EINVAL;
 }
@@ -182,7 +182,7 @@ static int bad(const struct key *k, const char *value, const char *origin, int l
 {
 	char w[BSQ_PATH_MAX + 16];
 	if (!quiet)
-		fprintf(stderr, "spate: %s: [%s] %s = %s: %s (%s)\n", where(w, sizeof w, origin,
+		spate_log_text("spate: %s: [%s] %s = %s: %s (%s)\n", where(w, sizeof w, origin,
 			line), k->section, k->name, value, why, k->help);
 	return -SPATE_EINVAL;
 }

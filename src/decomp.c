@@ -91,7 +91,7 @@ int decomp_plan(struct decomp *d, int ny, int n, const double *workload, int min
 
 static int world_rank, world_size = 1;
 #ifdef HAVE_MPI
-static int world_started;
+static int world_started, world_stop_agreed;
 static MPI_Comm world_comm;
 #endif
 
@@ -191,13 +191,30 @@ int decomp_world_fini(int status)
 #ifdef HAVE_MPI
 	if (!world_started)
 		return status;
-	if (status != 0 && world_size > 1)
+	if (status != 0 && world_size > 1 && !world_stop_agreed)
 		MPI_Abort(MPI_COMM_WORLD, status);
 	MPI_Comm_free(&world_comm);
 	MPI_Finalize();
 	world_started = 0;
 #endif
 	return status;
+}
+
+int decomp_world_agree(int status)
+{
+	double v[2] = { status, status == 0 };
+	if (world_size <= 1 || decomp_max(v, 2, NULL)) {
+		spate_log_release(1);
+		return status;
+	}
+	/* v[0]: the largest status, v[1]: 1 if some rank got through */
+	spate_log_release(status != 0 && (world_rank == 0 || v[1] > 0));
+	if (v[0] == 0)
+		return 0;
+#ifdef HAVE_MPI
+	world_stop_agreed = 1;
+#endif
+	return status ? status : (int)v[0];
 }
 
 int decomp_world_rank(void)

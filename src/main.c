@@ -313,17 +313,23 @@ static int run_end(int rc, const struct run_args *ra, const struct swe_params *p
 	return 0;
 }
 
-/* A scenario of another model than the flood's ([physics] model =
- * boussinesq): run by that module, returns its exit status; -1 for a
- * flood scenario. */
-static int other_model(int argc, char **argv, const char *scenario)
+/* *other = whether the scenario is of another model than the flood's
+ * ([physics] model = boussinesq); 0 or EXIT_USAGE. */
+static int other_model(const char *scenario, int *other)
 {
-	char model[64], **args;
-	int n = 1, rc;
+	char model[64];
 	if (spate_scenario_model(scenario, model, sizeof model))
 		return EXIT_USAGE;
-	if (strcasecmp(model, "boussinesq")) /* as the module reads its values */
-		return -1;
+	*other = !strcasecmp(model, "boussinesq"); /* as the module reads its values */
+	return 0;
+}
+
+/* A scenario of the Boussinesq model: run by that module, returns its exit
+ * status. */
+static int run_other(int argc, char **argv, const char *scenario)
+{
+	char **args;
+	int n = 1, rc;
 	if (!(args = malloc(((size_t)argc + 1) * sizeof *args)))
 		return EXIT_RUNTIME;
 	args[0] = (char *)scenario;
@@ -342,18 +348,24 @@ static int cmd_run(int argc, char **argv)
 	struct swe_result r;
 	struct run_args ra;
 	struct swe_prod *rank_prod = NULL;
-	int rc;
+	int rc, other = 0;
 
 	memset(&o, 0, sizeof o);
 	memset(&ra, 0, sizeof ra);
 	swe_params_defaults(&p);
-	if ((rc = run_args_first(argc, argv, &ra)))
+	/* under mpirun every rank reads the scenario: a fault in it is told
+	 * once, and every rank stops (decomp_world_agree) */
+	spate_log_hold();
+	if (!(rc = run_args_first(argc, argv, &ra)))
+		rc = other_model(ra.scenario, &other);
+	if ((rc = decomp_world_agree(rc)))
 		return rc;
-	if ((rc = other_model(argc, argv, ra.scenario)) >= 0)
-		return rc;
-	if (swe_params_load(&p, ra.scenario))
-		return EXIT_USAGE;
-	if ((rc = run_args_rest(argc, argv, &ra, &p, &o)))
+	if (other)
+		return run_other(argc, argv, ra.scenario);
+	spate_log_hold();
+	rc = swe_params_load(&p, ra.scenario) ? EXIT_USAGE :
+		run_args_rest(argc, argv, &ra, &p, &o);
+	if ((rc = decomp_world_agree(rc)))
 		return rc;
 	if (ra.print_only) {
 		if (decomp_world_rank() == 0)

@@ -179,17 +179,17 @@ void swe_params_set_quiet(int on)
 static void where(const char *origin, int line)
 {
 	if (line > 0)
-		fprintf(stderr, "spate: %s:%d: ", origin, line);
+		spate_log_text("spate: %s:%d: ", origin, line);
 	else
-		fprintf(stderr, "spate: %s: ", origin);
+		spate_log_text("spate: %s: ", origin);
 }
 
 #define BAD(...) do { \
 		if (!quiet_set) { \
 			where(origin, line); \
-			fprintf(stderr, "[%s] %s = %s: ", section, key, value); \
-			fprintf(stderr, __VA_ARGS__); \
-			fputc('\n', stderr); \
+			spate_log_text("[%s] %s = %s: ", section, key, value); \
+			spate_log_text(__VA_ARGS__); \
+			spate_log_text("\n"); \
 		} \
 		return -SPATE_EINVAL; \
 	} while (0)
@@ -428,7 +428,7 @@ static int set_unknown(const char *section, const char *key, const char *value,
 	if (quiet_set)
 		return -SPATE_EINVAL;
 	where(origin, line);
-	fprintf(stderr, "[%s] %s: unknown key", section, key);
+	spate_log_text("[%s] %s: unknown key", section, key);
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		int d = spate_edit_distance(key, keys[i].key) + (strcmp(section, keys[i].sec) != 0);
 		if (d < best) {
@@ -437,12 +437,12 @@ static int set_unknown(const char *section, const char *key, const char *value,
 		}
 	}
 	if (near)
-		fprintf(stderr, " (did you mean [%s] %s?)", near->sec, near->key);
-	fprintf(stderr, "; [%s] takes:", section);
+		spate_log_text(" (did you mean [%s] %s?)", near->sec, near->key);
+	spate_log_text("; [%s] takes:", section);
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(keys[i].sec, section) == 0)
-			fprintf(stderr, " %s", keys[i].key);
-	fputc('\n', stderr);
+			spate_log_text(" %s", keys[i].key);
+	spate_log_text("\n");
 	return -SPATE_EINVAL;
 }
 

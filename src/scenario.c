@@ -86,16 +86,16 @@ static void report_key(const struct reader *r)
 {
 	void *scratch;
 	if (!r->sec[0]) {
-		fprintf(stderr, "spate: %s:%d: %s = %s: key outside any section; put it under one "
+		spate_log_text("spate: %s:%d: %s = %s: key outside any section; put it under one "
 			"of", r->path, r->err_line, r->name, r->value);
 		for (int i = 0; r->m->sections[i]; i++)
-			fprintf(stderr, "%s[%s]", i ? ", " : " ", r->m->sections[i]);
-		fputc('\n', stderr);
+			spate_log_text("%s[%s]", i ? ", " : " ", r->m->sections[i]);
+		spate_log_text("\n");
 		return;
 	}
 	scratch = malloc(r->m->params_size);
 	if (!scratch) {
-		fprintf(stderr, "spate: %s:%d: [%s] %s = %s: invalid\n", r->path, r->err_line,
+		spate_log_text("spate: %s:%d: [%s] %s = %s: invalid\n", r->path, r->err_line,
 			r->sec, r->name, r->value);
 		return;
 	}
@@ -114,10 +114,10 @@ static int needs_met(const struct reader *r)
 		if (r->seen & (1ul << i))
 			continue;
 		if (r->headed & (1ul << i))
-			fprintf(stderr, "spate: %s:%d: section [%s] has no keys: give it at least %s\n",
+			spate_log_text("spate: %s:%d: section [%s] has no keys: give it at least %s\n",
 				r->path, r->head_line[i], n->section, n->keys);
 		else
-			fprintf(stderr, "spate: %s:%d: missing section [%s]: add it with at least %s\n",
+			spate_log_text("spate: %s:%d: missing section [%s]: add it with at least %s\n",
 				r->path, r->line, n->section, n->keys);
 		return 0;
 	}
@@ -150,7 +150,7 @@ int spate_scenario_load(const struct spate_scenario_module *m, void *params, con
 		return r.err;
 	}
 	if (rc != 0) {
-		fprintf(stderr, "spate: %s:%d: syntax error: expected [section], key = value, "
+		spate_log_text("spate: %s:%d: syntax error: expected [section], key = value, "
 			"or a ; comment\n", path, rc);
 		return -SPATE_EFORMAT;
 	}

@@ -30,6 +30,15 @@ void spate_log_error(const char *part, const char *fmt, ...)
 void spate_log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void spate_set_quiet(int quiet);
 int spate_is_quiet(void);
+/* Hold the messages of both kinds (they are kept, not printed) until
+ * spate_log_release, which prints them (print != 0) or drops them: under
+ * mpirun every rank reads the same scenario, and its faults are told once
+ * (decomp_world_agree). */
+void spate_log_hold(void);
+/* Part of an error message as it is (printf-style), on stderr or held: the
+ * scenario readers' messages, written in pieces. */
+void spate_log_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void spate_log_release(int print);
 
 /* Wall clock in seconds (monotonic). */
 double spate_now(void);

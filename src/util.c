@@ -17,6 +17,66 @@
 #include "spate.h"
 
 static int quiet;
+/* messages held (spate_log_hold): held_len bytes in held, of held_cap */
+static int holding;
+static char *held;
+static size_t held_len, held_cap;
+
+/* Keeps a message while holding: 1, ap used; else 0, ap untouched (print
+ * it: not holding, or no memory to keep it). */
+static int hold(const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+	if (!holding)
+		return 0;
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return 0;
+	if (held_len + (size_t)n + 1 > held_cap) {
+		size_t cap = 2 * (held_len + (size_t)n + 1);
+		char *b = realloc(held, cap);
+		if (!b)
+			return 0;
+		held = b;
+		held_cap = cap;
+	}
+	vsnprintf(held + held_len, (size_t)n + 1, fmt, ap);
+	held_len += (size_t)n;
+	return 1;
+}
+
+/* A message of printf's format on stderr, or held. */
+static void vput(const char *fmt, va_list ap)
+{
+	if (!hold(fmt, ap))
+		vfprintf(stderr, fmt, ap);
+}
+
+void spate_log_text(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vput(fmt, ap);
+	va_end(ap);
+}
+
+void spate_log_hold(void)
+{
+	holding = 1;
+}
+
+void spate_log_release(int print)
+{
+	if (print && held_len)
+		fputs(held, stderr);
+	free(held);
+	held = NULL;
+	held_len = held_cap = 0;
+	holding = 0;
+}
 
 const char *spate_strerror(int err)
 {
@@ -43,11 +103,11 @@ const char *spate_strerror(int err)
 void spate_log_error(const char *part, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "spate: %s: ", part);
+	spate_log_text("spate: %s: ", part);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vput(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	spate_log_text("\n");
 }
 
 void spate_log_info(const char *fmt, ...)
@@ -56,7 +116,7 @@ void spate_log_info(const char *fmt, ...)
 	if (quiet)
 		return;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vput(fmt, ap);
 	va_end(ap);
 }
 

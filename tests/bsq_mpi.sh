@@ -266,6 +266,17 @@ for what in resident_mib peak_mib; do
 	check "2 ranks, cube 96^3: $what rank 0 ${1:-?}, rank 1 ${2:-?}: rank 1 holds no whole state" \
 		$((rc || $?)) "exit $rc; $(head -c 300 "$tmp/mem.out")"
 done
+# a fault of the scenario is told once by 3 ranks, which stop without
+# MPI_Abort (decomp_world_agree)
+for bad in "--physics.ree=100" "--domain.n=0"; do
+	timeout 60 "$MPIEXEC" --oversubscribe -np 3 "$SPATE" run "$scen/bsq_cavity.conf" \
+		"$bad" >"$tmp/bad.out" 2>"$tmp/bad.err"
+	rc=$?
+	n=$(grep -c '^spate: ' "$tmp/bad.err")
+	[ "$rc" -ne 0 ] && [ "$n" -eq 1 ] && ! grep -q MPI_ABORT "$tmp/bad.err" "$tmp/bad.out"
+	check "3 ranks, $bad: one message ($n lines from spate), no MPI_Abort (exit $rc)" $? \
+		"$(head -c 600 "$tmp/bad.err")"
+done
 [ "$fail" -gt 0 ] && exit 1
 [ -n "$nc_skip" ] && exit 77
 exit 0

@@ -96,6 +96,22 @@ check "4 ranks: the report has a row per subdomain ($n of 4)" $? \
 [ -s "$tmp/circular_dambreak-np4.json" ]
 check "4 ranks: rank 0 wrote the summary" $?
 
+# a fault of the scenario, which every rank reads, is told once, and every
+# rank stops with the usage status without MPI_Abort (decomp_world_agree);
+# before, each rank printed it and the first to fail aborted the others
+for bad in "--physics.manningg=0.02" "--domain.nx=-3" "$tmp/no-such.conf"; do
+	args=("$scen/circular_dambreak.conf" "$bad")
+	[ "${bad#--}" = "$bad" ] && args=("$bad")
+	timeout 60 "$MPIEXEC" --oversubscribe -np 3 "$SPATE" run "${args[@]}" --no-output \
+		>"$tmp/bad.out" 2>"$tmp/bad.err"
+	rc=$?
+	n=$(grep -c '^spate: ' "$tmp/bad.err")
+	[ "$rc" -ne 0 ] && [ "$n" -eq 1 ] && ! grep -q MPI_ABORT "$tmp/bad.err" &&
+		! grep -q MPI_ABORT "$tmp/bad.out"
+	check "3 ranks, $bad: one message ($n lines from spate), no MPI_Abort (exit $rc)" $? \
+		"$(head -c 600 "$tmp/bad.err")"
+done
+
 if [ "$fail" -ne 0 ]; then
 	echo "mpi_decomp.sh: $fail check(s) FAILED"
 	exit 1
