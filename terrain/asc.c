@@ -170,6 +170,124 @@ static void read_prj(const char *path, struct terrain_grid *g)
 	g->crs_wkt[len] = 0;
 }
 
+/* ---- the units of a CRS in WKT, read without GDAL (terrain_wkt_units) */
+
+static void wkt_space(const char **s)
+{
+	while (isspace((unsigned char)**s))
+		(*s)++;
+}
+
+/* The keyword at *s (letters, digits, '_'), in capitals into k; *s past it. */
+static void wkt_word(const char **s, char *k, size_t n)
+{
+	size_t i = 0;
+	while (isalnum((unsigned char)**s) || **s == '_') {
+		if (i + 1 < n)
+			k[i++] = (char)toupper((unsigned char)**s);
+		(*s)++;
+	}
+	k[i] = 0;
+}
+
+/* The quoted text at *s ("..." with "" for a quote) into t (cut to n - 1
+ * bytes); *s past it.  0, or -1 when it is not one. */
+static int wkt_quoted(const char **s, char *t, size_t n)
+{
+	size_t i = 0;
+	if (**s != '"')
+		return -1;
+	for ((*s)++; **s; (*s)++) {
+		if (**s == '"' && (*s)[1] != '"') {
+			(*s)++;
+			t[i] = 0;
+			return 0;
+		}
+		if (**s == '"')
+			(*s)++;
+		if (i + 1 < n)
+			t[i++] = **s;
+	}
+	return -1;
+}
+
+/* UNIT["name", factor, ...] from its bracket at s: the name and factor. */
+static int wkt_unit(const char *s, char *unit, size_t ulen, double *factor)
+{
+	char *end;
+	s++;
+	wkt_space(&s);
+	if (wkt_quoted(&s, unit, ulen))
+		return -1;
+	wkt_space(&s);
+	if (*s++ != ',')
+		return -1;
+	*factor = strtod(s, &end);
+	return end == s || !(*factor > 0) || !isfinite(*factor) ? -1 : 0;
+}
+
+int terrain_wkt_units(const char *wkt, int *geographic, double *metres, char *unit, size_t ulen,
+	char *name, size_t nlen)
+{
+	char k[32], u1[64] = "", u2[64] = "", skip[2];
+	double f1 = 0, f2 = 0;
+	const char *s = wkt, *q;
+	int depth = 0;
+	*geographic = 0;
+	*metres = 1;
+	unit[0] = name[0] = 0;
+	wkt_space(&s);
+	wkt_word(&s, k, sizeof k);
+	wkt_space(&s);
+	if (*s != '[' && *s != '(')
+		return -1;
+	if (!strcmp(k, "GEOGCS") || !strcmp(k, "GEOGCRS") || !strcmp(k, "GEOGRAPHICCRS"))
+		*geographic = 1;
+	else if (strcmp(k, "PROJCS") && strcmp(k, "PROJCRS") && strcmp(k, "PROJECTEDCRS"))
+		return -1; /* compound, geocentric, vertical, engineering ...: not said */
+	q = s + 1;
+	wkt_space(&q);
+	if (wkt_quoted(&q, name, nlen))
+		name[0] = 0;
+	/* the linear unit: the last UNIT or LENGTHUNIT of the CRS itself (depth
+	 * 1), else the first LENGTHUNIT of an axis (depth 2); the base CRS's
+	 * angular unit and the ellipsoid's length lie deeper or are not
+	 * LENGTHUNITs */
+	while (*s) {
+		if (*s == '"') {
+			if (wkt_quoted(&s, skip, sizeof skip))
+				return -1;
+		} else if (*s == '[' || *s == '(') {
+			depth++;
+			s++;
+		} else if (*s == ']' || *s == ')') {
+			s++;
+			if (--depth == 0)
+				break;
+		} else if (isalpha((unsigned char)*s)) {
+			wkt_word(&s, k, sizeof k);
+			wkt_space(&s);
+			if (*s != '[' && *s != '(')
+				continue;
+			if (depth == 1 && (!strcmp(k, "UNIT") || !strcmp(k, "LENGTHUNIT")) &&
+				wkt_unit(s, u1, sizeof u1, &f1))
+				return -1;
+			if (depth == 2 && !u2[0] && !strcmp(k, "LENGTHUNIT") &&
+				wkt_unit(s, u2, sizeof u2, &f2))
+				return -1;
+		} else {
+			s++;
+		}
+	}
+	if (depth != 0)
+		return -1; /* brackets not closed */
+	if (!*geographic && (u1[0] || u2[0])) {
+		snprintf(unit, ulen, "%s", u1[0] ? u1 : u2);
+		*metres = u1[0] ? f1 : f2;
+	}
+	return 0;
+}
+
 #define FAIL(...) do { \
 		fprintf(stderr, "spate: terrain: %s:%ld: %s", path, r.line, r.err ? \
 			"read error (corrupt or truncated compressed data?), then: " : ""); \

@@ -11,6 +11,15 @@
 #include "spate.h"
 #include "terrain.h"
 
+int terrain_crs_refuse(const char *path, const char *name, int geographic, const char *unit)
+{
+	spate_log_error("terrain", "%s: its CRS (%s) is in %s, but spate's cells and coordinates "
+		"are metres: reproject it to a projected CRS in metres first (gdalwarp -t_srs "
+		"EPSG:326NN for UTM zone NN north, -r bilinear)", path, name ? name : "unnamed",
+		geographic ? "degrees" : unit ? unit : "a unit that is not the metre");
+	return -SPATE_EINVAL;
+}
+
 #ifdef HAVE_GDAL
 #include <gdal.h>
 #include <cpl_conv.h>
@@ -142,23 +151,23 @@ int terrain_crs_metres(const struct terrain_grid *g, const char *path)
 		geo = 1;
 	else if (OSRIsProjected(srs))
 		metres = OSRGetLinearUnits(srs, &unit);
-	if (geo || fabs(metres - 1) > 1e-9) {
-		spate_log_error("terrain", "%s: its CRS (%s) is in %s, but spate's cells and "
-			"coordinates are metres: reproject it to a projected CRS in metres first "
-			"(gdalwarp -t_srs EPSG:326NN for UTM zone NN north, -r bilinear)", path,
-			OSRGetName(srs) ? OSRGetName(srs) : "unnamed", geo ? "degrees" : unit ? unit :
-			"a unit that is not the metre");
-		rc = -SPATE_EINVAL;
-	}
+	if (geo || fabs(metres - 1) > 1e-9)
+		rc = terrain_crs_refuse(path, OSRGetName(srs), geo, unit);
 	OSRDestroySpatialReference(srs);
 	return rc;
 }
 #else
+/* Without GDAL: the .prj read as WKT (terrain_wkt_units). */
 int terrain_crs_metres(const struct terrain_grid *g, const char *path)
 {
-	(void)g;
-	(void)path;
-	return 0;
+	char unit[64], name[128];
+	double metres = 1;
+	int geo = 0;
+	if (!g->crs_wkt[0] || terrain_wkt_units(g->crs_wkt, &geo, &metres, unit, sizeof unit, name,
+		    sizeof name))
+		return 0;
+	return geo || fabs(metres - 1) > 1e-9 ?
+		terrain_crs_refuse(path, name[0] ? name : NULL, geo, unit[0] ? unit : NULL) : 0;
 }
 
 int terrain_gdal_read(const char *path, struct terrain_grid *g, int asc_ok)

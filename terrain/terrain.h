@@ -43,6 +43,19 @@ int terrain_gdal_read(const char *path, struct terrain_grid *g, int asc_ok);
  * the grid's cell size as metres. */
 int terrain_crs_metres(const struct terrain_grid *g, const char *path);
 
+/* asc.c: what a CRS in WKT (1, as ESRI's .prj files, or 2) says of its
+ * units, read without GDAL: *geographic 1 for a geographic CRS (GEOGCS,
+ * GEOGCRS, GEOGRAPHICCRS), else 0 and *metres the metres of the linear
+ * unit of a projected one (PROJCS, PROJCRS, PROJECTEDCRS: its UNIT or
+ * LENGTHUNIT, 1 when it names none), its name in unit; name: the CRS's own.
+ * Returns 0, or -1 for a text it does not know (another kind of CRS, not
+ * WKT): then it says nothing. */
+int terrain_wkt_units(const char *wkt, int *geographic, double *metres, char *unit, size_t ulen,
+	char *name, size_t nlen);
+/* gdal.c: the refusal of a CRS whose unit is not the metre (path, the CRS's
+ * name, degrees or the unit's name): -SPATE_EINVAL after a message. */
+int terrain_crs_refuse(const char *path, const char *name, int geographic, const char *unit);
+
 /* read.c: any raster GDAL can open, band 1 (terrain_gdal_read); an ESRI
  * ASCII grid the built-in reader can open goes to terrain_read_asc, with the
  * CRS GDAL found.  Returns -SPATE_EUNSUPPORTED when built without GDAL. */

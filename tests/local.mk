@@ -236,6 +236,13 @@ tests_t_hazard_SOURCES = tests/t_hazard.c
 tests_t_hazard_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_hazard_LDADD = $(LDADD) $(CMOCKA_LIBS)
 endif
+# t_wkt: the units of a DEM's CRS read from its WKT without GDAL (cmocka).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/t_wkt
+tests_t_wkt_SOURCES = tests/t_wkt.c
+tests_t_wkt_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_wkt_LDADD = $(LDADD) $(CMOCKA_LIBS)
+endif
 # flood_maps.sh: results.nc decoded by xarray (CF time), hazard classes,
 # spate export's GeoPackage and COGs checked with GDAL/OGR by
 # export_check.py (issue 25); malpasset40.sh runs the same check on its

@@ -14,8 +14,8 @@
 #     .asc runs exactly like the plain one.
 # Cases that need GDAL (GeoTIFF, VRT with a rotated, flipped or missing
 # geotransform) run when spate --version says "GDAL: yes"; without GDAL the
-# same files must still be refused cleanly; with GDAL a CRS in degrees or
-# feet (a .prj beside the grid) is refused too.  The memory safety of the
+# same files must still be refused cleanly.  A CRS in degrees or feet (a
+# .prj beside the grid) is refused with GDAL and without.  The memory safety of the
 # readers on these files is t_terrain_asan's job.
 #
 # Environment: SPATE (the program; set by make check).
@@ -296,30 +296,31 @@ if [ "$gdal" = yes ]; then
 	printf '%s\n' 'BYTEORDER I' 'LAYOUT BIL' 'NROWS 4' 'NCOLS 4' 'NBANDS 1' 'NBITS 32' \
 		'PIXELTYPE FLOAT' 'ULXMAP 105' 'ULYMAP 235' 'XDIM 10' 'YDIM 10' >"$tmp/inf.hdr"
 	refused "GDAL raster (EHdr) with +inf" "$tmp/inf.bil" "row 2, column 3: inf: not a finite value"
-	# the solver's cells are metres: a CRS in degrees or feet is refused, one
-	# in metres runs (the .prj beside an ESRI ASCII grid is its CRS)
-	geog='GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],'
-	geog=$geog'PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]]'
-	utm='PROJCS["WGS 84 / UTM zone 32N",'$geog',PROJECTION["Transverse_Mercator"],'
-	utm=$utm'PARAMETER["latitude_of_origin",0],PARAMETER["central_meridian",9],'
-	utm=$utm'PARAMETER["scale_factor",0.9996],PARAMETER["false_easting",500000],'
-	utm=$utm'PARAMETER["false_northing",0],'
-	for f in utm lonlat feet; do
-		cp "$tmp/plane.asc" "$tmp/$f.asc"
-	done
-	printf '%s' "$utm"'UNIT["metre",1]]' >"$tmp/utm.prj"
-	printf '%s' "$geog" >"$tmp/lonlat.prj"
-	printf '%s' "$utm"'UNIT["US survey foot",0.304800609601219]]' >"$tmp/feet.prj"
-	ran "ESRI ASCII grid with a .prj in metres (UTM): runs" "$tmp/utm.asc" ""
-	refused "ESRI ASCII grid with a geographic .prj (degrees)" "$tmp/lonlat.asc" \
-		"is in degrees" "gdalwarp -t_srs"
-	refused "ESRI ASCII grid with a .prj in feet" "$tmp/feet.asc" "is in US survey foot" \
-		"gdalwarp -t_srs"
 else
 	for f in rotated southup nogeo; do
 		refused "$f.vrt without GDAL" "$tmp/$f.vrt"
 	done
 fi
+# the solver's cells are metres: a CRS in degrees or feet is refused, one
+# in metres runs (the .prj beside an ESRI ASCII grid is its CRS; read by
+# GDAL, or without it as WKT: terrain_wkt_units)
+geog='GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],'
+geog=$geog'PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]]'
+utm='PROJCS["WGS 84 / UTM zone 32N",'$geog',PROJECTION["Transverse_Mercator"],'
+utm=$utm'PARAMETER["latitude_of_origin",0],PARAMETER["central_meridian",9],'
+utm=$utm'PARAMETER["scale_factor",0.9996],PARAMETER["false_easting",500000],'
+utm=$utm'PARAMETER["false_northing",0],'
+for f in utm lonlat feet; do
+	cp "$tmp/plane.asc" "$tmp/$f.asc"
+done
+printf '%s' "$utm"'UNIT["metre",1]]' >"$tmp/utm.prj"
+printf '%s' "$geog" >"$tmp/lonlat.prj"
+printf '%s' "$utm"'UNIT["US survey foot",0.304800609601219]]' >"$tmp/feet.prj"
+ran "ESRI ASCII grid with a .prj in metres (UTM): runs" "$tmp/utm.asc" ""
+refused "ESRI ASCII grid with a geographic .prj (degrees)" "$tmp/lonlat.asc" \
+	"is in degrees" "gdalwarp -t_srs"
+refused "ESRI ASCII grid with a .prj in feet" "$tmp/feet.asc" "is in US survey foot" \
+	"gdalwarp -t_srs"
 if [ "$have_translate" = yes ]; then
 	gdal_translate -q "$tmp/rotated.vrt" "$tmp/rotated.tif" &&
 		refused "GeoTIFF, rotated geotransform" "$tmp/rotated.tif" "rotated"
