@@ -388,7 +388,11 @@ static int cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	rc = swe_run(&p, &o, &r);
 	free(rank_prod);
-	return run_end(rc, &ra, &p, &o, &r);
+	rc = run_end(rc, &ra, &p, &o, &r);
+	/* the ranks stopped for a signal together (spate_interrupted_all): no
+	 * MPI_Abort, which told of a failure and could kill rank 0 while it
+	 * still wrote the results */
+	return rc == EXIT_INTERRUPTED ? decomp_world_agree(rc) : rc;
 }
 
 /* spate bench: the flood step, or --physics=boussinesq's. */

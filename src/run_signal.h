@@ -10,6 +10,10 @@ void spate_signals_catch(void);
 void spate_signals_release(void);
 /* The signal caught since spate_signals_catch, or 0. */
 int spate_interrupted(void);
+/* The same, agreed by every MPI rank (the largest signal any rank caught):
+ * collective under mpirun, where every rank must call it at the same
+ * point; spate_signals_end then goes by the last agreement. */
+int spate_interrupted_all(void);
 
 /* At the end of a run that reached time t of end at step `step`, with
  * status rc (t in unit: " s", or "" for dimensionless runs): the signals

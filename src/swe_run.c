@@ -366,7 +366,7 @@ static int loop(struct run *u)
 	spate_progress_start(&pr, st->t, st->steps, p->end_time, (double)u->s.nx * u->s.ny);
 	if ((rc = swe_watch_keep(&u->wa, u->be, u->ctx, st, &u->clk, u->next_gauge)))
 		return rc;
-	while (st->t < p->end_time && !spate_interrupted()) {
+	while (st->t < p->end_time && !spate_interrupted_all()) {
 		double before = spate_now();
 		long done = st->steps;
 		if ((rc = chunk_advance(u, chunk)))
@@ -390,7 +390,8 @@ static int loop(struct run *u)
 	u->r->wall_s = spate_progress_end(&pr, st->t, st->steps, st->last_dt,
 		&u->r->cell_updates_per_s);
 	/* stopped early: a checkpoint to go on from */
-	if (u->ckpt && st->t < p->end_time && (spate_interrupted() || p->checkpoint_every > 0))
+	if (u->ckpt && st->t < p->end_time && (spate_interrupted_all() ||
+		p->checkpoint_every > 0))
 		rc = take_checkpoint(u);
 	return rc;
 }

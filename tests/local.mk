@@ -73,9 +73,11 @@ tests_t_early_SOURCES = tests/t_early.c tests/simtest.h
 # same as one static domain (t_balance).
 check_PROGRAMS += tests/t_balance
 tests_t_balance_SOURCES = tests/t_balance.c tests/simtest.h
-dist_check_SCRIPTS += tests/mpi_decomp.sh tests/mpi_balance.sh tests/mpi_gauges.sh tests/mpi_threads.sh
+dist_check_SCRIPTS += tests/mpi_decomp.sh tests/mpi_balance.sh tests/mpi_gauges.sh tests/mpi_threads.sh \
+	tests/mpi_signal.sh
 EXTRA_DIST += tests/mpi_common.sh tests/badinput_common.sh
-TESTS += tests/mpi_decomp.sh tests/mpi_balance.sh tests/mpi_gauges.sh tests/mpi_threads.sh
+TESTS += tests/mpi_decomp.sh tests/mpi_balance.sh tests/mpi_gauges.sh tests/mpi_threads.sh \
+	tests/mpi_signal.sh
 # tools/balance-bound: the most a re-decomposition could gain, from the
 # plans a traced run logs (balance_bound.sh).
 dist_check_SCRIPTS += tests/balance_bound.sh
