@@ -207,14 +207,26 @@ int decomp_world_agree(int status)
 		spate_log_release(1);
 		return status;
 	}
-	/* v[0]: the largest status, v[1]: 1 if some rank got through */
-	spate_log_release(status != 0 && (world_rank == 0 || v[1] > 0));
+	/* v[0]: the largest status, v[1]: 1 if some rank got through; where
+	 * all got through, rank 0 prints what it held (the lines of a run's
+	 * set-up, as one process prints them) */
+	spate_log_release(status != 0 ? world_rank == 0 || v[1] > 0 :
+		v[0] == 0 && world_rank == 0);
 	if (v[0] == 0)
 		return 0;
 #ifdef HAVE_MPI
 	world_stop_agreed = 1;
 #endif
 	return status ? status : (int)v[0];
+}
+
+int decomp_world_agreed(void)
+{
+#ifdef HAVE_MPI
+	return world_stop_agreed;
+#else
+	return 0;
+#endif
 }
 
 int decomp_world_rank(void)

@@ -56,12 +56,15 @@ int decomp_world_init(int *argc, char ***argv);
 int decomp_world_fini(int status);
 /* After every rank read and checked the same input with its messages held
  * (spate_log_hold), status its exit status (0: it got through): the
- * messages are printed by rank 0 where every rank failed alike, else by the
- * ranks that failed (dropped by the others), and every rank learns whether
+ * messages are printed by rank 0 where every rank failed alike or all got
+ * through, else by the ranks that failed (dropped by the others), and every
+ * rank learns whether
  * all got through.  Returns 0 if they did, else this rank's status or the
  * largest of the others' (so every rank stops, and decomp_world_fini then
  * finishes MPI without aborting: none is left waiting). */
 int decomp_world_agree(int status);
+/* Whether decomp_world_agree stopped every rank (each knows the fault). */
+int decomp_world_agreed(void);
 int decomp_world_rank(void);
 int decomp_world_size(void);
 

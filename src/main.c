@@ -296,7 +296,8 @@ static int run_end(int rc, const struct run_args *ra, const struct swe_params *p
 			"options)", ra->scenario, ck);
 	}
 	if (rc) {
-		if (rc != -SPATE_EINTR)
+		/* a fault every rank knows of (decomp_world_agree) is told by rank 0 */
+		if (rc != -SPATE_EINTR && (decomp_world_rank() == 0 || !decomp_world_agreed()))
 			spate_log_error("run", "%s: %s", ra->scenario, spate_strerror(rc));
 		return rc == -SPATE_ENODEV || rc == -SPATE_EUNSTABLE ? EXIT_USAGE :
 			rc == -SPATE_EINTR ? EXIT_INTERRUPTED : EXIT_RUNTIME;
@@ -384,8 +385,10 @@ static int cmd_run(int argc, char **argv)
 	}
 	/* a summary that cannot be written is bad input found now, not hours
 	 * later at the end of the run */
-	if (ra.summary && spate_summary_check(ra.summary))
-		return EXIT_USAGE;
+	spate_log_hold();   /* rank 0 alone checks it: the others learn of it */
+	rc = ra.summary && spate_summary_check(ra.summary) ? EXIT_USAGE : 0;
+	if ((rc = decomp_world_agree(rc)))
+		return rc;
 	rc = swe_run(&p, &o, &r);
 	free(rank_prod);
 	rc = run_end(rc, &ra, &p, &o, &r);

@@ -203,9 +203,14 @@ static int multi_init(struct swe_backend_ctx **out, const struct swe_state *s,
 	rc = swe_balance_new(&m->bal, p, m->ops, n, s->ny, &m->p);
 	if (!rc)
 		rc = swe_balance_probe(m->bal, s, n, m->dev, workload, &nw);
+	/* a plan that cannot be (2 subdomains on 3 ranks, too few rows) fails
+	 * alike on every rank, before any exchange: told once, and every rank
+	 * stops without MPI_Abort */
+	spate_log_hold();
 	if (!rc)
 		rc = decomp_plan(&m->d, s->ny, n, nw ? workload : NULL,
 			swe_balance_min_rows(m->bal), "[parallel]");
+	rc = -decomp_world_agree(-rc);
 	for (int k = m->d.first; k < m->d.last && !rc; k++)
 		rc = m->ops->init(&m->sub[k], s, m->p, m->d.part[k].row0, m->d.part[k].rows,
 			m->dev[k]);

@@ -213,8 +213,9 @@ static int snapshot(struct run *u, int download)
 	return swe_out_snapshot(u->out, &snap, u->clk.index++, u->st.t);
 }
 
-/* Set-up (or restart), outputs, backend, gauges and products: ready to step. */
-static int start(struct run *u)
+/* Set-up (or restart), gauges and outputs: what each process does alone,
+ * before the backend's first collective. */
+static int start_local(struct run *u)
 {
 	const struct swe_params *p = u->p;
 	const struct swe_run_opts *o = u->o;
@@ -252,8 +253,24 @@ static int start(struct run *u)
 		o->restart ? &u->ck : NULL)))
 		return rc;
 	u->ckpt = u->out || decomp_world_size() > 1;
-	if (!o->restart && (rc = snapshot(u, 0)))
+	return o->restart ? 0 : snapshot(u, 0);
+}
+
+/* start_local, then the backend, gauges and products: ready to step. */
+static int start(struct run *u)
+{
+	const struct swe_params *p;
+	const struct swe_run_opts *o = u->o;
+	int rc;
+	/* Under mpirun a fault of the set-up (no such device, no DEM, a bad
+	 * gauge file or checkpoint, an output folder rank 0 cannot make) is
+	 * told once, and every rank stops with it: before, each rank told it
+	 * and the first to stop aborted the others (MPI_Abort).  The messages
+	 * are held from swe_backend_for on. */
+	rc = u->be ? start_local(u) : -SPATE_ENODEV;
+	if ((rc = -decomp_world_agree(-rc)))
 		return rc;
+	p = u->p;
 	if ((rc = u->be->init(&u->ctx, &u->s, p, 0)) ||
 		(rc = swe_watch_start(&u->wa, u->be, p, &u->s)))
 		return rc;
@@ -449,9 +466,8 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	if (p->threads > 0)   /* before any device line names the count */
 		omp_set_num_threads(p->threads);
 #endif
-	u.be = swe_backend_for(p); /* one domain, or decomposed */
-	if (!u.be)
-		return -SPATE_ENODEV;
+	spate_log_hold();          /* until start's agreement */
+	u.be = swe_backend_for(p); /* one domain, or decomposed; NULL: start says so */
 	spate_signals_catch();
 	rc = start(&u);
 	p = u.p;

@@ -112,6 +112,48 @@ for bad in "--physics.manningg=0.02" "--domain.nx=-3" "$tmp/no-such.conf"; do
 		"$(head -c 600 "$tmp/bad.err")"
 done
 
+# a fault of the set-up (the device, the DEM, the gauge file, the checkpoint,
+# the output folder or summary that rank 0 alone makes, a plan of
+# subdomains that cannot be) is told as one process tells it, once, and
+# every rank stops with its exit status without MPI_Abort; before, each rank
+# told it and the first to stop aborted the others
+mkdir -p "$tmp/file"
+: >"$tmp/file/f"
+for bad in "--domain.setup=dem --domain.dem=$tmp/no-such-dem.asc" \
+	"--gauges.file=$tmp/no-such-gauges.csv" "--restart=$tmp/no-such-checkpoint.nc" \
+	"--output.dir=$tmp/file/f/out" "--summary=$tmp/file/f/s.json" \
+	"--domain.ny=4" "--parallel.subdomains=2" "--device=no-such-device"; do
+	# shellcheck disable=SC2086
+	timeout 60 "$SPATE" run "$scen/circular_dambreak.conf" $small --device=cpu $bad \
+		>/dev/null 2>"$tmp/bad1.err"
+	rc1=$?
+	# shellcheck disable=SC2086
+	timeout 60 "$MPIEXEC" --oversubscribe -np 3 "$SPATE" run "$scen/circular_dambreak.conf" \
+		$small --device=cpu $bad >"$tmp/bad.out" 2>"$tmp/bad.err"
+	rc=$?
+	n1=$(grep -c '^spate: ' "$tmp/bad1.err")
+	n=$(grep -c '^spate: ' "$tmp/bad.err")
+	# 2 subdomains, 4 rows: one process runs them; 3 ranks need 3 of 2 rows
+	case $bad in --parallel.subdomains=2 | --domain.ny=4) rc1=2 n1=2 ;; esac
+	[ "$rc" -eq "$rc1" ] && [ "$rc" -ne 0 ] && [ "$n" -eq "$n1" ] &&
+		! grep -q MPI_ABORT "$tmp/bad.err" "$tmp/bad.out"
+	check "3 ranks, $bad: exit $rc ($rc1), $n lines from spate ($n1), no MPI_Abort" $? \
+		"$(head -c 800 "$tmp/bad.err")"
+done
+# the DEM on two ranks' file system but not the third's: that rank tells
+if [ -d "${SPATE_DATA:-/nonexistent}/malpasset" ] || [ -d ../shared/data/malpasset ]; then
+	data=${SPATE_DATA:-$(cd ../shared/data && pwd)}
+	mal=(run "$scen/malpasset.conf" --domain.dem=malpasset/malpasset_dem_20m.asc
+		--run.end_time=1 --device=cpu --no-output)
+	timeout 60 "$MPIEXEC" --oversubscribe -np 2 -x SPATE_DATA="$data" "$SPATE" "${mal[@]}" : \
+		-np 1 -x SPATE_DATA="$tmp/nowhere" "$SPATE" "${mal[@]}" >"$tmp/bad.out" 2>"$tmp/bad.err"
+	rc=$?
+	n=$(grep -c "spate: terrain: .*nowhere" "$tmp/bad.err")
+	[ "$rc" -eq 2 ] && [ "$n" -eq 1 ] && ! grep -q MPI_ABORT "$tmp/bad.err" "$tmp/bad.out"
+	check "no DEM on rank 2 alone: exit $rc (2), told $n time(s) (1), no MPI_Abort" $? \
+		"$(head -c 800 "$tmp/bad.err")"
+fi
+
 if [ "$fail" -ne 0 ]; then
 	echo "mpi_decomp.sh: $fail check(s) FAILED"
 	exit 1
