@@ -315,11 +315,6 @@ static int check(const struct ens_spec *e)
 			pow(3, e->nvary), pow(4, e->nvary), e->members);
 		return -SPATE_EINVAL;
 	}
-	if (decomp_world_size() > 1) {
-		spate_log_error("ensemble", "runs its members in one process: start it without "
-			"mpirun (a member's [parallel] subdomains may still use several GPUs)");
-		return -SPATE_EINVAL;
-	}
 	return 0;
 }
 
@@ -329,6 +324,16 @@ int spate_ensemble(int argc, char **argv)
 	struct swe_params *p = malloc(sizeof *p), *scratch = malloc(sizeof *scratch);
 	char model[64] = "";
 	int rc = p && scratch ? 0 : -SPATE_ENOMEM;
+	if (decomp_world_size() > 1) {
+		/* refused before the options, which every rank would tell of:
+		 * told once (rank 0), and every rank stops without MPI_Abort */
+		free(p);
+		free(scratch);
+		spate_log_hold();
+		spate_log_error("ensemble", "runs its members in one process: start it without "
+			"mpirun (a member's [parallel] subdomains may still use several GPUs)");
+		return -decomp_world_agree(SPATE_EINVAL);
+	}
 	memset(&e, 0, sizeof e);
 	e.seed = 1;
 	e.npct = 3;

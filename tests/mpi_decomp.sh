@@ -140,6 +140,17 @@ for bad in "--domain.setup=dem --domain.dem=$tmp/no-such-dem.asc" \
 	check "3 ranks, $bad: exit $rc ($rc1), $n lines from spate ($n1), no MPI_Abort" $? \
 		"$(head -c 800 "$tmp/bad.err")"
 done
+# spate ensemble refuses mpirun: once, exit 1, no MPI_Abort (before, every
+# rank told it and the first to stop aborted the others)
+timeout 60 "$MPIEXEC" --oversubscribe -np 3 "$SPATE" ensemble "$scen/circular_dambreak.conf" \
+	--vary=physics.manning=0.01:0.03 --members=2 --out="$tmp/ens" --device=cpu \
+	>"$tmp/bad.out" 2>"$tmp/bad.err"
+rc=$?
+n=$(grep -c '^spate: ' "$tmp/bad.err")
+[ "$rc" -eq 1 ] && [ "$n" -eq 1 ] && grep -q "without mpirun" "$tmp/bad.err" &&
+	! grep -q MPI_ABORT "$tmp/bad.err" "$tmp/bad.out"
+check "3 ranks, spate ensemble: refused once ($n lines from spate), exit $rc (1), no MPI_Abort" \
+	$? "$(head -c 800 "$tmp/bad.err")"
 # the DEM on two ranks' file system but not the third's: that rank tells
 if [ -d "${SPATE_DATA:-/nonexistent}/malpasset" ] || [ -d ../shared/data/malpasset ]; then
 	data=${SPATE_DATA:-$(cd ../shared/data && pwd)}
