@@ -391,11 +391,14 @@ static int cmd_run(int argc, char **argv)
 		return rc;
 	rc = swe_run(&p, &o, &r);
 	free(rank_prod);
-	rc = run_end(rc, &ra, &p, &o, &r);
-	/* the ranks stopped for a signal together (spate_interrupted_all): no
-	 * MPI_Abort, which told of a failure and could kill rank 0 while it
-	 * still wrote the results */
-	return rc == EXIT_INTERRUPTED ? decomp_world_agree(rc) : rc;
+	/* the ranks stopped together, for a signal (spate_interrupted_all) or
+	 * an unstable state (the guard's flags are reduced): so they agree, and
+	 * rank 0 alone tells it and none calls MPI_Abort, which told of a
+	 * failure and could kill rank 0 while it still wrote the results or
+	 * the guard's checkpoint and report */
+	if ((rc == -SPATE_EINTR || rc == -SPATE_EUNSTABLE) && decomp_world_size() > 1)
+		decomp_world_agree(EXIT_RUNTIME);
+	return run_end(rc, &ra, &p, &o, &r);
 }
 
 /* spate bench: the flood step, or --physics=boussinesq's. */

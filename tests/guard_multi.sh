@@ -17,7 +17,7 @@
 #     it, and the cell reported (the lowest global index, the NaN having
 #     spread across the edge between two subdomains) is the same for every
 #     decomposition: that of the single domain;
-#   - under MPI one report only (rank 0).
+#   - under MPI one report only (rank 0), one closing line, no MPI_Abort.
 set -u
 
 if [ -z "${SPATE:-}" ] || [ ! -x "$SPATE" ]; then
@@ -114,6 +114,11 @@ for n in "${confs[@]}"; do
 	result $? "$name: guard-report.txt names cell (20, 15) and step 30"
 	k=$(grep -c "became NaN or infinite in cell" "$tmp/bad$n.err")
 	result $(( k != 1 )) "$name: the report is said once on stderr ($k)"
+	# every rank knows of it: the closing line once, no MPI_Abort (which
+	# could kill rank 0 while it wrote the checkpoint and the report)
+	k=$(grep -c "the state became NaN or infinite (instability guard)" "$tmp/bad$n.err")
+	a=$(grep -c "MPI_ABORT" "$tmp/bad$n.err")
+	result $(( k != 1 || a != 0 )) "$name: the closing line once ($k), no MPI_Abort ($a)"
 	good=$(sed -n 's/^last good: step \([0-9]*\) .*there depth.*/\1/p' "$rep" 2>/dev/null)
 	result $(( ${good:-99} >= 30 || ${good:-99} < 10 )) "$name: the last good step ($good) \
 is at most 20 before step 30, and was restored"
