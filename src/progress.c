@@ -17,6 +17,7 @@ void spate_progress_start(struct spate_progress *p, double t0, long steps0, doub
 	p->steps0 = steps0;
 	p->cells = cells;
 	p->printed = 0;
+	p->steps_printed = -1;
 }
 
 /* One line on stderr; final: the last one (ends with a newline). */
@@ -43,6 +44,7 @@ void spate_progress_tick(struct spate_progress *p, double t, long steps, double 
 	line(p, t, steps, dt, 0);
 	p->last = spate_now();
 	p->printed = 1;
+	p->steps_printed = steps;
 }
 
 double spate_progress_end(struct spate_progress *p, double t, long steps, double dt,
@@ -51,7 +53,9 @@ double spate_progress_end(struct spate_progress *p, double t, long steps, double
 	double wall = spate_now() - p->wall0;
 	if (rate)
 		*rate = wall > 0 ? p->cells * (double)(steps - p->steps0) / wall : 0;
-	if (p->printed)
+	/* in a log (not a terminal, where the last line ends the one rewritten
+	 * in place) the last tick may have printed this very line already */
+	if (p->printed && (steps != p->steps_printed || isatty(2)))
 		line(p, t, steps, dt, 1);
 	return wall;
 }

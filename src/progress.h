@@ -11,6 +11,7 @@ struct spate_progress {
 	long steps0;        /* steps taken before the start */
 	double cells;       /* cells updated by a step */
 	int printed;        /* a line was printed */
+	long steps_printed; /* the steps of the last line */
 };
 
 /* Start timing a run from simulated time t0 and step steps0 to end. */

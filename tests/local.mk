@@ -238,6 +238,13 @@ tests_t_hazard_SOURCES = tests/t_hazard.c
 tests_t_hazard_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_hazard_LDADD = $(LDADD) $(CMOCKA_LIBS)
 endif
+# t_progress: the progress line in a log, the last one not twice (cmocka).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/t_progress
+tests_t_progress_SOURCES = tests/t_progress.c
+tests_t_progress_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_progress_LDADD = $(LDADD) $(CMOCKA_LIBS)
+endif
 # t_wkt: the units of a DEM's CRS read from its WKT without GDAL (cmocka).
 if HAVE_CMOCKA
 check_PROGRAMS += tests/t_wkt
