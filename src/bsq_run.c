@@ -282,10 +282,13 @@ static int loop(struct run *u)
 	const struct bsq_config *c = u->c;
 	struct spate_progress pr;
 	long steps0 = u->s.step;
-	int rc = 0;
+	int rc = 0, stop;
 	spate_progress_start(&pr, u->s.t, steps0, c->end_time,
 		(double)u->s.g.nx * u->s.g.ny * u->s.g.nz);
-	while (u->s.t < c->end_time && !spate_interrupted() &&
+	/* the ranks agree on a signal at every step (spate_interrupted_all): one
+	 * that reached one rank alone left it in the gather below while the
+	 * others stepped on */
+	while (u->s.t < c->end_time && !spate_interrupted_all() &&
 		!(c->max_steps > 0 && u->s.step >= c->max_steps)) {
 		if ((rc = step(u)) || (rc = after_step(u)))
 			return rc;
@@ -293,11 +296,10 @@ static int loop(struct run *u)
 	}
 	u->r->wall_s = spate_progress_end(&pr, u->s.t, u->s.step, u->st.dt,
 		&u->r->cell_steps_per_s);
-	if (u->s.t < c->end_time && (spate_interrupted() || c->checkpoint_every > 0) &&
-		(rc = gather(u, u->writes)))
+	stop = u->s.t < c->end_time && (spate_interrupted_all() || c->checkpoint_every > 0);
+	if (stop && (rc = gather(u, u->writes)))
 		return rc;
-	if (u->writes && u->s.t < c->end_time && (spate_interrupted() || c->checkpoint_every > 0) &&
-		!(u->gpu && (rc = bsq_cuda_download(u->gpu, &u->s))))
+	if (u->writes && stop && !(u->gpu && (rc = bsq_cuda_download(u->gpu, &u->s))))
 		rc = checkpoint(u);
 	return rc;
 }

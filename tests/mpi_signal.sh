@@ -1,5 +1,6 @@
 #!/bin/bash
-# mpi_signal.sh: SIGTERM during a run on 2 MPI ranks.  Sent to one rank
+# mpi_signal.sh: SIGTERM during a run on 2 MPI ranks (a flood, and a
+# Boussinesq run to rank 1).  Sent to one rank
 # alone (kill PID), or to every rank (as Slurm's scancel does), it must stop
 # every rank at the same step: a checkpoint, one "interrupted" line, the
 # "continue with" line, exit status 3, no MPI_Abort.  Before, a rank that
@@ -38,11 +39,12 @@ rank_pid() {
 	return 1
 }
 
-# interrupt NAME WHO: a long run on 2 ranks, SIGTERM to rank 1 (WHO = 1) or
-# to every rank (WHO = all) once it steps
+# interrupt NAME WHO ARGS...: a long run of spate ARGS on 2 ranks, SIGTERM to
+# rank 1 (WHO = 1) or to every rank (WHO = all) once it steps
 interrupt() {
 	local name=$1 who=$2 mp pids="" k rc
-	"$MPIEXEC" --oversubscribe -np 2 "$SPATE" "${sig[@]}" --run.end_time=1e6 \
+	shift 2
+	"$MPIEXEC" --oversubscribe -np 2 "$SPATE" "$@" \
 		"--output.dir=$tmp/$name" >"$tmp/$name.out" 2>"$tmp/$name.err" &
 	mp=$!
 	for k in $(seq 100); do
@@ -80,8 +82,11 @@ checkpoint ${ck##*/}, how to continue, no MPI_Abort" $? "$(grep -v 'spate: t = '
 		head -c 1500)"
 }
 
-interrupt one 1
-interrupt all all
+interrupt one 1 "${sig[@]}" --run.end_time=1e6
+interrupt all all "${sig[@]}" --run.end_time=1e6
+# the Boussinesq module's loop: the same (before, rank 0 went on stepping
+# and rank 1 told of a gather out of memory, then both waited)
+interrupt bsq 1 run "$scen/bsq_cube.conf" --domain.n=16 --run.end_time=1e6
 
 # continued from one's checkpoint to the next output time: 3 ranks, and one
 # process, equal to a run to that time
