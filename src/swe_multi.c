@@ -206,7 +206,8 @@ static int multi_init(struct swe_backend_ctx **out, const struct swe_state *s,
 	/* a plan that cannot be (2 subdomains on 3 ranks, too few rows) fails
 	 * alike on every rank, before any exchange: told once, and every rank
 	 * stops without MPI_Abort */
-	spate_log_hold();
+	if (decomp_world_size() > 1)
+		spate_log_hold();
 	if (!rc)
 		rc = decomp_plan(&m->d, s->ny, n, nw ? workload : NULL,
 			swe_balance_min_rows(m->bal), "[parallel]");

@@ -466,7 +466,8 @@ int swe_run(const struct swe_params *p, const struct swe_run_opts *o, struct swe
 	if (p->threads > 0)   /* before any device line names the count */
 		omp_set_num_threads(p->threads);
 #endif
-	spate_log_hold();          /* until start's agreement */
+	if (decomp_world_size() > 1)
+		spate_log_hold();  /* until start's agreement (one process prints at once) */
 	u.be = swe_backend_for(p); /* one domain, or decomposed; NULL: start says so */
 	spate_signals_catch();
 	rc = start(&u);
