@@ -115,8 +115,8 @@ int bsq_cmd_run(int argc, char **argv)
 	}
 	rc = bsq_run(c, &a.o, &r);
 	/* the ranks stopped together for a signal: no MPI_Abort at the end */
-	if (rc == -SPATE_EINTR && decomp_world_size() > 1)
-		decomp_world_agree(EXIT_RUNTIME);
+	if (rc == -SPATE_EINTR)
+		decomp_world_stop_together();
 	if (rc == -SPATE_EINTR && !a.o.no_output && !a.o.follower) {
 		char ck[BSQ_PATH_MAX + 64];
 		spate_ckpt_path(c->out_dir, ck, sizeof ck);

@@ -220,6 +220,13 @@ int decomp_world_agree(int status)
 	return status ? status : (int)v[0];
 }
 
+void decomp_world_stop_together(void)
+{
+#ifdef HAVE_MPI
+	world_stop_agreed = world_size > 1;
+#endif
+}
+
 int decomp_world_agreed(void)
 {
 #ifdef HAVE_MPI

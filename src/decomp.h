@@ -63,7 +63,13 @@ int decomp_world_fini(int status);
  * largest of the others' (so every rank stops, and decomp_world_fini then
  * finishes MPI without aborting: none is left waiting). */
 int decomp_world_agree(int status);
-/* Whether decomp_world_agree stopped every rank (each knows the fault). */
+/* Every rank stops here of itself, knowing why (a signal agreed by
+ * spate_interrupted_all, the guard's reduced flags): decomp_world_fini then
+ * finishes MPI without aborting, as after decomp_world_agree.  Local: no
+ * message passes. */
+void decomp_world_stop_together(void);
+/* Whether the ranks stop together (decomp_world_agree stopped them, or
+ * decomp_world_stop_together): each knows the fault. */
 int decomp_world_agreed(void);
 int decomp_world_rank(void);
 int decomp_world_size(void);

@@ -392,12 +392,12 @@ static int cmd_run(int argc, char **argv)
 	rc = swe_run(&p, &o, &r);
 	free(rank_prod);
 	/* the ranks stopped together, for a signal (spate_interrupted_all) or
-	 * an unstable state (the guard's flags are reduced): so they agree, and
-	 * rank 0 alone tells it and none calls MPI_Abort, which told of a
+	 * an unstable state (the guard's flags are reduced): so rank 0 alone
+	 * tells it and none calls MPI_Abort, which told of a
 	 * failure and could kill rank 0 while it still wrote the results or
 	 * the guard's checkpoint and report */
-	if ((rc == -SPATE_EINTR || rc == -SPATE_EUNSTABLE) && decomp_world_size() > 1)
-		decomp_world_agree(EXIT_RUNTIME);
+	if (rc == -SPATE_EINTR || rc == -SPATE_EUNSTABLE)
+		decomp_world_stop_together();
 	return run_end(rc, &ra, &p, &o, &r);
 }
 
